@@ -1,0 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+/** The package root: dist/cli/.. /.. when built, src/cli/../.. under vitest. */
+export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export function readPackageVersion(): string {
+  const pkg = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+/** The bundled demo tree that every command falls back to. */
+export const demoRepoRoot = path.join(packageRoot, 'fixtures', 'kubernetes');

@@ -1,0 +1,56 @@
+/**
+ * Runs the built CLI (`dist/cli.js`) as a user would and captures exit code, stdout and stderr.
+ * The database and cache go to a per-test temporary directory unless the caller passes its own env.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const cliPath = path.join(projectRoot, 'dist', 'cli.js');
+export const demoRoot = path.join(projectRoot, 'fixtures', 'kubernetes');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunCliOptions {
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+  input?: string;
+  timeoutMs?: number;
+}
+
+export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined };
+    delete env.KUBERNETES_SRC;
+    delete env.K8S_READ_DEBUG;
+    Object.assign(env, options.env);
+    const child = spawn(process.execPath, [cliPath, ...args], {
+      cwd: options.cwd ?? projectRoot,
+      env: env as NodeJS.ProcessEnv,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** Absolute temporary paths become `<root>/` so golden files do not depend on the machine. */
+export function normalizePaths(text: string, roots: Record<string, string>): string {
+  let out = text;
+  for (const [name, root] of Object.entries(roots)) out = out.split(root).join(`<${name}>`);
+  return out;
+}
