@@ -20,8 +20,10 @@ export class Store {
       : sqlite3.OPEN_READWRITE | (options.create === false ? 0 : sqlite3.OPEN_CREATE);
     return new Promise((resolve, reject) => {
       const db = new sqlite3.Database(path, mode, (err) => {
-        if (err) reject(err);
-        else resolve(new Store(db, path));
+        if (err) return reject(err);
+        // Another process (an index run, a blame cache write) may hold the write lock briefly.
+        db.configure('busyTimeout', 5000);
+        resolve(new Store(db, path));
       });
     });
   }
