@@ -1,0 +1,51 @@
+/**
+ * Words shared by every renderer, so a hop reads the same in the tree, a diagram and the report.
+ */
+import type { Trace, TraceEdge } from '../trace/types.js';
+
+/** `framework via wait.UntilWithContext`, `interface +2 alternatives`; `''` for a plain call. */
+export function describeEdge(edge: TraceEdge): string {
+  if (edge.kind === 'static' && edge.via === null && edge.alternatives.length === 0) return '';
+  const parts: string[] = [edge.kind];
+  if (edge.via) parts.push(`via ${edge.via}`);
+  const others = edge.alternatives.length;
+  if (others > 0) parts.push(`+${others} ${others === 1 ? 'alternative' : 'alternatives'}`);
+  return parts.join(' ');
+}
+
+/** `v1.24.0 (941a0be80ab3)`, `941a0be80ab3`, or `commit unknown`. */
+export function describeVersion(trace: Trace): string {
+  const commit = trace.repo.commit?.slice(0, 12) ?? null;
+  if (trace.repo.version && commit) return `${trace.repo.version} (${commit})`;
+  return trace.repo.version ?? commit ?? 'commit unknown';
+}
+
+/** `42 functions, 57 calls, 3 unresolved` — counts of the whole trace, before any folding. */
+export function describeSize(trace: Trace): string {
+  const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+  return [
+    plural(trace.nodes.length, 'function', 'functions'),
+    plural(trace.edges.length, 'call', 'calls'),
+    `${trace.unresolved.length} unresolved`,
+  ].join(', ');
+}
+
+/**
+ * The permalink of a `file:line` in the traced repository. Node URLs are the only place a trace
+ * names its remote, so the base comes from the first node that has one; null when none does.
+ */
+export function permalink(trace: Trace, fileLine: string): string | null {
+  const base = permalinkBase(trace);
+  const colon = fileLine.lastIndexOf(':');
+  if (base === null || colon === -1) return null;
+  return `${base}/${fileLine.slice(0, colon)}#L${fileLine.slice(colon + 1)}`;
+}
+
+/** `https://github.com/<owner>/<repo>/blob/<sha>` as seen in the trace's node URLs. */
+export function permalinkBase(trace: Trace): string | null {
+  for (const node of trace.nodes) {
+    const suffix = `/${node.file}#L${node.line}`;
+    if (node.url?.endsWith(suffix)) return node.url.slice(0, -suffix.length);
+  }
+  return null;
+}
