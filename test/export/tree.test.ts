@@ -30,18 +30,18 @@ describe('renderTree', () => {
   it('expands a function once and points back to it afterwards', () => {
     const text = renderTree(schedulerTrace(), plain);
     expect(lines(text).filter((line) => line.includes('handleSchedulingFailure'))).toEqual([
-      expect.stringMatching(/├─ \(\*Scheduler\)\.handleSchedulingFailure  pkg\/scheduler\/schedule_one\.go:812$/),
-      expect.stringMatching(/└─ \(\*Scheduler\)\.handleSchedulingFailure  ↩ \(see above\)$/),
+      expect.stringContaining('├─ (*Scheduler).handleSchedulingFailure  pkg/scheduler/schedule_one.go:812'),
+      expect.stringContaining('└─ (*Scheduler).handleSchedulingFailure  ↩ (see above)'),
     ]);
   });
 
   it('marks a call back into the current path as a cycle', () => {
-    expect(lineOf(renderTree(schedulerTrace(), plain), '↻')).toMatch(/└─ \(\*Scheduler\)\.bind  ↻ cycle$/);
+    expect(lineOf(renderTree(schedulerTrace(), plain), '↻').endsWith('└─ (*Scheduler).bind  ↻ cycle')).toBe(true);
   });
 
   it('lists unresolved calls under their caller with their call site', () => {
     const text = renderTree(schedulerTrace(), plain);
-    expect(lineOf(text, 'fwk.RunPostFilterPlugins')).toMatch(/└─ \? fwk\.RunPostFilterPlugins  pkg\/scheduler\/schedule_one\.go:108$/);
+    expect(lineOf(text, 'fwk.RunPostFilterPlugins').endsWith('└─ ? fwk.RunPostFilterPlugins  pkg/scheduler/schedule_one.go:108')).toBe(true);
   });
 
   it('names a symbol without its package under a caller of the same package', () => {
@@ -62,7 +62,7 @@ describe('renderTree', () => {
   it('shortens the location, never the symbol, to fit a narrow terminal', () => {
     const text = renderTree(schedulerTrace(), { ...plain, width: 80 });
     expectGolden('scheduler.tree-80.txt', text);
-    expect(lineOf(text, 'extendersBinding')).toMatch(/\(\*Scheduler\)\.extendersBinding  …\/schedule_one\.go:776$/);
+    expect(lineOf(text, 'extendersBinding').endsWith('(*Scheduler).extendersBinding  …/schedule_one.go:776')).toBe(true);
   });
 
   it('shows a trace with no calls as its root alone', () => {

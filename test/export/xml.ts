@@ -8,6 +8,8 @@ export interface XmlElement {
   name: string;
   attributes: Map<string, string>;
   children: XmlElement[];
+  /** The element's own text, entities left as written. */
+  text: string;
 }
 
 const entity = /^&(?:amp|lt|gt|quot|apos|#\d+|#x[\da-fA-F]+);/;
@@ -15,12 +17,13 @@ const entity = /^&(?:amp|lt|gt|quot|apos|#\d+|#x[\da-fA-F]+);/;
 /** Parses `text` into its root element; throws with the offset of the first problem. */
 export function parseXml(text: string): XmlElement {
   const body = text.replace(/^<\?xml[^?]*\?>\s*/, '').replace(/^<!DOCTYPE[^>]*>\s*/, '');
-  const document: XmlElement = { name: '#document', attributes: new Map(), children: [] };
+  const document: XmlElement = { name: '#document', attributes: new Map(), children: [], text: '' };
   const stack = [document];
   const fail = (message: string, at: number): never => {
     throw new Error(`not well-formed XML: ${message} at offset ${at}: ${JSON.stringify(body.slice(at, at + 60))}`);
   };
   const checkText = (from: number, to: number) => {
+    stack.at(-1)!.text += body.slice(from, to);
     for (let i = body.indexOf('&', from); i !== -1 && i < to; i = body.indexOf('&', i + 1)) {
       if (!entity.test(body.slice(i, i + 12))) fail('bare &', i);
     }
@@ -52,7 +55,7 @@ export function parseXml(text: string): XmlElement {
     const selfClosing = tag.endsWith('/');
     const match = /^([A-Za-z_][\w:.-]*)/.exec(tag);
     if (!match) fail('bad tag name', open);
-    const element: XmlElement = { name: match![1]!, attributes: new Map(), children: [] };
+    const element: XmlElement = { name: match![1]!, attributes: new Map(), children: [], text: '' };
     const rest = tag.slice(match![0].length, selfClosing ? -1 : undefined);
     const attribute = /\s+([A-Za-z_][\w:.-]*)\s*=\s*("([^"<]*)"|'([^'<]*)')/y;
     let index = 0;
