@@ -1,14 +1,112 @@
-import type { Command } from 'commander';
-import { K8sReadError } from '../../errors.js';
-import type { CliContext } from '../context.js';
+/**
+ * `k8s-read export trace <target>`: the trace drawn for slides, design docs and blog posts, in
+ * any format of the renderer registry. The spec below loads only the registry (small, pure
+ * functions); the trace, the index and Graphviz load in the action.
+ */
+import path from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { renderers, type RenderFormat } from '../../export/renderers.js';
+import { clusterChoices, defaultRenderOptions, styleChoices, type RenderOptions } from '../../export/types.js';
+import { useColor, type CliContext } from '../context.js';
+import { outputOption } from '../output.js';
+import { addRepoOptions, type RepoOptions } from '../repo.js';
 
-export function registerExportCommand(program: Command, _ctx: CliContext): void {
-  program
+interface ExportTraceFlags extends RepoOptions {
+  output: RenderFormat;
+  style: RenderOptions['style'];
+  cluster: RenderOptions['cluster'];
+  depth?: number;
+  focus?: string;
+  maxNodes: number;
+  out?: string;
+}
+
+const formats = Object.keys(renderers) as RenderFormat[];
+
+/** `--out sched.svg` alone is enough to ask for SVG; an explicit `-o` still wins. */
+const formatByExtension: Record<string, RenderFormat> = {
+  '.svg': 'svg',
+  '.dot': 'dot',
+  '.gv': 'dot',
+  '.mmd': 'mermaid',
+  '.mermaid': 'mermaid',
+  '.md': 'md',
+  '.markdown': 'md',
+  '.json': 'json',
+  '.txt': 'tree',
+};
+
+export function registerExportCommand(program: Command, ctx: CliContext): void {
+  const group = program
     .command('export')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .argument('[args...]')
-    .action(() => {
-      throw new K8sReadError('`k8s-read export` is not built yet');
+    .description('Draw what k8s-read found, with links back to the code: for slides, design docs and blog posts.');
+  const cmd = group
+    .command('trace')
+    .description(
+      'Draw the call trace of a component (or from a symbol) as Mermaid, Graphviz DOT, SVG, a Markdown report or JSON. ' +
+        'Nodes link to GitHub permalinks at the indexed commit; large traces fold into "… N more" nodes.',
+    )
+    .argument('<target>', 'a component (kube-scheduler) or a function symbol to start from');
+  addRepoOptions(cmd)
+    .addOption(outputOption(formats, 'mermaid'))
+    .addOption(new Option('--style <style>', 'Mermaid: a flowchart, or a sequence diagram of the spine').choices(styleChoices).default(defaultRenderOptions.style))
+    .addOption(new Option('--cluster <by>', 'group diagram nodes by Go package, by file, or not at all').choices(clusterChoices).default(defaultRenderOptions.cluster))
+    .option('--depth <n>', 'follow calls at most N hops from the start', parsePositive('--depth'))
+    .option('--focus <symbol>', 'start from this function of the component instead of its main()')
+    .option('--max-nodes <n>', 'diagrams keep N functions and fold the rest into "… N more" nodes', parsePositive('--max-nodes'), defaultRenderOptions.maxNodes)
+    .option('--out <file>', 'write to FILE instead of stdout (the format follows its extension unless -o is given)')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  k8s-read export trace kube-scheduler -o mermaid > sched.mmd\n' +
+        '  k8s-read export trace kube-scheduler --out sched.svg            # SVG, nodes link to GitHub\n' +
+        '  k8s-read export trace kube-scheduler -o md --style sequence --out sched.md\n' +
+        '  k8s-read export trace kube-scheduler -o dot --cluster file --max-nodes 120 | dot -Tpng > sched.png\n',
+    )
+    .action(async (target: string, flags: ExportTraceFlags, command: Command) => {
+      const out = flags.out === undefined ? undefined : path.resolve(ctx.cwd, flags.out);
+      const format = chooseFormat(flags.output, command.getOptionValueSource('output') === 'default', out);
+      const { checkOutputFile, writeOutputFile } = await import('../../export/output-file.js');
+      // Fail on a bad path before spending seconds on the trace.
+      if (out) checkOutputFile(out);
+      const [{ loadTrace }, { assertDrawable }] = await Promise.all([import('../load-trace.js'), import('../../export/errors.js')]);
+      const trace = await loadTrace(ctx, {
+        target,
+        ...(flags.repo === undefined ? {} : { repo: flags.repo }),
+        ...(flags.db === undefined ? {} : { db: flags.db }),
+        ...(flags.depth === undefined ? {} : { depth: flags.depth }),
+        ...(flags.focus === undefined ? {} : { focus: flags.focus }),
+      });
+      assertDrawable(trace);
+      const text = await renderers[format](trace, {
+        color: format === 'tree' && out === undefined && useColor(ctx),
+        style: flags.style,
+        cluster: flags.cluster,
+        maxNodes: flags.maxNodes,
+        ...(format === 'tree' && out === undefined && ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
+      });
+      if (out === undefined) {
+        ctx.stdout.write(text);
+        return;
+      }
+      writeOutputFile(out, text);
+      ctx.stderr.write(`wrote ${path.relative(ctx.cwd, out) || out} (${format}, ${formatSize(Buffer.byteLength(text))})\n`);
     });
+}
+
+function chooseFormat(output: RenderFormat, isDefault: boolean, out: string | undefined): RenderFormat {
+  if (!isDefault || out === undefined) return output;
+  return formatByExtension[path.extname(out).toLowerCase()] ?? output;
+}
+
+function parsePositive(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} takes a whole number >= 1, not ${JSON.stringify(value)}.`);
+    return n;
+  };
+}
+
+function formatSize(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} kB`;
 }
