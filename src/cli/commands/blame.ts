@@ -1,14 +1,327 @@
-import type { Command } from 'commander';
-import { K8sReadError } from '../../errors.js';
-import type { CliContext } from '../context.js';
+/**
+ * `blame`, `history` and `pr`: who changed a line and in which pull request, how a function came
+ * to be, and what a pull request touched — answered from the local git history. The specs are
+ * here; the git work is lazy-loaded from src/git, so `--help` stays instant.
+ */
+import path from 'node:path';
+import { InvalidArgumentError, type Command } from 'commander';
+import { AmbiguousSymbolError, IndexMissingError, SymbolNotFoundError, UsageError } from '../../errors.js';
+import type { FileTarget } from '../../git/paths.js';
+import type { PullRequestOptions } from '../../git/pull-requests.js';
+import type { GitRepository } from '../../git/repository.js';
+import type { Store } from '../../store/db.js';
+import { debugLogger, useColor, type CliContext } from '../context.js';
+import { outputOption, writeJson } from '../output.js';
+import { addRepoOptions, announceRepo, chooseRepo, type RepoChoice, type RepoOptions } from '../repo.js';
 
-export function registerBlameCommands(program: Command, _ctx: CliContext): void {
-  program
-    .command('blame')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .argument('[args...]')
-    .action(() => {
-      throw new K8sReadError('`k8s-read blame` is not built yet');
-    });
+interface GitCommandOptions extends RepoOptions {
+  output: 'text' | 'json';
+  github?: string;
+}
+
+interface BlameCommandOptions extends GitCommandOptions {
+  w?: boolean;
+  M?: boolean;
+  C?: boolean;
+  ignoreRev: string[];
+  ignoreRevsFile?: string;
+}
+
+interface HistoryCommandOptions extends GitCommandOptions {
+  limit: number;
+}
+
+const GITHUB_HELP =
+  'owner/repo that pull request links point at (default: the origin remote; kubernetes/kubernetes for a published staging repository such as client-go)';
+
+export function registerBlameCommands(program: Command, ctx: CliContext): void {
+  addRepoOptions(
+    program
+      .command('blame')
+      .description('who last changed each line, in which commit, and the pull request that brought it into the main line')
+      .argument('<target>', 'FILE, FILE:LINE, FILE:START-END (relative to here or to the repository root), or a symbol (needs `k8s-read index`)')
+      .option('-w', 'ignore whitespace changes')
+      .option('-M', 'follow lines moved within the file')
+      .option('-C', 'follow lines moved or copied from other files changed in the same commit')
+      .option('--ignore-rev <rev>', 'look through this commit, e.g. a reformatting (repeatable)', collect, [])
+      .option('--ignore-revs-file <file>', 'look through the commits listed in this file (default: .git-blame-ignore-revs when present)')
+      .option('--github <owner/repo>', GITHUB_HELP)
+      .addOption(outputOption(['text', 'json'], 'text')),
+  )
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  k8s-read blame pkg/scheduler/schedule_one.go:96\n' +
+        '  k8s-read blame tools/cache/shared_informer.go:500-520 --repo ~/src/client-go -o json\n' +
+        "  k8s-read blame '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne'\n",
+    )
+    .action((target: string, options: BlameCommandOptions) => runBlame(target, options, ctx));
+
+  addRepoOptions(
+    program
+      .command('history')
+      .description("the commits and pull requests that changed a function's body or a line range, newest first (git log -L)")
+      .argument('<target>', 'a symbol (needs `k8s-read index`), FILE:START-END, FILE:LINE or FILE')
+      .option('--limit <n>', 'at most this many commits; 0 for all', parseCount, 20)
+      .option('--github <owner/repo>', GITHUB_HELP)
+      .addOption(outputOption(['text', 'json'], 'text')),
+  )
+    .addHelpText('after', '\nExamples:\n  k8s-read history pkg/scheduler/schedule_one.go:60-120\n  k8s-read history scheduleOne --limit 5\n')
+    .action((target: string, options: HistoryCommandOptions) => runHistory(target, options, ctx));
+
+  addRepoOptions(
+    program
+      .command('pr')
+      .description('a pull request from the local history: its merge commit, title, the files and the indexed symbols it touched')
+      .argument('<number>', 'the pull request number', parsePullRequestNumber)
+      .option('--github <owner/repo>', GITHUB_HELP)
+      .addOption(outputOption(['text', 'json'], 'text')),
+  )
+    .addHelpText('after', '\nExample:\n  k8s-read pr 134639 --repo ~/src/client-go\n')
+    .action((number: number, options: GitCommandOptions) => runPullRequest(number, options, ctx));
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function parseCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('write a whole number (0 for all)');
+  return Number(value);
+}
+
+function parsePullRequestNumber(value: string): number {
+  const match = /^#?(\d+)$/.exec(value);
+  if (!match || Number(match[1]) === 0) throw new InvalidArgumentError('write the pull request number, e.g. 123 or #123');
+  return Number(match[1]);
+}
+
+interface GitSession {
+  choice: RepoChoice;
+  repo: GitRepository;
+  context: PullRequestOptions;
+  close(): Promise<void>;
+}
+
+async function openGitSession(options: GitCommandOptions, ctx: CliContext): Promise<GitSession> {
+  const [{ GitRepository }, { isGithubRepoName }, { openGitCache }] = await Promise.all([
+    import('../../git/repository.js'),
+    import('../../git/pr-reference.js'),
+    import('../../store/git-cache.js'),
+  ]);
+  if (options.github !== undefined && !isGithubRepoName(options.github)) {
+    throw new UsageError(`--github ${options.github}: write owner/repo, e.g. --github kubernetes/kubernetes`);
+  }
+  const choice = chooseRepo(options, ctx);
+  announceRepo(choice, ctx);
+  const repo = await GitRepository.open(choice.root);
+  const debug = debugLogger(ctx, 'git');
+  // The cache only makes answers faster: without it (read-only disk, a locked database) they are the same.
+  let cache: Store | undefined;
+  try {
+    cache = await openGitCache(choice.dbPath);
+  } catch (error) {
+    debug(`no cache at ${choice.dbPath}: ${String(error)}`);
+  }
+  return {
+    choice,
+    repo,
+    context: { github: options.github ?? null, cache, debug },
+    close: async () => {
+      await cache?.close().catch(() => undefined);
+    },
+  };
+}
+
+async function withGitSession<T>(options: GitCommandOptions, ctx: CliContext, work: (session: GitSession) => Promise<T>): Promise<T> {
+  const session = await openGitSession(options, ctx);
+  try {
+    return await work(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/** The part of the index's DefinitionRow (src/store/symbols.ts) these commands read. */
+interface Definition {
+  symbol: string;
+  file: string;
+  line: number;
+  endLine: number;
+}
+
+/** The index modules, by the signatures agreed with their owner. */
+interface IndexModules {
+  openIndex(ctx: CliContext, options: RepoOptions): Promise<{ store: Store; treeId: number; close(): Promise<void> }>;
+  findDefinitions(store: Store, treeId: number, query: string): Promise<Definition[]>;
+  findDefinitionsInFiles(store: Store, treeId: number, files: readonly string[]): Promise<Definition[]>;
+}
+
+/**
+ * Loaded through a variable specifier while src/cli/open-index.ts and src/store/symbols.ts are
+ * being written in parallel, so that this file builds without them; once they exist this can
+ * become two plain `import()`s.
+ */
+async function loadIndexModules(): Promise<IndexModules> {
+  const specifiers = ['../open-index.js', '../../store/symbols.js'];
+  const [openIndexModule, symbolsModule] = (await Promise.all(specifiers.map((s) => import(s)))) as [
+    Pick<IndexModules, 'openIndex'>,
+    Pick<IndexModules, 'findDefinitions' | 'findDefinitionsInFiles'>,
+  ];
+  return { ...openIndexModule, ...symbolsModule };
+}
+
+interface ResolvedTarget {
+  target: FileTarget;
+  /** Set when the argument named a symbol: its declaration's lines. */
+  symbol?: string;
+}
+
+/** Source files a symbol argument never looks like; a missing one is a mistyped path. */
+const FILE_EXTENSION = /\.(go|mod|sum|md|ya?ml|json|txt|sh|proto|py|ts|js|toml|c|h|s)$/;
+
+/**
+ * An existing path (or `path:line`) is a file; anything else is a symbol, looked up in the index:
+ * a few matches (<= 3) are all used, more is ambiguous.
+ */
+async function resolveTargets(input: string, options: GitCommandOptions, session: GitSession, ctx: CliContext): Promise<ResolvedTarget[]> {
+  const { findRepoPath, resolveFileTarget, splitLineSuffix } = await import('../../git/paths.js');
+  const root = session.choice.root;
+  if (findRepoPath(root, ctx.cwd, input) || splitLineSuffix(input).start !== undefined || FILE_EXTENSION.test(input)) {
+    return [{ target: resolveFileTarget(root, ctx.cwd, input) }];
+  }
+  const definitions = await findSymbolDefinitions(input, options, root, ctx);
+  if (definitions.length === 0) throw new SymbolNotFoundError(input);
+  if (definitions.length > 3) throw new AmbiguousSymbolError(input, definitions.map((d) => d.symbol));
+  return definitions.map((d) => ({ target: { file: d.file, start: d.line, end: d.endLine }, symbol: d.symbol }));
+}
+
+async function findSymbolDefinitions(input: string, options: RepoOptions, root: string, ctx: CliContext): Promise<Definition[]> {
+  const { openIndex, findDefinitions } = await loadIndexModules().catch((error: unknown) => {
+    throw new UsageError(`${input}: no such file in ${root}, and this build cannot look up symbols; check the path`, { cause: error });
+  });
+  let index: Awaited<ReturnType<IndexModules['openIndex']>>;
+  try {
+    index = await openIndex(ctx, options);
+  } catch (error) {
+    if (error instanceof IndexMissingError) {
+      throw new UsageError(`${input}: no such file in ${root}; to use it as a symbol, run \`k8s-read index --repo ${root}\` first`);
+    }
+    throw error;
+  }
+  try {
+    return await findDefinitions(index.store, index.treeId, input);
+  } finally {
+    await index.close();
+  }
+}
+
+async function runBlame(input: string, options: BlameCommandOptions, ctx: CliContext): Promise<void> {
+  await withGitSession(options, ctx, async (session) => {
+    const [{ blameFile }, { renderBlameText }, { default: picocolors }] = await Promise.all([
+      import('../../git/blame.js'),
+      import('../../git/render-text.js'),
+      import('picocolors'),
+    ]);
+    const targets = await resolveTargets(input, options, session, ctx);
+    const blameOptions = {
+      ignoreWhitespace: options.w ?? false,
+      detectMoves: options.M ?? false,
+      detectCopies: options.C ?? false,
+      ignoreRevs: options.ignoreRev,
+      ...(options.ignoreRevsFile === undefined ? {} : { ignoreRevsFile: path.resolve(ctx.cwd, options.ignoreRevsFile) }),
+    };
+    const results = [];
+    for (const t of targets) results.push({ ...t, lines: await blameFile(session.repo, t.target, blameOptions, session.context) });
+
+    if (options.output === 'json') {
+      const single = targets.length === 1 && !targets[0]?.symbol && targets[0]?.target.start !== undefined && targets[0].target.start === targets[0].target.end;
+      const lines = results.flatMap((r) => (r.symbol ? r.lines.map((l) => ({ symbol: r.symbol, ...l })) : r.lines));
+      writeJson(ctx.stdout, single ? lines[0] : lines);
+      return;
+    }
+    const colors = picocolors.createColors(useColor(ctx));
+    ctx.stdout.write(
+      results
+        .map((r) => renderBlameText(r.lines, colors, r.symbol ? `${r.symbol}  ${r.target.file}:${r.target.start}-${r.target.end}` : undefined))
+        .join('\n'),
+    );
+  });
+}
+
+async function runHistory(input: string, options: HistoryCommandOptions, ctx: CliContext): Promise<void> {
+  await withGitSession(options, ctx, async (session) => {
+    const [{ readHistory }, { renderHistoryText }, { default: picocolors }] = await Promise.all([
+      import('../../git/history.js'),
+      import('../../git/render-text.js'),
+      import('picocolors'),
+    ]);
+    const targets = await resolveTargets(input, options, session, ctx);
+    const results = [];
+    for (const t of targets) results.push({ ...t, history: await readHistory(session.repo, t.target, { limit: options.limit }, session.context) });
+
+    if (options.output === 'json') {
+      writeJson(
+        ctx.stdout,
+        results.flatMap((r) => (r.symbol ? r.history.entries.map((e) => ({ symbol: r.symbol, ...e })) : r.history.entries)),
+      );
+      return;
+    }
+    const colors = picocolors.createColors(useColor(ctx));
+    for (const r of results) {
+      const range = r.target.start === undefined ? '' : `:${r.target.start}-${r.target.end}`;
+      ctx.stdout.write(`${colors.bold(`${r.symbol ? `${r.symbol}  ` : ''}${r.target.file}${range}`)}\n`);
+      ctx.stdout.write(renderHistoryText(r.history.entries, r.history.more, colors));
+    }
+  });
+}
+
+async function runPullRequest(number: number, options: GitCommandOptions, ctx: CliContext): Promise<void> {
+  await withGitSession(options, ctx, async (session) => {
+    const [{ findPullRequestDetails, symbolsTouched }, { renderPullRequestText }, { default: picocolors }] = await Promise.all([
+      import('../../git/pr-lookup.js'),
+      import('../../git/render-text.js'),
+      import('picocolors'),
+    ]);
+    const details = await findPullRequestDetails(session.repo, number, { github: options.github ?? null });
+    const goFiles = details.files.filter((f) => f.path.endsWith('.go') && f.status !== 'D').map((f) => f.path);
+    const definitions = goFiles.length ? await findIndexedDefinitions(goFiles, options, ctx, session) : [];
+    const symbols = definitions ? symbolsTouched(definitions, details.files) : undefined;
+    if (!symbols) ctx.stderr.write(`note: no index for ${session.choice.root}; run \`k8s-read index\` to list the symbols this pull request touched\n`);
+
+    if (options.output === 'json') {
+      writeJson(ctx.stdout, { ...details, symbols: symbols ?? null });
+      return;
+    }
+    ctx.stdout.write(renderPullRequestText(details, symbols, picocolors.createColors(useColor(ctx))));
+  });
+}
+
+/** The indexed definitions in these files, or undefined when there is no index to ask. */
+async function findIndexedDefinitions(
+  files: readonly string[],
+  options: RepoOptions,
+  ctx: CliContext,
+  session: GitSession,
+): Promise<Definition[] | undefined> {
+  let modules: IndexModules;
+  try {
+    modules = await loadIndexModules();
+  } catch (error) {
+    session.context.debug?.(`index lookup unavailable: ${String(error)}`);
+    return undefined;
+  }
+  const { openIndex, findDefinitionsInFiles } = modules;
+  let index: Awaited<ReturnType<IndexModules['openIndex']>>;
+  try {
+    index = await openIndex(ctx, options);
+  } catch (error) {
+    if (error instanceof IndexMissingError) return undefined;
+    throw error;
+  }
+  try {
+    return await findDefinitionsInFiles(index.store, index.treeId, files);
+  } finally {
+    await index.close();
+  }
 }

@@ -1,0 +1,85 @@
+/**
+ * Reading pull request numbers out of commit messages, the way Kubernetes' history writes them.
+ * Pure functions over strings: no git here, so every message form is tested on its own.
+ */
+
+/** Where the Kubernetes publishing bot says a staging repository's commit came from. */
+export const KUBERNETES_REPO = 'kubernetes/kubernetes';
+
+/** GitHub's merge button: `Merge pull request #123 from owner/branch`, the PR title in the body. */
+export function parseMergeSubject(subject: string): { number: number; from: string } | null {
+  const match = /^Merge pull request #(\d+) from (\S+)/.exec(subject);
+  return match ? { number: Number(match[1]), from: match[2] ?? '' } : null;
+}
+
+/** A squash merge keeps the PR title as the subject and appends ` (#123)`. */
+export function parseSquashSubject(subject: string): { number: number; title: string } | null {
+  const match = /^(.*?)\s*\(#(\d+)\)\s*$/.exec(subject);
+  if (!match) return null;
+  return { number: Number(match[2]), title: match[1] ?? '' };
+}
+
+/**
+ * The PRs a cherry pick names: `Automated cherry pick of #123: ...` (k8s.io/kubernetes'
+ * hack/cherry_pick_pull.sh), also `#1 #2: ...`, `#123 - ...`, `[1.24] Cherry Pick of #123: ...`
+ * and `Manual cherry pick of ...`. Only the leading list counts: a later `#N` is part of the title.
+ */
+export function parseCherryPickTitle(title: string): number[] {
+  const match = /^(?:\[[^\]]*\]\s*)?(?:automated\s+|manual\s+)?cherry[- ]?pick(?:ed)?\s+of\s+((?:#\d+(?:\s*(?:,|and|&)?\s*))+)/i.exec(
+    title.trim(),
+  );
+  if (!match) return [];
+  return [...(match[1] ?? '').matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
+}
+
+/**
+ * `Kubernetes-commit: <sha>`: the trailer the publishing bot writes on every commit of a
+ * published staging repository (client-go, api, apimachinery, ...), naming the commit in
+ * kubernetes/kubernetes that it was cut from.
+ */
+export function parseKubernetesCommit(message: string): string | null {
+  const match = /^Kubernetes-commit:\s*([0-9a-f]{40})\s*$/im.exec(message);
+  return match ? (match[1] ?? '').toLowerCase() : null;
+}
+
+/**
+ * The PR title GitHub writes into a merge commit: the body's first paragraph, unless that
+ * paragraph is only trailers (`Kubernetes-commit: ...`, `Signed-off-by: ...`).
+ */
+export function firstParagraph(body: string): string | null {
+  const paragraph = body.trim().split(/\n\s*\n/)[0] ?? '';
+  const lines = paragraph
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+  if (lines.length === 0 || lines.every((line) => /^[A-Za-z][A-Za-z0-9-]*:\s/.test(line))) return null;
+  return lines.join(' ');
+}
+
+/**
+ * `owner/repo` from any form of a GitHub remote URL: https (with or without a user, `.git` or a
+ * trailing slash), `git@github.com:owner/repo.git`, `ssh://git@github.com[:port]/owner/repo`,
+ * `git://github.com/owner/repo`. Anything else (another host, a local path) is null.
+ */
+export function parseGithubRemote(url: string): string | null {
+  const trimmed = url.trim();
+  const scp = /^(?:[^@/\s]+@)?(?:www\.|ssh\.)?github\.com:(?!\d+\/)\/?([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/i.exec(trimmed);
+  const full = /^(?:https?|ssh|git|git\+ssh|ssh\+git):\/\/(?:[^@/\s]+@)?(?:www\.|ssh\.)?github\.com(?::\d+)?\/([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/i.exec(
+    trimmed,
+  );
+  const match = scp ?? full;
+  return match ? `${match[1]}/${match[2]}` : null;
+}
+
+/** Validates `--github owner/repo`. */
+export function isGithubRepoName(value: string): boolean {
+  return /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(value);
+}
+
+export function pullRequestUrl(repo: string | null, number: number): string | null {
+  return repo ? `https://github.com/${repo}/pull/${number}` : null;
+}
+
+export function commitUrl(repo: string, sha: string): string {
+  return `https://github.com/${repo}/commit/${sha}`;
+}

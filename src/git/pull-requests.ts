@@ -1,0 +1,229 @@
+/**
+ * Commit -> the pull request that brought it into HEAD's main line, for many commits at once.
+ *
+ * The main-line commit that brought a commit in (see mainline.ts) carries the PR: GitHub's
+ * `Merge pull request #N from owner/branch` with the title in its body, or a squash subject
+ * ending in `(#N)`. Published staging repositories (client-go, api, ...) add a
+ * `Kubernetes-commit:` trailer naming the upstream commit, and their PR numbers are
+ * kubernetes/kubernetes PRs. Answers are cached per commit: which main-line commit contains a
+ * commit is fixed by that main-line commit's own ancestry, so an answer stays true as HEAD moves
+ * on. Shallow clones are never cached: fetching more history can change the answer.
+ */
+import type { Store } from '../store/db.js';
+import { readCachedPullRequests, writeCachedPullRequests } from '../store/git-cache.js';
+import type { Mainline } from './mainline.js';
+import {
+  KUBERNETES_REPO,
+  commitUrl,
+  firstParagraph,
+  parseCherryPickTitle,
+  parseKubernetesCommit,
+  parseMergeSubject,
+  parseSquashSubject,
+  pullRequestUrl,
+} from './pr-reference.js';
+import type { CommitInfo, GitRepository } from './repository.js';
+import type { PullRequestAnswer } from './types.js';
+
+export interface PullRequestOptions {
+  /** `owner/repo` that PR links point at. @default the `origin` remote when it is on GitHub */
+  github?: string | null;
+  /** Where answers are cached (the index database). @default no cache */
+  cache?: Store;
+  /** Receives one line per cache failure or timing note. @default ignore */
+  debug?: (message: string) => void;
+}
+
+/**
+ * How far above a main-line commit to look for the publishing bot's flattened merge. The bot
+ * writes a single-parent `Merge pull request #N` right above a PR's own commits; a PR rarely has
+ * more commits than this.
+ */
+const FLATTENED_MERGE_WINDOW = 60;
+
+export const UNCOMMITTED_REASON = 'not committed yet: a local edit in the work tree';
+
+export function short(sha: string): string {
+  return sha.slice(0, 8);
+}
+
+/** The PR answer for each commit (all must be in HEAD's history), cached where allowed. */
+export async function resolvePullRequests(
+  repo: GitRepository,
+  head: string,
+  commits: Iterable<string>,
+  options: PullRequestOptions = {},
+): Promise<Map<string, PullRequestAnswer>> {
+  const wanted = [...new Set(commits)];
+  const answers = new Map<string, PullRequestAnswer>();
+  if (wanted.length === 0) return answers;
+  const links: LinkRepos = { override: options.github ?? null, origin: options.github ? null : await repo.githubRemote() };
+  const cacheKey = links.override ? `--github ${links.override}` : (links.origin ?? '');
+  const cache = repo.shallow ? undefined : options.cache;
+  if (cache) {
+    const hits = await readCachedPullRequests<PullRequestAnswer>(cache, cacheKey, wanted).catch((error: unknown) => {
+      options.debug?.(`cache read failed: ${String(error)}`);
+      return new Map<string, PullRequestAnswer>();
+    });
+    for (const [sha, answer] of hits) answers.set(sha, answer);
+  }
+  const misses = wanted.filter((sha) => !answers.has(sha));
+  if (misses.length === 0) return answers;
+
+  const mainline = await repo.mainline(head);
+  const introducers = new Map(misses.map((sha) => [sha, mainline.introducedBy(sha)]));
+  const infos = await repo.commits([...misses, ...[...introducers.values()].filter((sha) => sha !== undefined)]);
+  const flattened = await findFlattenedMerges(repo, mainline, misses, introducers, infos);
+
+  const fresh = new Map<string, PullRequestAnswer>();
+  for (const sha of misses) {
+    const introducer = introducers.get(sha);
+    const answer = repo.shallowCommits.has(sha)
+      ? shallowAnswer(sha)
+      : answerFor(infos.get(sha), introducer === undefined ? undefined : infos.get(introducer), flattened.get(sha), links);
+    fresh.set(sha, answer ?? notInHistory(sha, repo.shallow));
+  }
+  for (const [sha, answer] of fresh) answers.set(sha, answer);
+  if (cache) {
+    await writeCachedPullRequests(cache, cacheKey, fresh).catch((error: unknown) => {
+      options.debug?.(`cache write failed: ${String(error)}`);
+    });
+  }
+  return answers;
+}
+
+/** Where links point: `--github` wins; else kubernetes/kubernetes for published commits, else origin. */
+interface LinkRepos {
+  override: string | null;
+  origin: string | null;
+}
+
+function shallowAnswer(sha: string): PullRequestAnswer {
+  return {
+    pr: null,
+    reason: `shallow clone: history stops at ${short(sha)}, so the line may be older than that commit; run \`git fetch --unshallow\` to find its pull request`,
+  };
+}
+
+function notInHistory(sha: string, shallow: boolean): PullRequestAnswer {
+  const fix = shallow ? '; the clone is shallow: run `git fetch --unshallow`' : '';
+  return { pr: null, reason: `${short(sha)} is not in HEAD's history${fix}` };
+}
+
+/** The answer for one commit, given the main-line commit that brought it in. */
+export function answerFor(
+  commit: CommitInfo | undefined,
+  merge: CommitInfo | undefined,
+  flattened: CommitInfo | undefined,
+  links: LinkRepos,
+): PullRequestAnswer | undefined {
+  if (!commit || !merge) return undefined;
+  const upstreamSha = parseKubernetesCommit(commit.body);
+  const found = findPullRequest(commit, merge, flattened);
+  const published = upstreamSha !== null || (found !== null && parseKubernetesCommit(found.carrier.body) !== null);
+  const prRepo = links.override ?? (published ? KUBERNETES_REPO : links.origin);
+  const answer: PullRequestAnswer = { pr: null, reason: '' };
+  if (found) {
+    answer.pr = { number: found.number, title: found.title, url: pullRequestUrl(prRepo, found.number), mergeCommit: found.carrier.sha };
+    answer.reason = found.reason;
+  } else if (merge.sha !== commit.sha) {
+    answer.reason = `brought in by merge ${short(merge.sha)} "${merge.subject}", which names no pull request`;
+  } else {
+    answer.reason = 'direct commit on the main line with no pull request reference';
+  }
+  if (upstreamSha) {
+    answer.upstream = { repo: KUBERNETES_REPO, commit: upstreamSha, url: commitUrl(KUBERNETES_REPO, upstreamSha) };
+    answer.reason += `; published from ${KUBERNETES_REPO} commit ${short(upstreamSha)} (Kubernetes-commit trailer)`;
+  }
+  const picks = parseCherryPickTitle(found?.title ?? '');
+  if (picks.length > 0) {
+    answer.cherryPickOf = picks.map((number) => ({ number, url: pullRequestUrl(prRepo, number) }));
+    answer.reason += `; a cherry pick of ${picks.map((n) => `#${n}`).join(', ')}`;
+  }
+  return answer;
+}
+
+interface FoundPullRequest {
+  number: number;
+  title: string | null;
+  /** The commit whose message names the PR. */
+  carrier: CommitInfo;
+  reason: string;
+}
+
+/** Which message names the PR: the introducing merge, a squash subject, or a flattened merge. */
+function findPullRequest(commit: CommitInfo, merge: CommitInfo, flattened: CommitInfo | undefined): FoundPullRequest | null {
+  const mergeRef = parseMergeSubject(merge.subject);
+  if (mergeRef) {
+    return { number: mergeRef.number, title: firstParagraph(merge.body), carrier: merge, reason: `merged by ${short(merge.sha)} "${merge.subject}"` };
+  }
+  const squash = parseSquashSubject(merge.subject);
+  if (squash) {
+    return { number: squash.number, title: squash.title || null, carrier: merge, reason: `squash merge: the subject of ${short(merge.sha)} ends with (#${squash.number})` };
+  }
+  const own = commit.sha === merge.sha ? null : parseSquashSubject(commit.subject);
+  if (own) {
+    return {
+      number: own.number,
+      title: own.title || null,
+      carrier: commit,
+      reason: `the subject of ${short(commit.sha)} ends with (#${own.number}); ${short(merge.sha)} "${merge.subject}" brought it into the main line`,
+    };
+  }
+  const flat = flattened ? parseMergeSubject(flattened.subject) : null;
+  if (flattened && flat) {
+    return {
+      number: flat.number,
+      title: firstParagraph(flattened.body),
+      carrier: flattened,
+      reason: `published staging repository: ${short(flattened.sha)} "${flattened.subject}" above it on the main line is the publishing bot's flattened merge`,
+    };
+  }
+  return null;
+}
+
+/**
+ * In a published staging repository the bot flattens a PR whose main-line side did not touch the
+ * repository: the PR's commits land on the main line, followed by a single-parent commit with the
+ * merge's message. For each such main-line commit without a reference of its own, find that
+ * commit: the first newer main-line commit that names a PR, if it is such a flattened merge.
+ */
+async function findFlattenedMerges(
+  repo: GitRepository,
+  mainline: Mainline,
+  misses: readonly string[],
+  introducers: ReadonlyMap<string, string | undefined>,
+  infos: ReadonlyMap<string, CommitInfo>,
+): Promise<Map<string, CommitInfo>> {
+  const candidates = misses.filter((sha) => {
+    const info = infos.get(sha);
+    return (
+      introducers.get(sha) === sha &&
+      info !== undefined &&
+      parseKubernetesCommit(info.body) !== null &&
+      !parseMergeSubject(info.subject) &&
+      !parseSquashSubject(info.subject)
+    );
+  });
+  const found = new Map<string, CommitInfo>();
+  if (candidates.length === 0) return found;
+  const above = new Set<string>();
+  for (const sha of candidates) {
+    const position = mainline.positionOf(sha) ?? 0;
+    for (let p = position - 1; p >= Math.max(0, position - FLATTENED_MERGE_WINDOW); p--) above.add(mainline.chain[p] as string);
+  }
+  const aboveInfos = await repo.commits(above);
+  for (const sha of candidates) {
+    const position = mainline.positionOf(sha) ?? 0;
+    for (let p = position - 1; p >= Math.max(0, position - FLATTENED_MERGE_WINDOW); p--) {
+      const info = aboveInfos.get(mainline.chain[p] as string);
+      if (!info) break;
+      if (parseSquashSubject(info.subject)) break;
+      if (parseMergeSubject(info.subject)) {
+        if (info.parents.length === 1) found.set(sha, info);
+        break;
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,180 @@
+/**
+ * One git repository seen through simple-git: every call is an argument array (no shell ever
+ * sees user input), a failed call becomes a GitError that says what to do, and the expensive
+ * facts (the commit graph of HEAD, commit messages) are read once per process.
+ */
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { GitError as SimpleGitError, simpleGit, type SimpleGit } from 'simple-git';
+import { GitError } from '../errors.js';
+import { Mainline } from './mainline.js';
+import { parseGithubRemote } from './pr-reference.js';
+
+/**
+ * A git process that exited non-zero; `exitCode` tells `merge-base --is-ancestor`'s "no" apart.
+ * It extends simple-git's own error class because simple-git re-wraps any other error as a string.
+ */
+export class GitCommandFailure extends SimpleGitError {
+  constructor(
+    readonly exitCode: number,
+    readonly stderr: string,
+  ) {
+    super(undefined, stderr.trim() || `git exited with code ${exitCode}`);
+  }
+}
+
+export interface CommitInfo {
+  sha: string;
+  parents: string[];
+  author: string;
+  authorTime: string;
+  subject: string;
+  /** The message after the subject paragraph. */
+  body: string;
+}
+
+const FIELD = '\x00';
+const RECORD = '\x1e';
+/** `git log` format that `parseCommitRecords` reads: sha, parents, author, date, subject, body. */
+export const COMMIT_FORMAT = "--format=%x1e%H%x00%P%x00%an%x00%aI%x00%s%x00%b";
+
+export class GitRepository {
+  private readonly mainlines = new Map<string, Promise<Mainline>>();
+  private readonly commitInfo = new Map<string, CommitInfo>();
+  private remote: Promise<string | null> | undefined;
+
+  private constructor(
+    private readonly git: SimpleGit,
+    /** The directory paths are relative to (the chosen repository root; may sit below the top level). */
+    readonly root: string,
+    /** The work tree's top level (the root or an ancestor of it). */
+    readonly toplevel: string,
+    /** Whether history stops early (`git clone --depth`). */
+    readonly shallow: boolean,
+    /** The commits whose parents a shallow clone did not fetch. */
+    readonly shallowCommits: ReadonlySet<string>,
+  ) {}
+
+  static async open(root: string): Promise<GitRepository> {
+    if (!existsSync(root) || !statSync(root).isDirectory()) {
+      throw new GitError(`${root} is not a directory; pass --repo PATH to a git checkout`);
+    }
+    const git = simpleGit({
+      baseDir: root,
+      maxConcurrentProcesses: 4,
+      // Paths with spaces or non-ASCII characters come back verbatim rather than C-quoted.
+      config: ['core.quotePath=false'],
+      errors: (error, result) =>
+        result.exitCode !== 0 ? new GitCommandFailure(result.exitCode, Buffer.concat(result.stdErr).toString('utf8')) : error,
+    });
+    let out: string;
+    try {
+      out = await git.raw(['rev-parse', '--show-toplevel', '--is-shallow-repository', '--git-path', 'shallow']);
+    } catch (error) {
+      if (/not a git repository/i.test(String((error as Error).message))) {
+        throw new GitError(
+          `${root} is not a git repository; blame, history and pr read git history: pass --repo PATH to a git clone (not an unpacked archive)`,
+          { cause: error },
+        );
+      }
+      throw wrapFailure(error, 'rev-parse');
+    }
+    const [toplevel = root, isShallow, shallowPath] = out.split('\n');
+    const shallow = isShallow === 'true';
+    const shallowFile = path.resolve(root, shallowPath ?? '');
+    const shallowCommits =
+      shallow && existsSync(shallowFile) ? new Set(readFileSync(shallowFile, 'utf8').split('\n').filter(Boolean)) : new Set<string>();
+    return new GitRepository(git, root, toplevel, shallow, shallowCommits);
+  }
+
+  /** Runs `git <args>` in the root and returns stdout; a failure becomes a GitError. */
+  async run(args: readonly string[]): Promise<string> {
+    try {
+      return await this.git.raw([...args]);
+    } catch (error) {
+      throw wrapFailure(error, args[0] ?? '');
+    }
+  }
+
+  /** Like `run`, but hands back the exit code of a failed call instead of throwing. */
+  async tryRun(args: readonly string[]): Promise<{ ok: true; stdout: string } | { ok: false; failure: GitCommandFailure }> {
+    try {
+      return { ok: true, stdout: await this.git.raw([...args]) };
+    } catch (error) {
+      if (error instanceof GitCommandFailure) return { ok: false, failure: error };
+      throw wrapFailure(error, args[0] ?? '');
+    }
+  }
+
+  async head(): Promise<string> {
+    const result = await this.tryRun(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
+    if (!result.ok) throw new GitError(`${this.root} has no commits yet; commit something first`);
+    return result.stdout.trim();
+  }
+
+  async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
+    const result = await this.tryRun(['merge-base', '--is-ancestor', ancestor, descendant]);
+    if (result.ok) return true;
+    if (result.failure.exitCode === 1) return false;
+    throw wrapFailure(result.failure, 'merge-base');
+  }
+
+  /** HEAD's commit graph and first-parent chain, read once per HEAD. */
+  mainline(head: string): Promise<Mainline> {
+    let found = this.mainlines.get(head);
+    if (!found) {
+      found = this.run(['rev-list', '--parents', head]).then((out) => Mainline.fromRevList(out, head));
+      this.mainlines.set(head, found);
+    }
+    return found;
+  }
+
+  /** `owner/repo` of the `origin` remote when it is on GitHub, else null. */
+  githubRemote(): Promise<string | null> {
+    this.remote ??= this.tryRun(['remote', 'get-url', 'origin']).then((r) => (r.ok ? parseGithubRemote(r.stdout) : null));
+    return this.remote;
+  }
+
+  /** Messages and authors of many commits in one `git log --no-walk` call, remembered. */
+  async commits(shas: Iterable<string>): Promise<Map<string, CommitInfo>> {
+    const wanted = [...new Set(shas)];
+    const missing = wanted.filter((sha) => !this.commitInfo.has(sha));
+    // A few thousand 41-byte arguments stay far below any command-line limit.
+    for (let i = 0; i < missing.length; i += 2000) {
+      const out = await this.run(['log', '--no-walk=unsorted', COMMIT_FORMAT, ...missing.slice(i, i + 2000)]);
+      for (const info of parseCommitRecords(out)) this.commitInfo.set(info.sha, info);
+    }
+    const found = new Map<string, CommitInfo>();
+    for (const sha of wanted) {
+      const info = this.commitInfo.get(sha);
+      if (info) found.set(sha, info);
+    }
+    return found;
+  }
+}
+
+export function parseCommitRecords(out: string): CommitInfo[] {
+  const infos: CommitInfo[] = [];
+  for (const record of out.split(RECORD)) {
+    if (!record.trim()) continue;
+    const [sha = '', parents = '', author = '', authorTime = '', subject = '', ...body] = record.split(FIELD);
+    infos.push({
+      sha: sha.trim(),
+      parents: parents.split(' ').filter(Boolean),
+      author,
+      authorTime,
+      subject,
+      body: body.join(FIELD).replace(/\n+$/, ''),
+    });
+  }
+  return infos;
+}
+
+function wrapFailure(error: unknown, command: string): GitError {
+  if (error instanceof GitError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  if (/ENOENT|spawn git/.test(message)) {
+    return new GitError('git is not installed or not on PATH; install git', { cause: error });
+  }
+  return new GitError(`git ${command} failed: ${message.trim().replace(/^fatal:\s*/, '')}`, { cause: error });
+}

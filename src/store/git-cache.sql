@@ -1,0 +1,32 @@
+-- The git cache: answers that cost git walks, kept beside the index in the same database (or
+-- alone in it when there is no index yet). Every statement is idempotent: src/store/git-cache.ts
+-- runs this file on each open. FORMAT in that file changes with the shape of what is stored; rows
+-- of another format are dropped, never misread. Index rebuilds leave these tables alone: a
+-- commit's pull request does not change when the code is re-indexed.
+
+CREATE TABLE IF NOT EXISTS git_cache_meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+
+-- Commit -> the pull request that brought it into the main line (or why none can be named).
+-- `github` is the owner/repo that PR links point at ('' when unknown): the same commit read with
+-- another --github gets other URLs.
+CREATE TABLE IF NOT EXISTS git_pull_request (
+  commit_sha TEXT NOT NULL,
+  github     TEXT NOT NULL,
+  answer     TEXT NOT NULL,  -- JSON PullRequestAnswer
+  PRIMARY KEY (commit_sha, github)
+) WITHOUT ROWID;
+
+-- A file's blame, by the blob id of the file at HEAD and the blame options (which include the
+-- line range; '' range is the whole file). `head` is the commit it was computed at: still valid
+-- for any later HEAD that descends from it while the blob is unchanged.
+CREATE TABLE IF NOT EXISTS git_blame (
+  path    TEXT NOT NULL,
+  blob    TEXT NOT NULL,
+  options TEXT NOT NULL,
+  head    TEXT NOT NULL,
+  lines   TEXT NOT NULL,   -- JSON BlameLine[]
+  PRIMARY KEY (path, blob, options)
+) WITHOUT ROWID;

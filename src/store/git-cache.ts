@@ -1,0 +1,88 @@
+/**
+ * The git cache tables (git-cache.sql): commit -> pull request answers and whole-file or range
+ * blames. Values are stored as JSON written by src/git; this layer only keys and moves them, so
+ * it never needs to know their shape.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Store } from './db.js';
+
+/** Bump when src/git changes what it stores; rows of another format are dropped on open. */
+export const GIT_CACHE_FORMAT = 1;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** Opens (creating the file and its directory when missing) the database and its git tables. */
+export async function openGitCache(dbPath: string): Promise<Store> {
+  if (dbPath !== ':memory:') mkdirSync(path.dirname(dbPath), { recursive: true });
+  const store = await Store.open(dbPath);
+  try {
+    await ensureGitCache(store);
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+  return store;
+}
+
+/** Creates the git tables in an open store, dropping rows of another format. */
+export async function ensureGitCache(store: Store): Promise<void> {
+  await store.exec(readFileSync(path.join(here, 'git-cache.sql'), 'utf8'));
+  const row = await store.get<{ value: string }>("SELECT value FROM git_cache_meta WHERE key = 'format'");
+  if (row?.value === String(GIT_CACHE_FORMAT)) return;
+  await store.transaction(async () => {
+    await store.run('DELETE FROM git_pull_request');
+    await store.run('DELETE FROM git_blame');
+    await store.run("INSERT OR REPLACE INTO git_cache_meta (key, value) VALUES ('format', ?)", [String(GIT_CACHE_FORMAT)]);
+  });
+}
+
+export async function readCachedPullRequests<T>(store: Store, github: string, commits: readonly string[]): Promise<Map<string, T>> {
+  const found = new Map<string, T>();
+  for (let i = 0; i < commits.length; i += 5000) {
+    const rows = await store.all<{ commit_sha: string; answer: string }>(
+      'SELECT commit_sha, answer FROM git_pull_request WHERE github = ? AND commit_sha IN (SELECT value FROM json_each(?))',
+      [github, JSON.stringify(commits.slice(i, i + 5000))],
+    );
+    for (const row of rows) found.set(row.commit_sha, JSON.parse(row.answer) as T);
+  }
+  return found;
+}
+
+export async function writeCachedPullRequests(store: Store, github: string, answers: ReadonlyMap<string, unknown>): Promise<void> {
+  if (answers.size === 0) return;
+  await store.insertJsonRows(
+    'INSERT OR REPLACE INTO git_pull_request (commit_sha, github, answer) SELECT value->>0, value->>1, value->>2 FROM json_each(?)',
+    [...answers].map(([commit, answer]) => [commit, github, JSON.stringify(answer)]),
+  );
+}
+
+export interface BlameCacheKey {
+  path: string;
+  blob: string;
+  options: string;
+}
+
+export async function readCachedBlame<T>(store: Store, key: BlameCacheKey): Promise<{ head: string; lines: T } | undefined> {
+  const row = await store.get<{ head: string; lines: string }>(
+    'SELECT head, lines FROM git_blame WHERE path = ? AND blob = ? AND options = ?',
+    [key.path, key.blob, key.options],
+  );
+  return row ? { head: row.head, lines: JSON.parse(row.lines) as T } : undefined;
+}
+
+export async function writeCachedBlame(store: Store, key: BlameCacheKey, head: string, lines: unknown): Promise<void> {
+  await store.run('INSERT OR REPLACE INTO git_blame (path, blob, options, head, lines) VALUES (?, ?, ?, ?, ?)', [
+    key.path,
+    key.blob,
+    key.options,
+    head,
+    JSON.stringify(lines),
+  ]);
+}
+
+/** Moves a still-valid blame to a newer HEAD, so the next read needs no ancestry check. */
+export async function touchCachedBlame(store: Store, key: BlameCacheKey, head: string): Promise<void> {
+  await store.run('UPDATE git_blame SET head = ? WHERE path = ? AND blob = ? AND options = ?', [head, key.path, key.blob, key.options]);
+}
