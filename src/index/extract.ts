@@ -1,0 +1,655 @@
+/**
+ * Turns one parsed Go file into FileFacts. The queries in queries/go/*.scm find every construct
+ * of interest in one pass; this file only reads the few fields of each captured node (and
+ * reduces expressions to tuples), so no JavaScript walks the whole tree.
+ */
+import type Parser from 'tree-sitter';
+import type {
+  CallFact,
+  Expr,
+  FileFacts,
+  FuncFact,
+  LocalFact,
+  Param,
+  TypeFact,
+  ValueFact,
+} from './facts.js';
+import { FACTS_VERSION } from './facts.js';
+import { readFileNodes, type LightNode } from './light-node.js';
+
+type Node = LightNode;
+type SyntaxNode = Parser.SyntaxNode;
+
+interface FuncRange {
+  index: number;
+  start: number;
+  end: number;
+}
+
+/** Expressions nest deeply in generated code; past this depth they are kept as text. */
+const MAX_EXPR_DEPTH = 12;
+
+export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: string): FileFacts {
+  const root = tree.rootNode;
+  const facts: FileFacts = {
+    v: FACTS_VERSION,
+    package: '',
+    imports: [],
+    funcs: [],
+    types: [],
+    values: [],
+    locals: [],
+    calls: [],
+    assigns: [],
+    composites: [],
+    returns: [],
+    errors: [],
+    lines: root.endPosition.row + 1,
+  };
+  const captures = query.captures(root);
+  const nodes = readFileNodes(tree, source);
+  const readLight = (node: SyntaxNode): LightNode => {
+    const found = nodes.find(node);
+    if (!found) throw new Error(`captured ${node.type} at ${node.startIndex} not found in the tree walk`);
+    return found;
+  };
+
+  // Pass 1: functions, so that every other capture can be attributed to its innermost function;
+  // and which calls stand in `go`/`defer` statements.
+  const ranges: FuncRange[] = [];
+  const funcNodes: SyntaxNode[] = [];
+  const goCalls = new Set<number>();
+  const deferCalls = new Set<number>();
+  for (const { name, node } of captures) {
+    if (name === 'definition.function' || name === 'definition.method' || name === 'definition.closure') {
+      ranges.push({ index: funcNodes.length, start: node.startIndex, end: node.endIndex });
+      funcNodes.push(node);
+    } else if (name === 'reference.call.go') goCalls.add(node.startIndex);
+    else if (name === 'reference.call.defer') deferCalls.add(node.startIndex);
+  }
+  const enclosing = makeEnclosingLookup(ranges);
+  const literalCounters = new Map<number, number>();
+  funcNodes.forEach((node, index) => {
+    const parent = enclosing(node.startIndex, node.endIndex, index);
+    facts.funcs.push(readFunc(readLight(node), node, parent, literalCounters));
+  });
+  const fnOf = (node: Node) => enclosing(node.startIndex, node.endIndex, -1);
+  const funcIndexByStart = new Map<number, number>();
+  funcNodes.forEach((node, index) => {
+    if (node.type === 'func_literal') funcIndexByStart.set(node.startIndex, index);
+  });
+  const expr = (node: Node | null | undefined) => toExpr(node, funcIndexByStart, 0);
+
+  for (const capture of captures) {
+    const name = capture.name;
+    if (name.startsWith('definition.function') || name === 'definition.method' || name === 'definition.closure' || name.startsWith('reference.call.')) continue;
+    if (name === 'comment.build') {
+      // Only comments before the package clause constrain the build.
+      if (!facts.package) readBuildConstraint(capture.node.text, facts);
+      continue;
+    }
+    if (name === 'package') {
+      facts.package = capture.node.text;
+      continue;
+    }
+    const real = capture.node;
+    const node = readLight(real);
+    switch (name) {
+      case 'reference.import': {
+        const pathNode = node.childForFieldName('path');
+        const alias = node.childForFieldName('name');
+        if (pathNode) {
+          facts.imports.push({
+            path: unquote(pathNode.text),
+            alias: alias ? alias.text : null,
+            line: node.startPosition.row + 1,
+          });
+        }
+        break;
+      }
+      case 'definition.type':
+        facts.types.push(readType(node, real));
+        break;
+      case 'definition.var':
+      case 'definition.const': {
+        const fn = fnOf(node);
+        readValueSpec(node, real, name === 'definition.const', fn, facts, expr);
+        break;
+      }
+      case 'reference.call':
+        facts.calls.push(readCall(node, fnOf(node), expr, goCalls.has(node.startIndex), deferCalls.has(node.startIndex)));
+        break;
+      case 'reference.composite': {
+        const body = node.childForFieldName('body');
+        const typeNode = node.childForFieldName('type');
+        const fields: [string, Expr, number][] = [];
+        if (body) {
+          for (const element of body.namedChildren) {
+            if (element.type !== 'keyed_element') continue;
+            const key = element.childForFieldName('key');
+            const value = element.childForFieldName('value');
+            const keyExpr = key?.firstNamedChild;
+            if (keyExpr && keyExpr.type === 'identifier' && value) {
+              fields.push([keyExpr.text, expr(value.firstNamedChild), element.startPosition.row + 1]);
+            }
+          }
+        }
+        if (fields.length > 0) {
+          facts.composites.push({
+            fn: fnOf(node),
+            type: typeNode ? typeText(typeNode) : null,
+            fields,
+            line: node.startPosition.row + 1,
+          });
+        }
+        break;
+      }
+      case 'local.short': {
+        const fn = fnOf(node);
+        const left = node.childForFieldName('left')?.namedChildren ?? [];
+        const right = node.childForFieldName('right')?.namedChildren ?? [];
+        bindNames(left, right, fn, node, facts, expr);
+        break;
+      }
+      case 'local.range': {
+        const fn = fnOf(node);
+        const left = node.childForFieldName('left')?.namedChildren ?? [];
+        const right = node.childForFieldName('right');
+        const isDefine = node.children.some((c) => c.type === ':=');
+        if (!right) break;
+        const ranged = expr(right);
+        left.forEach((target, i) => {
+          if (target.type === 'identifier' && target.text !== '_' && isDefine) {
+            facts.locals.push({ fn, name: target.text, at: target.startIndex, value: ranged, index: i, range: true, line: target.startPosition.row + 1 });
+          }
+        });
+        break;
+      }
+      case 'local.typeswitch': {
+        const fn = fnOf(node);
+        const alias = node.childForFieldName('alias')?.firstNamedChild;
+        const value = node.childForFieldName('value');
+        if (!alias || alias.type !== 'identifier') break;
+        for (const clause of node.namedChildren) {
+          if (clause.type !== 'type_case') continue;
+          const types = clause.childrenForFieldName('type');
+          const local: LocalFact = {
+            fn,
+            name: alias.text,
+            at: clause.startIndex,
+            line: clause.startPosition.row + 1,
+          };
+          // A case with one type binds the alias to that type; otherwise it keeps the operand's.
+          if (types.length === 1 && types[0]) local.type = typeText(types[0]);
+          else local.value = expr(value);
+          facts.locals.push(local);
+        }
+        break;
+      }
+      case 'assignment': {
+        const fn = fnOf(node);
+        const left = node.childForFieldName('left')?.namedChildren ?? [];
+        const right = node.childForFieldName('right')?.namedChildren ?? [];
+        const op = node.childForFieldName('operator')?.text ?? '=';
+        if (op !== '=') break;
+        left.forEach((target, i) => {
+          if (target.type === 'identifier' && target.text === '_') return;
+          const single = right.length === left.length;
+          const source = single ? right[i] : right[0];
+          if (!source) return;
+          facts.assigns.push({
+            fn,
+            lhs: expr(target),
+            rhs: expr(source),
+            ...(single ? {} : { index: i }),
+            line: node.startPosition.row + 1,
+          });
+        });
+        break;
+      }
+      case 'reference.return': {
+        const list = node.firstNamedChild;
+        const values = list ? (list.type === 'expression_list' ? list.namedChildren : [list]) : [];
+        facts.returns.push({ fn: fnOf(node), values: values.map((v) => expr(v)), line: node.startPosition.row + 1 });
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  if (root.hasError) collectErrors(root, facts.errors);
+  return facts;
+}
+
+/**
+ * Innermost function containing [start, end). Ranges arrive in document order; a binary search
+ * finds the last range starting at or before `start`, then parent links climb out of ranges that
+ * end too early.
+ */
+function makeEnclosingLookup(ranges: FuncRange[]): (start: number, end: number, self: number) => number {
+  const sorted = [...ranges].sort((a, b) => a.start - b.start || b.end - a.end);
+  const parent = new Array<number>(sorted.length).fill(-1);
+  const stack: number[] = [];
+  sorted.forEach((range, i) => {
+    while (stack.length > 0 && sorted[stack[stack.length - 1]!]!.end <= range.start) stack.pop();
+    parent[i] = stack.length > 0 ? stack[stack.length - 1]! : -1;
+    stack.push(i);
+  });
+  return (start, end, self) => {
+    let lo = 0;
+    let hi = sorted.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (sorted[mid]!.start <= start) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    let i = found;
+    while (i >= 0) {
+      const range = sorted[i]!;
+      if (range.index !== self && range.start <= start && range.end >= end) return range.index;
+      i = parent[i]!;
+    }
+    return -1;
+  };
+}
+
+function readFunc(node: Node, real: SyntaxNode, parent: number, literalCounters: Map<number, number>): FuncFact {
+  const params = readParams(node.childForFieldName('parameters'));
+  const results = readResults(node.childForFieldName('result'));
+  const base = {
+    params: params.list,
+    results,
+    line: node.startPosition.row + 1,
+    endLine: node.endPosition.row + 1,
+    ...(params.variadic ? { variadic: true as const } : {}),
+  };
+  if (node.type === 'func_literal') {
+    const ordinal = (literalCounters.get(parent) ?? 0) + 1;
+    literalCounters.set(parent, ordinal);
+    return { kind: 'lit', name: String(ordinal), parent, col: node.startPosition.column, ...base };
+  }
+  const nameNode = node.childForFieldName('name');
+  const doc = docComment(real);
+  const typeParams = node.childForFieldName('type_parameters');
+  const fact: FuncFact = {
+    kind: node.type === 'method_declaration' ? 'method' : 'func',
+    name: nameNode?.text ?? '_',
+    col: nameNode?.startPosition.column ?? 0,
+    ...base,
+    ...(doc ? { doc } : {}),
+    ...(typeParams ? { typeParams: readTypeParams(typeParams) } : {}),
+  };
+  if (node.type === 'method_declaration') {
+    const receiver = node.childForFieldName('receiver')?.firstNamedChild;
+    const recvType = receiver?.childForFieldName('type');
+    const recvName = receiver?.childForFieldName('name');
+    if (recvType) {
+      let t = recvType;
+      const ptr = t.type === 'pointer_type';
+      if (ptr && t.firstNamedChild) t = t.firstNamedChild;
+      if (t.type === 'parenthesized_type' && t.firstNamedChild) t = t.firstNamedChild;
+      let typeArgs: string[] | undefined;
+      if (t.type === 'generic_type') {
+        typeArgs = t.childForFieldName('type_arguments')?.namedChildren.map((a) => a.text) ?? [];
+        t = t.childForFieldName('type') ?? t;
+      }
+      fact.recv = { name: recvName?.text ?? null, type: t.text, ptr, ...(typeArgs ? { typeArgs } : {}) };
+    }
+  }
+  return fact;
+}
+
+function readParams(list: Node | null): { list: Param[]; variadic: boolean } {
+  const out: Param[] = [];
+  let variadic = false;
+  if (!list) return { list: out, variadic };
+  for (const decl of list.namedChildren) {
+    if (decl.type !== 'parameter_declaration' && decl.type !== 'variadic_parameter_declaration') continue;
+    const typeNode = decl.childForFieldName('type');
+    let type = typeNode ? typeText(typeNode) : '?';
+    if (decl.type === 'variadic_parameter_declaration') {
+      variadic = true;
+      type = `[]${type}`;
+    }
+    const names = decl.childrenForFieldName('name');
+    if (names.length === 0) out.push([null, type]);
+    for (const n of names) out.push([n.text, type]);
+  }
+  return { list: out, variadic };
+}
+
+function readResults(result: Node | null): Param[] {
+  if (!result) return [];
+  if (result.type === 'parameter_list') return readParams(result).list;
+  return [[null, typeText(result)]];
+}
+
+function readTypeParams(list: Node): Param[] {
+  const out: Param[] = [];
+  for (const decl of list.namedChildren) {
+    const constraint = decl.childForFieldName('type');
+    for (const n of decl.childrenForFieldName('name')) out.push([n.text, constraint ? typeText(constraint) : 'any']);
+  }
+  return out;
+}
+
+function readType(node: Node, real: SyntaxNode): TypeFact {
+  const nameNode = node.childForFieldName('name');
+  const typeNode = node.childForFieldName('type');
+  const parent = real.parent;
+  const doc = docComment(parent?.type === 'type_declaration' && parent.namedChildCount === 1 ? parent : real);
+  const typeParams = node.childForFieldName('type_parameters');
+  const base = {
+    name: nameNode?.text ?? '_',
+    line: node.startPosition.row + 1,
+    endLine: node.endPosition.row + 1,
+    col: nameNode?.startPosition.column ?? 0,
+    ...(doc ? { doc } : {}),
+    ...(typeParams ? { typeParams: readTypeParams(typeParams) } : {}),
+  };
+  if (node.type === 'type_alias') return { ...base, kind: 'alias', underlying: typeNode ? typeText(typeNode) : '?' };
+  if (typeNode?.type === 'struct_type') {
+    const fields: TypeFact['fields'] = [];
+    const list = typeNode.firstNamedChild;
+    for (const decl of list?.namedChildren ?? []) {
+      if (decl.type !== 'field_declaration') continue;
+      const t = decl.childForFieldName('type');
+      const names = decl.childrenForFieldName('name');
+      const type = t ? typeText(t) : '?';
+      const line = decl.startPosition.row + 1;
+      if (names.length === 0) {
+        // Embedded: `T`, `*T`, `pkg.T`; the grammar puts a leading `*` outside the type node.
+        const star = decl.children.some((c) => c.type === '*');
+        fields.push({ name: null, type: star && !type.startsWith('*') ? `*${type}` : type, line });
+      } else for (const n of names) fields.push({ name: n.text, type, line });
+    }
+    return { ...base, kind: 'struct', fields };
+  }
+  if (typeNode?.type === 'interface_type') {
+    const methods: NonNullable<TypeFact['methods']> = [];
+    const embeds: string[] = [];
+    for (const el of typeNode.namedChildren) {
+      if (el.type === 'method_elem') {
+        methods.push({
+          name: el.childForFieldName('name')?.text ?? '_',
+          params: readParams(el.childForFieldName('parameters')).list,
+          results: readResults(el.childForFieldName('result')),
+          line: el.startPosition.row + 1,
+        });
+      } else if (el.type === 'type_elem') {
+        // Only single-type elements embed an interface; unions and ~T are constraints.
+        if (el.namedChildCount === 1 && el.firstNamedChild) embeds.push(typeText(el.firstNamedChild));
+      }
+    }
+    return { ...base, kind: 'interface', methods, embeds };
+  }
+  return { ...base, kind: 'named', underlying: typeNode ? typeText(typeNode) : '?' };
+}
+
+function readValueSpec(
+  node: Node,
+  real: SyntaxNode,
+  isConst: boolean,
+  fn: number,
+  facts: FileFacts,
+  expr: (n: Node | null | undefined) => Expr,
+): void {
+  const names = node.childrenForFieldName('name');
+  const typeNode = node.childForFieldName('type');
+  const values = node.childForFieldName('value')?.namedChildren ?? [];
+  const type = typeNode ? typeText(typeNode) : undefined;
+  if (fn >= 0) {
+    // A `var` inside a function is a local binding.
+    names.forEach((n, i) => {
+      if (n.text === '_') return;
+      const local: LocalFact = { fn, name: n.text, at: n.startIndex, line: n.startPosition.row + 1 };
+      if (type) local.type = type;
+      else if (values.length === names.length && values[i]) local.value = expr(values[i]);
+      else if (values.length === 1 && values[0]) {
+        local.value = expr(values[0]);
+        local.index = i;
+      }
+      facts.locals.push(local);
+    });
+    return;
+  }
+  const parent = real.parent;
+  const doc = docComment(parent?.type === 'var_declaration' || parent?.type === 'const_declaration' ? parent : real) ?? docComment(real);
+  names.forEach((n, i) => {
+    const value: ValueFact = { name: n.text, line: n.startPosition.row + 1, col: n.startPosition.column };
+    if (isConst) value.const = true;
+    if (type) value.type = type;
+    if (values.length === names.length && values[i]) value.value = expr(values[i]);
+    else if (values.length === 1 && values[0] && names.length > 1) {
+      value.value = expr(values[0]);
+      value.index = i;
+    }
+    if (doc) value.doc = doc;
+    facts.values.push(value);
+  });
+}
+
+function bindNames(
+  left: Node[],
+  right: Node[],
+  fn: number,
+  stmt: Node,
+  facts: FileFacts,
+  expr: (n: Node | null | undefined) => Expr,
+): void {
+  left.forEach((target, i) => {
+    if (target.type !== 'identifier' || target.text === '_') return;
+    const local: LocalFact = { fn, name: target.text, at: stmt.startIndex, line: target.startPosition.row + 1 };
+    if (right.length === left.length) local.value = expr(right[i]);
+    else if (right[0]) {
+      local.value = expr(right[0]);
+      local.index = i;
+    }
+    facts.locals.push(local);
+  });
+}
+
+function readCall(node: Node, fn: number, expr: (n: Node | null | undefined) => Expr, isGo: boolean, isDefer: boolean): CallFact {
+  const callee = node.childForFieldName('function');
+  const args = node.childForFieldName('arguments')?.namedChildren ?? [];
+  const call: CallFact = {
+    fn,
+    callee: expr(callee),
+    args: args.map((a) => expr(a)),
+    line: node.startPosition.row + 1,
+    col: calleeColumn(callee) ?? node.startPosition.column,
+  };
+  if (isGo) call.go = true;
+  if (isDefer) call.defer = true;
+  return call;
+}
+
+/** Column of the identifier a reader points at: `Add` in `q.Add(x)`, `f` in `f()`. */
+function calleeColumn(node: Node | null): number | undefined {
+  let n = node;
+  while (n) {
+    if (n.type === 'selector_expression') return n.childForFieldName('field')?.startPosition.column;
+    if (n.type === 'identifier') return n.startPosition.column;
+    if (n.type === 'parenthesized_expression' || n.type === 'generic_type' || n.type === 'index_expression') {
+      n = n.firstNamedChild;
+      continue;
+    }
+    return n.startPosition.column;
+  }
+  return undefined;
+}
+
+const BASIC_LITERALS: Record<string, string> = {
+  interpreted_string_literal: 'string',
+  raw_string_literal: 'string',
+  int_literal: 'int',
+  float_literal: 'float64',
+  rune_literal: 'rune',
+  imaginary_literal: 'complex128',
+  nil: 'nil',
+  true: 'bool',
+  false: 'bool',
+  iota: 'int',
+};
+
+function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth: number): Expr {
+  if (!node) return ['?', ''];
+  if (depth > MAX_EXPR_DEPTH) return ['?', node.text.slice(0, 80)];
+  const d = depth + 1;
+  switch (node.type) {
+    case 'identifier':
+    case 'type_identifier':
+    case 'field_identifier':
+    case 'package_identifier':
+      return ['i', node.text];
+    case 'selector_expression': {
+      const field = node.childForFieldName('field');
+      return [
+        's',
+        toExpr(node.childForFieldName('operand'), lits, d),
+        field?.text ?? '?',
+        (field ?? node).startPosition.row + 1,
+        (field ?? node).startPosition.column,
+      ];
+    }
+    case 'qualified_type': {
+      const pkg = node.childForFieldName('package');
+      const name = node.childForFieldName('name');
+      return ['s', ['i', pkg?.text ?? '?'], name?.text ?? '?', node.startPosition.row + 1, (name ?? node).startPosition.column];
+    }
+    case 'call_expression': {
+      const fn = node.childForFieldName('function');
+      const typeArgs = node.childForFieldName('type_arguments');
+      const callee = toExpr(fn, lits, d);
+      // Arguments of a nested call do not matter to its type, so they are not walked (walking them
+      // was most of the indexing time). Builtins that take a type or give their argument's type
+      // are the exception. Call sites keep their own arguments (readCall).
+      if (fn?.type === 'identifier' && (fn.text === 'new' || fn.text === 'make' || fn.text === 'append')) {
+        const first = node.childForFieldName('arguments')?.firstNamedChild;
+        if (!first) return ['c', callee, []];
+        return ['c', callee, [fn.text === 'append' ? toExpr(first, lits, d) : ['?', typeText(first)]]];
+      }
+      return ['c', typeArgs ? ['g', callee, typeArgs.namedChildren.map((a) => a.text)] : callee, []];
+    }
+    case 'composite_literal': {
+      const t = node.childForFieldName('type');
+      const fields: [string, Expr][] = [];
+      // Keyed fields matter where a literal is a value being passed or bound; deeper ones only
+      // contribute their type (and are recorded on their own as composite facts).
+      if (depth <= 1) {
+        for (const element of node.childForFieldName('body')?.namedChildren ?? []) {
+          if (element.type !== 'keyed_element') continue;
+          const key = element.childForFieldName('key')?.firstNamedChild;
+          const value = element.childForFieldName('value')?.firstNamedChild;
+          if (key?.type === 'identifier' && value) fields.push([key.text, toExpr(value, lits, d)]);
+        }
+      }
+      return ['l', t ? typeText(t) : null, fields];
+    }
+    case 'func_literal': {
+      const index = lits.get(node.startIndex);
+      return index === undefined ? ['?', 'func'] : ['f', index];
+    }
+    case 'unary_expression':
+      return ['u', node.childForFieldName('operator')?.text ?? '?', toExpr(node.childForFieldName('operand'), lits, d)];
+    case 'parenthesized_expression':
+      return toExpr(node.firstNamedChild, lits, d);
+    case 'index_expression':
+      return ['x', toExpr(node.childForFieldName('operand'), lits, d)];
+    case 'generic_type':
+      return ['g', toExpr(node.childForFieldName('type'), lits, d), node.childForFieldName('type_arguments')?.namedChildren.map((a) => a.text) ?? []];
+    case 'slice_expression':
+      return ['sl', toExpr(node.childForFieldName('operand'), lits, d)];
+    case 'type_assertion_expression': {
+      const t = node.childForFieldName('type');
+      return ['a', toExpr(node.childForFieldName('operand'), lits, d), t ? typeText(t) : null];
+    }
+    case 'binary_expression':
+      return [
+        'b',
+        node.childForFieldName('operator')?.text ?? '?',
+        toExpr(node.childForFieldName('left'), lits, d),
+        toExpr(node.childForFieldName('right'), lits, d),
+      ];
+    case 'pointer_type':
+    case 'slice_type':
+    case 'array_type':
+    case 'map_type':
+    case 'channel_type':
+    case 'function_type':
+    case 'struct_type':
+    case 'interface_type':
+      return ['?', `type:${typeText(node)}`];
+    default: {
+      const basic = BASIC_LITERALS[node.type];
+      if (basic) return ['n', basic];
+      return ['?', node.text.length > 80 ? `${node.text.slice(0, 77)}...` : node.text];
+    }
+  }
+}
+
+/** Type text with whitespace folded, so `map[string] *T` and `map[string]*T` read the same. */
+function typeText(node: Node): string {
+  const text = node.text;
+  if (!/[\s]/.test(text)) return text;
+  return text
+    .replace(/\/\/[^\n]*\n/g, '\n')
+    .replace(/\s+/g, ' ')
+    .replace(/\s*([\[\]\(\)\{\},;*.])\s*/g, '$1')
+    .replace(/\b(func|chan|map|struct|interface)\b\s*/g, '$1')
+    .replace(/([\w\]\)])\s+(?=[\w*\[])/g, '$1 ')
+    .trim();
+}
+
+function unquote(text: string): string {
+  return text.replace(/^["`]|["`]$/g, '');
+}
+
+/** The comment lines directly above a declaration, joined, without `//`. */
+function docComment(node: SyntaxNode): string | undefined {
+  const lines: string[] = [];
+  let prev = node.previousSibling;
+  let expectedRow = node.startPosition.row - 1;
+  while (prev && prev.type === 'comment' && prev.endPosition.row === expectedRow) {
+    lines.unshift(prev.text.replace(/^\/\/ ?|^\/\*|\*\/$/g, ''));
+    expectedRow = prev.startPosition.row - 1;
+    prev = prev.previousSibling;
+  }
+  if (lines.length === 0) return undefined;
+  const doc = lines.join('\n').trim();
+  return doc.length > 2000 ? `${doc.slice(0, 2000)}…` : doc;
+}
+
+function readBuildConstraint(text: string, facts: FileFacts): void {
+  const goBuild = /^\/\/go:build\s+(.+)$/.exec(text);
+  if (goBuild?.[1]) {
+    facts.build = goBuild[1].trim();
+    return;
+  }
+  const plusBuild = /^\/\/\s*\+build\s+(.+)$/.exec(text);
+  if (plusBuild?.[1] && facts.build === undefined) {
+    // `// +build a,b c` means (a && b) || c.
+    facts.build = plusBuild[1]
+      .trim()
+      .split(/\s+/)
+      .map((alt) => `(${alt.split(',').join(' && ')})`)
+      .join(' || ');
+  }
+}
+
+function collectErrors(root: SyntaxNode, out: number[]): void {
+  // Only subtrees that contain an error are visited: a recovered file has few of them.
+  const visit = (node: SyntaxNode) => {
+    if (out.length >= 20) return;
+    if (node.type === 'ERROR' || node.isMissing) {
+      out.push(node.startPosition.row + 1);
+      return;
+    }
+    if (!node.hasError) return;
+    for (const child of node.children) visit(child);
+  };
+  visit(root);
+}

@@ -1,0 +1,174 @@
+/**
+ * Per-file facts: what one Go file says, independent of where it sits in a tree. They are keyed by
+ * the git blob id, so a file that two versions (or two checkouts) share is parsed once. Import
+ * paths, symbols and types are worked out later, by src/resolve, from these plain rows.
+ *
+ * Expressions are kept as small tuples rather than objects: Kubernetes has ~10^6 of them and the
+ * JSON size is what the database and the link phase pay for.
+ */
+
+/** Bump when the shape of facts (or what the extractor puts in them) changes. */
+export const FACTS_VERSION = 5;
+
+/**
+ * An expression, reduced to what resolution needs.
+ * - `['i', name]` identifier
+ * - `['s', x, field, line, col]` selector `x.field` (position of `field`)
+ * - `['c', fn, args]` call; `T(x)` conversions look the same and are told apart by the resolver
+ * - `['l', type, fields]` composite literal: type text and keyed fields `[key, value]`
+ * - `['f', funcIndex]` a function literal (index into `FileFacts.funcs`)
+ * - `['u', op, x]` unary (`&x`, `*x`, `<-ch`)
+ * - `['x', x]` index `x[i]`; `['g', x, typeArgs]` instantiation `F[T]`; `['sl', x]` slice `x[a:b]`
+ * - `['a', x, type | null]` type assertion (`null` type for `.(type)`)
+ * - `['n', kind]` basic literal (`string`, `int`, `float`, `rune`, `imaginary`, `nil`, `bool`)
+ * - `['b', op, x, y]` binary; `['?', text]` anything else
+ */
+export type Expr =
+  | readonly ['i', string]
+  | readonly ['s', Expr, string, number, number]
+  | readonly ['c', Expr, readonly Expr[]]
+  | readonly ['l', string | null, readonly (readonly [string, Expr])[]]
+  | readonly ['f', number]
+  | readonly ['u', string, Expr]
+  | readonly ['x', Expr]
+  | readonly ['g', Expr, readonly string[]]
+  | readonly ['sl', Expr]
+  | readonly ['a', Expr, string | null]
+  | readonly ['n', string]
+  | readonly ['b', string, Expr, Expr]
+  | readonly ['?', string];
+
+/** A parameter or result: name (null when unnamed) and type text. */
+export type Param = readonly [string | null, string];
+
+export interface FuncFact {
+  /** `func` (top level), `method`, or `lit` (a function literal). */
+  kind: 'func' | 'method' | 'lit';
+  /** Name for func/method; for literals, the ordinal within the parent (1-based, source order). */
+  name: string;
+  /** Receiver of a method: variable name (may be null), base type name, pointer receiver. */
+  recv?: { name: string | null; type: string; ptr: boolean; typeArgs?: string[] };
+  /** For literals: index of the enclosing function in `funcs`, or -1 at package level (`init$N`). */
+  parent?: number;
+  typeParams?: Param[];
+  params: Param[];
+  results: Param[];
+  variadic?: boolean;
+  line: number;
+  endLine: number;
+  /** Column (0-based) of the name, or of `func` for literals. */
+  col: number;
+  doc?: string;
+}
+
+export interface FieldFact {
+  /** Field name, or null for an embedded field. */
+  name: string | null;
+  type: string;
+  line: number;
+}
+
+export interface TypeFact {
+  name: string;
+  /** `struct`, `interface`, `alias` (`type A = B`) or `named` (any other underlying type). */
+  kind: 'struct' | 'interface' | 'alias' | 'named';
+  /** Underlying type text for `named`/`alias`. */
+  underlying?: string;
+  typeParams?: Param[];
+  fields?: FieldFact[];
+  /** Interface methods: name, params, results. */
+  methods?: { name: string; params: Param[]; results: Param[]; line: number }[];
+  /** Embedded interfaces (type text). */
+  embeds?: string[];
+  line: number;
+  endLine: number;
+  col: number;
+  doc?: string;
+}
+
+/** Package-level `var`/`const` (one row per name). */
+export interface ValueFact {
+  name: string;
+  const?: true;
+  type?: string;
+  value?: Expr;
+  /** Position in a multi-value right-hand side (`var a, b = f()`). */
+  index?: number;
+  line: number;
+  col: number;
+  doc?: string;
+}
+
+/** A local binding inside a function (parameters and receivers live on FuncFact). */
+export interface LocalFact {
+  /** Enclosing function index. */
+  fn: number;
+  name: string;
+  /** Byte offset of the binding, to pick the nearest earlier declaration of a shadowed name. */
+  at: number;
+  type?: string;
+  value?: Expr;
+  /** Position in a multi-value right-hand side, or for `range`: 0 key, 1 value. */
+  index?: number;
+  /** `range` over `value`. */
+  range?: true;
+  line: number;
+}
+
+export interface CallFact {
+  fn: number;
+  callee: Expr;
+  args: Expr[];
+  line: number;
+  /** Column of the callee's last identifier (what a caret points at). */
+  col: number;
+  go?: true;
+  defer?: true;
+}
+
+export interface AssignFact {
+  fn: number;
+  lhs: Expr;
+  rhs: Expr;
+  /** Position in a multi-value right-hand side. */
+  index?: number;
+  line: number;
+}
+
+export interface CompositeFact {
+  fn: number;
+  type: string | null;
+  fields: (readonly [string, Expr, number])[];
+  line: number;
+}
+
+export interface ReturnFact {
+  fn: number;
+  values: Expr[];
+  line: number;
+}
+
+export interface ImportFact {
+  path: string;
+  alias: string | null;
+  line: number;
+}
+
+export interface FileFacts {
+  v: number;
+  package: string;
+  /** `//go:build` expression (or `// +build` lines joined with `&&`), when present. */
+  build?: string;
+  imports: ImportFact[];
+  funcs: FuncFact[];
+  types: TypeFact[];
+  values: ValueFact[];
+  locals: LocalFact[];
+  calls: CallFact[];
+  assigns: AssignFact[];
+  composites: CompositeFact[];
+  returns: ReturnFact[];
+  /** Syntax errors tree-sitter recovered from (line numbers). */
+  errors: number[];
+  lines: number;
+}

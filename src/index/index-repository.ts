@@ -1,0 +1,216 @@
+/**
+ * The parse half of `index`: discover the tree's Go files, parse the blobs this database has not
+ * seen (in a pool of worker threads), and store their facts. Facts land in batches that commit on
+ * their own, so an interrupted run keeps what it parsed and the next run resumes; the tree's
+ * derived tables are replaced only by the link phase, in one transaction.
+ */
+import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { K8sReadError } from '../errors.js';
+import type { Store } from '../store/db.js';
+import { findParsedBlobs, insertBlobs, loadBlobs, type BlobRow } from '../store/index-store.js';
+import { discoverTree, type TreeInfo } from './discover.js';
+import { FACTS_VERSION } from './facts.js';
+import { parseFile, type ParseResult, type ParseTask } from './parse-file.js';
+
+export interface IndexProgress {
+  phase: 'discover' | 'parse' | 'link' | 'write' | 'done';
+  done: number;
+  total: number;
+  bytes: number;
+}
+
+export interface IndexRepositoryOptions {
+  root: string;
+  store: Store;
+  /** Worker threads for parsing. @default the number of CPUs */
+  jobs?: number;
+  /** @default false */
+  includeVendor?: boolean;
+  /** @default false */
+  includeTests?: boolean;
+  /** Files larger than this are skipped (generated tables, mostly). @default 2 MiB */
+  maxFileBytes?: number;
+  onProgress?: (progress: IndexProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface IndexedFile {
+  path: string;
+  blob: string;
+  status: ParseResult['status'];
+  message: string | null;
+  bytes: number;
+}
+
+export interface ParsedTree {
+  tree: TreeInfo;
+  files: IndexedFile[];
+  parsed: number;
+  reused: number;
+  bytesParsed: number;
+  timings: { discoverMs: number; parseMs: number };
+}
+
+export class IndexInterruptedError extends K8sReadError {
+  constructor(parsed: number) {
+    super(`interrupted; ${parsed} parsed files were saved and the previous index is unchanged (run \`k8s-read index\` again to resume)`, {
+      code: 'E_INTERRUPTED',
+      exitCode: 130,
+    });
+  }
+}
+
+const BATCH_FILES = 64;
+const COMMIT_EVERY = 512;
+
+export async function parseRepository(options: IndexRepositoryOptions): Promise<ParsedTree> {
+  const { root, store } = options;
+  const maxBytes = options.maxFileBytes ?? 2 * 1024 * 1024;
+  const progress = options.onProgress ?? (() => undefined);
+  const t0 = performance.now();
+  progress({ phase: 'discover', done: 0, total: 0, bytes: 0 });
+  const tree = await discoverTree(root, {
+    includeVendor: options.includeVendor ?? false,
+    includeTests: options.includeTests ?? false,
+  });
+  const known = await findParsedBlobs(store, tree.files.flatMap((f) => (f.blob ? [f.blob] : [])), FACTS_VERSION);
+  const tasks: (ParseTask & { path: string })[] = [];
+  const files: IndexedFile[] = [];
+  for (const f of tree.files) {
+    if (f.blob && known.has(f.blob)) continue;
+    tasks.push({ abs: path.join(root, f.path), path: f.path, ...(f.blob ? { blob: f.blob } : {}) });
+  }
+  const discoverMs = performance.now() - t0;
+
+  const t1 = performance.now();
+  const results = new Map<string, ParseResult>();
+  let bytes = 0;
+  let pending: BlobRow[] = [];
+  const flush = async () => {
+    if (pending.length === 0) return;
+    const rows = pending;
+    pending = [];
+    await insertBlobs(store, rows, FACTS_VERSION);
+  };
+  const accept = async (batch: ParseResult[]) => {
+    for (const r of batch) {
+      results.set(r.abs, r);
+      bytes += r.bytes;
+      if (r.blob) {
+        pending.push({
+          blob: r.blob,
+          status: r.status,
+          message: r.message ?? null,
+          bytes: r.bytes,
+          lines: r.lines ?? null,
+          facts: r.facts ? Buffer.from(r.facts) : null,
+        });
+      }
+    }
+    if (pending.length >= COMMIT_EVERY) await flush();
+    progress({ phase: 'parse', done: results.size, total: tasks.length, bytes });
+  };
+  progress({ phase: 'parse', done: 0, total: tasks.length, bytes: 0 });
+  try {
+    await runParse(tasks, maxBytes, options, accept);
+  } finally {
+    // Whatever was parsed is kept, even when interrupted: the next run resumes from it.
+    await flush();
+  }
+  if (options.signal?.aborted) throw new IndexInterruptedError(results.size);
+
+  // Files parsed earlier: their status comes from the stored blob rows.
+  const reusedBlobs = tree.files.flatMap((f) => (f.blob && known.has(f.blob) ? [f.blob] : []));
+  const stored = await loadBlobStatuses(store, reusedBlobs);
+  for (const f of tree.files) {
+    const fresh = results.get(path.join(root, f.path));
+    if (fresh) {
+      files.push({ path: f.path, blob: fresh.blob, status: fresh.status, message: fresh.message ?? null, bytes: fresh.bytes });
+    } else if (f.blob) {
+      const row = stored.get(f.blob);
+      files.push({
+        path: f.path,
+        blob: f.blob,
+        status: (row?.status ?? 'ok') as ParseResult['status'],
+        message: row?.message ?? null,
+        bytes: row?.bytes ?? 0,
+      });
+    }
+  }
+  return {
+    tree,
+    files,
+    parsed: tasks.length,
+    reused: tree.files.length - tasks.length,
+    bytesParsed: bytes,
+    timings: { discoverMs, parseMs: performance.now() - t1 },
+  };
+}
+
+async function loadBlobStatuses(store: Store, blobs: string[]) {
+  const out = new Map<string, { status: string; message: string | null; bytes: number }>();
+  // Only the small columns: facts stay in the database until the link phase asks for them.
+  for (let i = 0; i < blobs.length; i += 10000) {
+    const rows = await store.all<{ blob: string; status: string; message: string | null; bytes: number }>(
+      'SELECT blob, status, message, bytes FROM blobs WHERE blob IN (SELECT value FROM json_each(?))',
+      [JSON.stringify(blobs.slice(i, i + 10000))],
+    );
+    for (const r of rows) out.set(r.blob, r);
+  }
+  return out;
+}
+
+/** Parses in-process for small work (workers cost more to start than they save), else in a pool. */
+async function runParse(
+  tasks: ParseTask[],
+  maxBytes: number,
+  options: IndexRepositoryOptions,
+  accept: (batch: ParseResult[]) => Promise<void>,
+): Promise<void> {
+  const jobs = Math.max(1, options.jobs ?? os.availableParallelism());
+  const workerFile = fileURLToPath(new URL('./parse-worker.js', import.meta.url));
+  if (jobs === 1 || tasks.length < 200 || !existsSync(workerFile)) {
+    for (let i = 0; i < tasks.length; i += BATCH_FILES) {
+      if (options.signal?.aborted) return;
+      await accept(tasks.slice(i, i + BATCH_FILES).map((t) => parseFile({ abs: t.abs, ...(t.blob ? { blob: t.blob } : {}) }, maxBytes)));
+    }
+    return;
+  }
+  // A small heap makes V8 collect often, which also frees the parse trees' native memory (V8
+  // does not see it, so a large heap lets it pile up: 3.2 GB peak on Kubernetes without this).
+  const pool = new Piscina({
+    filename: workerFile,
+    minThreads: jobs,
+    maxThreads: jobs,
+    idleTimeout: 1000,
+    resourceLimits: { maxOldGenerationSizeMb: 384 },
+  });
+  try {
+    // Bigger files first keeps the workers evenly loaded at the end.
+    const batches: ParseTask[][] = [];
+    for (let i = 0; i < tasks.length; i += BATCH_FILES) {
+      batches.push(tasks.slice(i, i + BATCH_FILES).map((t) => ({ abs: t.abs, ...(t.blob ? { blob: t.blob } : {}) })));
+    }
+    let chain = Promise.resolve();
+    await Promise.all(
+      batches.map((batch) =>
+        (options.signal?.aborted ? Promise.resolve([] as ParseResult[]) : (pool.run({ tasks: batch, maxBytes }) as Promise<ParseResult[]>)).then(
+          (result) => {
+            // Serialise the store writes; parsing goes on in the workers meanwhile.
+            chain = chain.then(() => accept(result));
+            return chain;
+          },
+        ),
+      ),
+    );
+    await chain;
+  } finally {
+    await pool.destroy();
+  }
+}
+
+export { loadBlobs };

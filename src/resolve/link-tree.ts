@@ -1,0 +1,109 @@
+/**
+ * Runs the link phase for one parsed tree: load its facts, build the model, resolve, and replace
+ * the tree's tables in one transaction.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import type { FileFacts } from '../index/facts.js';
+import type { IndexProgress, ParsedTree } from '../index/index-repository.js';
+import type { Store } from '../store/db.js';
+import { findTree, loadBlobs, replaceTree } from '../store/index-store.js';
+import { LINK_VERSION, linkModel } from './link.js';
+import { FACTS_VERSION } from '../index/facts.js';
+import { buildModel, fixImportNames, type ModelInput } from './model.js';
+import { loadFrameworkRules, rulesDir } from './rules.js';
+
+export interface LinkTreeOptions {
+  store: Store;
+  parsed: ParsedTree;
+  /** Extra framework rule files. */
+  rules?: readonly string[];
+  onProgress?: (progress: IndexProgress) => void;
+}
+
+export interface LinkSummary {
+  treeId: number;
+  /** True when nothing changed since the last link (same files, facts, rules): nothing was redone. */
+  unchanged: boolean;
+  counts: Record<string, number>;
+  timings: { loadMs: number; linkMs: number; writeMs: number };
+}
+
+export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
+  const { store, parsed } = options;
+  const progress = options.onProgress ?? (() => undefined);
+  const t0 = performance.now();
+  const fingerprint = linkFingerprint(parsed, options.rules ?? []);
+  const previous = await findTree(store, parsed.tree.root);
+  if (previous) {
+    const summary = JSON.parse(previous.summary) as Record<string, number> & { fingerprint?: string };
+    if (summary.fingerprint === fingerprint && previous.commit_sha === parsed.tree.commit) {
+      const { fingerprint: _, ...counts } = summary;
+      return { treeId: previous.id, unchanged: true, counts, timings: { loadMs: performance.now() - t0, linkMs: 0, writeMs: 0 } };
+    }
+  }
+  progress({ phase: 'link', done: 0, total: parsed.files.length, bytes: 0 });
+  const blobs = await loadBlobs(store, [...new Set(parsed.files.map((f) => f.blob))]);
+  const inputs: ModelInput[] = [];
+  for (const f of parsed.files) {
+    const row = blobs.get(f.blob);
+    if (!row?.facts) continue;
+    inputs.push({ path: f.path, facts: JSON.parse(inflateRawSync(row.facts).toString('utf8')) as FileFacts });
+  }
+  const t1 = performance.now();
+  const model = buildModel(inputs, parsed.tree.layout);
+  fixImportNames(model);
+  const rules = loadFrameworkRules(options.rules ?? []);
+  const link = linkModel(model, rules);
+  const t2 = performance.now();
+  progress({ phase: 'write', done: 0, total: link.edges.length, bytes: 0 });
+  const packageOf = new Map<string, string>();
+  for (const file of model.files) packageOf.set(file.path, file.pkg.path);
+  const counts = {
+    ...link.counts,
+    files: parsed.files.length,
+    packages: model.packages.size,
+    functions: model.funcs.filter((f) => f.fact.kind === 'func').length,
+    methods: model.funcs.filter((f) => f.fact.kind === 'method').length,
+    literals: model.funcs.filter((f) => f.fact.kind === 'lit').length,
+    types: [...model.packages.values()].reduce((n, p) => n + p.types.size, 0),
+    excludedByBuild: model.excluded.size,
+  };
+  const tree = parsed.tree;
+  const treeId = await replaceTree(store, {
+    root: tree.root,
+    commit: tree.commit,
+    dirty: tree.dirty,
+    version: tree.version,
+    module: tree.layout.rootModule,
+    remote: tree.remote,
+    summary: { ...counts, fingerprint },
+    files: parsed.files.map((f) => ({
+      path: f.path,
+      blob: f.blob,
+      package: packageOf.get(f.path) ?? null,
+      status: model.excluded.has(f.path) && f.status === 'ok' ? 'excluded' : f.status,
+    })),
+    symbols: link.symbols,
+    edges: link.edges,
+    details: link.details,
+  });
+  const t3 = performance.now();
+  return { treeId, unchanged: false, counts, timings: { loadMs: t1 - t0, linkMs: t2 - t1, writeMs: t3 - t2 } };
+}
+
+/** Same files with the same contents, the same facts format and the same rules: same link. */
+function linkFingerprint(parsed: ParsedTree, extraRules: readonly string[]): string {
+  const hash = createHash('sha1').update(`link ${LINK_VERSION} facts ${FACTS_VERSION}\n`);
+  for (const f of [...parsed.files].sort((a, b) => (a.path < b.path ? -1 : 1))) hash.update(`${f.path}\0${f.blob}\n`);
+  for (const file of [path.join(rulesDir, 'frameworks.yaml'), ...extraRules]) {
+    try {
+      hash.update(readFileSync(file));
+    } catch {
+      hash.update(`missing:${file}`);
+    }
+  }
+  return hash.digest('hex');
+}

@@ -1,0 +1,453 @@
+/**
+ * The link phase: every call site of the model resolved to its callees, with how each was found
+ * (static, interface, funcvalue, closure, goroutine), plus the framework edges the rules add. The
+ * result is plain rows for the store.
+ */
+import type { CallFact, Expr } from '../index/facts.js';
+import type { EdgeInsert, SymbolInsert } from '../store/index-store.js';
+import type { FileModel, FuncRef, ProgramModel } from './model.js';
+import { Resolver, type Ctx } from './resolver.js';
+import type { FrameworkRule } from './rules.js';
+import { deref, parseType, typeKey, type GoType } from './types.js';
+
+export interface LinkResult {
+  symbols: SymbolInsert[];
+  edges: EdgeInsert[];
+  details: { symbol: string; kind: string; payload: string }[];
+  counts: Record<string, number>;
+}
+
+type Target = { fn: FuncRef } | { external: string };
+
+interface PendingEdge {
+  caller: FuncRef;
+  target: Target | null;
+  kind: string;
+  via: string | null;
+  rank: number;
+  line: number;
+  col: number;
+  expr: string | null;
+}
+
+/** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
+export const LINK_VERSION = 1;
+
+export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
+  const r = new Resolver(model);
+  r.collectStores();
+
+  // Pass 1: what flows into parameters, from direct calls (function values passed as arguments).
+  for (const file of model.files) {
+    for (const call of file.facts.calls) {
+      const ctx: Ctx = { file, fn: call.fn, line: call.line };
+      for (const t of directCallees(r, call.callee, ctx)) r.recordArgs(t, call.args, ctx);
+    }
+  }
+
+  const edges: PendingEdge[] = [];
+  const callArgRules = new Map<string, string>();
+  for (const rule of rules) if (rule.kind === 'call-arg') for (const f of rule.functions) callArgRules.set(f, rule.id);
+  const argMethodRules = rules.filter((x) => x.kind === 'arg-methods');
+  const queueRules = rules.filter((x) => x.kind === 'queue-handoff');
+  const literalRules = rules.filter((x) => x.kind === 'literal-field');
+  const queueProducers = new Map<string, { caller: FuncRef; line: number; col: number; rule: string; expr: string }[]>();
+  const queueConsumers = new Map<string, Set<FuncRef>>();
+  const counts: Record<string, number> = { calls: 0, resolved: 0, external: 0, unresolved: 0, builtin: 0 };
+
+  for (const file of model.files) {
+    for (const call of file.facts.calls) {
+      if (call.fn < 0) continue;
+      const caller = model.funcs[file.funcIds[call.fn] ?? -1];
+      if (!caller) continue;
+      counts.calls!++;
+      const ctx: Ctx = { file, fn: call.fn, line: call.line };
+      const res = resolveCall(r, call, ctx);
+      const base = { caller, line: call.line, col: call.col };
+      if (res.k === 'none') counts.builtin!++;
+      else if (res.k === 'unresolved') {
+        counts.unresolved!++;
+        edges.push({ ...base, target: null, kind: 'unresolved', via: null, rank: 0, expr: exprText(call.callee) });
+      } else if (res.k === 'external') {
+        counts.external!++;
+        edges.push({ ...base, target: { external: res.symbol }, kind: call.go ? 'goroutine' : 'static', via: call.defer ? 'defer' : null, rank: 0, expr: null });
+      } else {
+        counts.resolved!++;
+        for (const t of res.targets) {
+          edges.push({
+            ...base,
+            target: { fn: t.fn },
+            kind: call.go && t.rank === 0 ? 'goroutine' : t.kind,
+            via: call.defer ? 'defer' : null,
+            rank: t.rank,
+            expr: t.rank > 0 || t.kind !== 'static' ? exprText(call.callee) : null,
+          });
+        }
+      }
+      // Framework rules keyed by what the call resolved to.
+      const primary = res.k === 'external' ? res.symbol : res.k === 'targets' ? res.targets[0]?.fn.symbol : undefined;
+      const ruleId = primary ? callArgRules.get(primary) : undefined;
+      if (ruleId) {
+        for (const arg of call.args) {
+          for (const t of r.funcTargets(arg, ctx)) {
+            edges.push({ ...base, target: { fn: t.fn }, kind: 'framework', via: ruleId, rank: 0, expr: exprText(call.callee) });
+          }
+        }
+      }
+      if (call.callee[0] === 's') {
+        const [, operand, name] = call.callee;
+        for (const rule of argMethodRules) {
+          if (!rule.calls.includes(name) || !fromPackage(r, operand, ctx, rule.package, primary)) continue;
+          const arg = call.args[rule.arg];
+          if (!arg) continue;
+          const types = [r.typeOf(arg, ctx), ...r.storedTypes(arg, ctx)];
+          const seen = new Set<number>();
+          for (const t of types) {
+            for (const m of rule.methods) {
+              const sel = r.select(t, m);
+              if (sel?.k === 'method' && !seen.has(sel.fn.id)) {
+                seen.add(sel.fn.id);
+                edges.push({ ...base, target: { fn: sel.fn }, kind: 'framework', via: rule.id, rank: 0, expr: exprText(call.callee) });
+              }
+            }
+          }
+        }
+        for (const rule of queueRules) {
+          const produce = rule.produce.includes(name);
+          const consume = rule.consume.includes(name);
+          if ((!produce && !consume) || operand[0] !== 's') continue;
+          const sel = r.select(r.typeOf(operand[1], ctx), operand[2]);
+          if (sel?.k !== 'field') continue;
+          const ft = deref(sel.type);
+          if (ft.k !== 'named' || !ft.pkg.startsWith(rule.package)) continue;
+          const key = `${sel.owner}.${operand[2]}`;
+          if (produce) push(queueProducers, key, { caller, line: call.line, col: call.col, rule: rule.id, expr: exprText(call.callee) });
+          if (consume) {
+            let set = queueConsumers.get(key);
+            if (!set) queueConsumers.set(key, (set = new Set()));
+            set.add(caller);
+          }
+        }
+      }
+    }
+    for (const c of file.facts.composites) {
+      if (!c.type || c.fn < 0) continue;
+      const caller = model.funcs[file.funcIds[c.fn] ?? -1];
+      if (!caller) continue;
+      const ctx: Ctx = { file, fn: c.fn, line: c.line };
+      const t = deref(parseType(c.type, r.scopeFor(ctx)));
+      if (t.k !== 'named') continue;
+      const key = typeKey(t);
+      for (const rule of literalRules) {
+        if (rule.type !== key) continue;
+        for (const [field, value, line] of c.fields) {
+          if (!rule.fields.includes(field)) continue;
+          for (const target of r.funcTargets(value, { ...ctx, line })) {
+            edges.push({ caller, target: { fn: target.fn }, kind: 'framework', via: rule.id, rank: 0, line, col: 0, expr: `${t.name}.${field}` });
+          }
+        }
+      }
+    }
+  }
+  for (const [key, producers] of queueProducers) {
+    for (const consumer of queueConsumers.get(key) ?? []) {
+      for (const p of producers) {
+        if (p.caller === consumer) continue;
+        edges.push({ caller: p.caller, target: { fn: consumer }, kind: 'framework', via: p.rule, rank: 0, line: p.line, col: p.col, expr: p.expr });
+      }
+    }
+  }
+  return toRows(model, r, edges, counts);
+}
+
+type CallResolution =
+  | { k: 'targets'; targets: { fn: FuncRef; kind: string; rank: number }[] }
+  | { k: 'external'; symbol: string }
+  | { k: 'unresolved' }
+  | { k: 'none' };
+
+function resolveCall(r: Resolver, call: CallFact, ctx: Ctx): CallResolution {
+  let callee: Expr = call.callee;
+  while (callee[0] === 'g' || (callee[0] === 'u' && callee[1] === '*')) callee = callee[0] === 'g' ? callee[1] : callee[2];
+  switch (callee[0]) {
+    case 'f': {
+      const ref = r.model.funcs[ctx.file.funcIds[callee[1]] ?? -1];
+      return ref ? { k: 'targets', targets: [{ fn: ref, kind: 'closure', rank: 0 }] } : { k: 'unresolved' };
+    }
+    case 'i': {
+      const b = r.resolveIdent(callee[1], ctx);
+      if (!b) return { k: 'unresolved' };
+      if (b.k === 'builtin' || b.k === 'type') return { k: 'none' };
+      if (b.k === 'func') return { k: 'targets', targets: [{ fn: b.ref, kind: 'static', rank: 0 }] };
+      const literalLocal = b.k === 'local';
+      const targets = r.funcTargets(callee, ctx);
+      if (targets.length === 0) return r.asType(callee, ctx) ? { k: 'none' } : { k: 'unresolved' };
+      return { k: 'targets', targets: targets.map((t) => ({ fn: t.fn, kind: t.literal && literalLocal ? 'closure' : 'funcvalue', rank: 0 })) };
+    }
+    case 's': {
+      const [, x, name] = callee;
+      if (x[0] === 'i') {
+        const b = r.resolveIdent(x[1], ctx);
+        if (b?.k === 'import') {
+          const pkg = r.model.packages.get(b.path);
+          if (!pkg) return { k: 'external', symbol: `${b.path}.${name}` };
+          const fn = pkg.funcs.get(name);
+          if (fn) return { k: 'targets', targets: [{ fn, kind: 'static', rank: 0 }] };
+          if (pkg.types.has(name)) return { k: 'none' };
+          const targets = r.funcTargets(callee, ctx);
+          if (targets.length) return { k: 'targets', targets: targets.map((t) => ({ fn: t.fn, kind: 'funcvalue', rank: 0 })) };
+          return { k: 'unresolved' };
+        }
+      }
+      const xt = r.typeOf(x, ctx);
+      const sel = r.select(xt, name);
+      if (sel?.k === 'method') return { k: 'targets', targets: [{ fn: sel.fn, kind: 'static', rank: 0 }] };
+      if (sel?.k === 'imethod') {
+        const targets = r.interfaceTargets(sel, x, ctx);
+        if (targets.length === 0) {
+          const it = deref(sel.iface);
+          return it.k === 'named' && !r.model.packages.has(it.pkg)
+            ? { k: 'external', symbol: `(${typeKey(it)}).${name}` }
+            : { k: 'unresolved' };
+        }
+        return { k: 'targets', targets: targets.map((t) => ({ fn: t.fn, kind: 'interface', rank: t.rank })) };
+      }
+      if (sel?.k === 'field') {
+        const targets = r.funcTargets(callee, ctx);
+        if (targets.length) return { k: 'targets', targets: targets.map((t) => ({ fn: t.fn, kind: 'funcvalue', rank: 0 })) };
+        return { k: 'unresolved' };
+      }
+      const base = deref(xt);
+      if (base.k === 'named' && base.pkg !== '' && !r.model.packages.has(base.pkg)) {
+        return { k: 'external', symbol: `(${typeKey(xt)}).${name}` };
+      }
+      if (base.k === 'named' && base.pkg === '') return { k: 'none' };
+      const root = externalRoot(r, x, ctx);
+      if (root) return { k: 'external', symbol: `${root}.…${name}` };
+      return { k: 'unresolved' };
+    }
+    case 'c': {
+      const targets = r.funcTargets(callee, ctx);
+      return targets.length
+        ? { k: 'targets', targets: targets.map((t) => ({ fn: t.fn, kind: 'funcvalue', rank: 0 })) }
+        : { k: 'unresolved' };
+    }
+    default:
+      return r.asType(callee, ctx) ? { k: 'none' } : { k: 'unresolved' };
+  }
+}
+
+/** Functions a call reaches directly (for argument flow), without interface or value expansion. */
+function directCallees(r: Resolver, callee: Expr, ctx: Ctx): FuncRef[] {
+  if (callee[0] === 'i') {
+    const b = r.resolveIdent(callee[1], ctx);
+    return b?.k === 'func' ? [b.ref] : [];
+  }
+  if (callee[0] === 's') {
+    const [, x, name] = callee;
+    if (x[0] === 'i') {
+      const b = r.resolveIdent(x[1], ctx);
+      if (b?.k === 'import') {
+        const fn = r.model.packages.get(b.path)?.funcs.get(name);
+        return fn ? [fn] : [];
+      }
+    }
+    const sel = r.select(r.typeOf(x, ctx), name);
+    if (sel?.k === 'method') return [sel.fn];
+  }
+  return [];
+}
+
+/** Import path of an unindexed package an expression chain starts from (`klog.V(2).InfoS`). */
+function externalRoot(r: Resolver, expr: Expr, ctx: Ctx): string | undefined {
+  let e: Expr = expr;
+  for (let i = 0; i < 20; i++) {
+    if (e[0] === 's') e = e[1];
+    else if (e[0] === 'c' || e[0] === 'x' || e[0] === 'g' || e[0] === 'sl') e = e[1];
+    else if (e[0] === 'u') e = e[2];
+    else break;
+  }
+  if (e[0] !== 'i') return undefined;
+  const b = r.resolveIdent(e[1], ctx);
+  if (b?.k === 'import' && !r.model.packages.has(b.path)) return b.path;
+  if (b?.k === 'local' || b?.k === 'param' || b?.k === 'value') {
+    const t = deref(r.typeOfBinding(b));
+    if (t.k === 'named' && t.pkg !== '' && !r.model.packages.has(t.pkg)) return t.pkg;
+  }
+  return undefined;
+}
+
+/** Whether a method call's operand comes from a package under `prefix` (indexed or not). */
+function fromPackage(r: Resolver, operand: Expr, ctx: Ctx, prefix: string, primary: string | undefined): boolean {
+  if (primary?.replace(/^\(\*?/, '').startsWith(prefix)) return true;
+  const t = deref(r.typeOf(operand, ctx));
+  if (t.k === 'named' && t.pkg.startsWith(prefix)) return true;
+  return externalRoot(r, operand, ctx)?.startsWith(prefix) ?? false;
+}
+
+export function exprText(e: Expr, depth = 0): string {
+  if (depth > 8) return '…';
+  switch (e[0]) {
+    case 'i':
+      return e[1];
+    case 's':
+      return `${exprText(e[1], depth + 1)}.${e[2]}`;
+    case 'c':
+      return `${exprText(e[1], depth + 1)}(${e[2].length ? '…' : ''})`;
+    case 'l':
+      return `${e[1] ?? ''}{…}`;
+    case 'f':
+      return 'func(){…}';
+    case 'u':
+      return `${e[1]}${exprText(e[2], depth + 1)}`;
+    case 'x':
+      return `${exprText(e[1], depth + 1)}[…]`;
+    case 'g':
+      return `${exprText(e[1], depth + 1)}[${e[2].join(', ')}]`;
+    case 'sl':
+      return `${exprText(e[1], depth + 1)}[:]`;
+    case 'a':
+      return `${exprText(e[1], depth + 1)}.(${e[2] ?? 'type'})`;
+    case 'n':
+      return e[1];
+    case 'b':
+      return `${exprText(e[2], depth + 1)} ${e[1]} ${exprText(e[3], depth + 1)}`;
+    case '?':
+      return e[1];
+  }
+}
+
+function toRows(model: ProgramModel, r: Resolver, pending: PendingEdge[], counts: Record<string, number>): LinkResult {
+  const symbols: SymbolInsert[] = [];
+  for (const f of model.funcs) {
+    symbols.push({
+      id: f.id,
+      symbol: f.symbol,
+      name: f.fact.kind === 'lit' ? f.symbol.slice(f.symbol.lastIndexOf('.') + 1) : f.fact.name,
+      kind: f.fact.kind === 'lit' ? 'closure' : f.fact.kind,
+      package: f.pkg.path,
+      file: f.file.path,
+      line: f.fact.line,
+      endLine: f.fact.endLine,
+      col: f.fact.col,
+      detail: signature(f),
+      doc: f.fact.doc ?? null,
+    });
+  }
+  let nextId = model.funcs.length;
+  const details: LinkResult['details'] = [];
+  for (const pkg of model.packages.values()) {
+    for (const decl of pkg.types.values()) {
+      const f = decl.fact;
+      symbols.push({
+        id: nextId++,
+        symbol: decl.symbol,
+        name: decl.name,
+        kind: f.kind === 'struct' ? 'struct' : f.kind === 'interface' ? 'interface' : 'type',
+        package: pkg.path,
+        file: decl.file.path,
+        line: f.line,
+        endLine: f.endLine,
+        col: f.col,
+        detail: f.kind === 'named' || f.kind === 'alias' ? `${f.kind === 'alias' ? '= ' : ''}${f.underlying ?? ''}` : f.kind,
+        doc: f.doc ?? null,
+      });
+      const named: GoType = { k: 'named', pkg: pkg.path, name: decl.name };
+      if (f.kind === 'struct') {
+        details.push({
+          symbol: decl.symbol,
+          kind: 'struct',
+          payload: JSON.stringify({
+            fields: (f.fields ?? []).map((fl) => {
+              const t = parseType(fl.type, decl.file.scope);
+              const base = deref(t);
+              return {
+                name: fl.name ?? (base.k === 'named' ? base.name : fl.type.replace(/^\*/, '')),
+                type: fl.type,
+                embedded: fl.name === null,
+                typeSymbol: base.k === 'named' && base.pkg ? typeKey(base) : null,
+                line: fl.line,
+              };
+            }),
+            methods: [...(pkg.methods.get(decl.name)?.values() ?? [])].map((m) => m.symbol).sort(),
+          }),
+        });
+      } else if (f.kind === 'interface') {
+        const impls = r.implementations(named).map(typeKey);
+        details.push({
+          symbol: decl.symbol,
+          kind: 'interface',
+          payload: JSON.stringify({ methods: [...r.interfaceMethods(named).keys()].sort(), embeds: f.embeds ?? [], implementations: impls }),
+        });
+      } else {
+        const methods = [...(pkg.methods.get(decl.name)?.values() ?? [])].map((m) => m.symbol).sort();
+        details.push({ symbol: decl.symbol, kind: 'type', payload: JSON.stringify({ underlying: f.underlying ?? null, methods }) });
+      }
+    }
+    for (const v of pkg.values.values()) {
+      symbols.push({
+        id: nextId++,
+        symbol: v.symbol,
+        name: v.fact.name,
+        kind: v.fact.const ? 'const' : 'var',
+        package: pkg.path,
+        file: v.file.path,
+        line: v.fact.line,
+        endLine: v.fact.line,
+        col: v.fact.col,
+        detail: v.fact.type ?? null,
+        doc: v.fact.doc ?? null,
+      });
+    }
+  }
+  // Who stores what into each field (for `assigns` and interface ranking explanations).
+  for (const [key, sources] of r.fieldSources) {
+    details.push({
+      symbol: key,
+      kind: 'assigns',
+      payload: JSON.stringify(
+        sources.slice(0, 200).map((s) => {
+          const fnRef = s.ctx.fn >= 0 ? model.funcs[s.ctx.file.funcIds[s.ctx.fn] ?? -1] : undefined;
+          const t = r.typeOf(s.expr, s.ctx);
+          return { file: s.ctx.file.path, line: s.ctx.line, expr: exprText(s.expr), in: fnRef?.symbol ?? null, type: t.k === 'unknown' ? null : typeKey(t) };
+        }),
+      ),
+    });
+  }
+  const externalIds = new Map<string, number>();
+  const edges: EdgeInsert[] = [];
+  for (const e of pending) {
+    let callee: number | null = null;
+    if (e.target && 'fn' in e.target) callee = e.target.fn.id;
+    else if (e.target) {
+      const sym = e.target.external;
+      let id = externalIds.get(sym);
+      if (id === undefined) {
+        id = nextId++;
+        externalIds.set(sym, id);
+        const pkgPath = sym.replace(/^\(\*?/, '').replace(/\.[^./]*$/, '').replace(/\.…$/, '');
+        symbols.push({ id, symbol: sym, name: sym.slice(sym.lastIndexOf('.') + 1), kind: 'external', package: pkgPath, file: '', line: 0, endLine: 0, col: 0, detail: null, doc: null });
+      }
+      callee = id;
+    }
+    edges.push({ caller: e.caller.id, callee, kind: e.kind, via: e.via, rank: e.rank, file: e.caller.file.path, line: e.line, col: e.col, expr: e.expr });
+  }
+  counts.edges = edges.length;
+  counts.frameworkEdges = pending.filter((e) => e.kind === 'framework').length;
+  return { symbols, edges, details, counts };
+}
+
+function signature(f: FuncRef): string {
+  const params = f.fact.params.map(([n, t]) => (n ? `${n} ${t}` : t)).join(', ');
+  const results = f.fact.results.map(([n, t]) => (n ? `${n} ${t}` : t));
+  const res = results.length === 0 ? '' : results.length === 1 && !f.fact.results[0]![0] ? ` ${results[0]}` : ` (${results.join(', ')})`;
+  return `func(${params})${res}`;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export type { FileModel };

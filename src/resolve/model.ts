@@ -1,0 +1,272 @@
+/**
+ * The program model the resolver works on: packages (by import path) with their files, types,
+ * functions, methods and package-level values, every function named as go/ssa names it. Built in
+ * memory from the stored facts of one tree.
+ */
+import type { FileFacts, FuncFact, LocalFact, TypeFact, ValueFact } from '../index/facts.js';
+import type { ModuleLayout } from '../index/modules.js';
+import type { TypeScope } from './types.js';
+
+export interface FileModel {
+  path: string;
+  pkg: PackageModel;
+  facts: FileFacts;
+  /** alias -> import path (the alias defaults to the last path element, fixed later by name). */
+  imports: Map<string, string>;
+  scope: TypeScope;
+  /** Global function ids, parallel to facts.funcs. */
+  funcIds: number[];
+  localsByFn?: Map<number, Map<string, LocalFact[]>>;
+}
+
+export interface PackageModel {
+  path: string;
+  name: string;
+  dir: string;
+  files: FileModel[];
+  types: Map<string, TypeDecl>;
+  funcs: Map<string, FuncRef>;
+  values: Map<string, ValueDecl>;
+  /** Base type name -> method name -> method. */
+  methods: Map<string, Map<string, FuncRef>>;
+}
+
+export interface FuncRef {
+  id: number;
+  symbol: string;
+  file: FileModel;
+  index: number;
+  fact: FuncFact;
+  pkg: PackageModel;
+  /** For literals: the enclosing function's id. */
+  parentId?: number;
+}
+
+export interface TypeDecl {
+  symbol: string;
+  name: string;
+  pkg: PackageModel;
+  file: FileModel;
+  fact: TypeFact;
+}
+
+export interface ValueDecl {
+  symbol: string;
+  pkg: PackageModel;
+  file: FileModel;
+  fact: ValueFact;
+}
+
+export interface ProgramModel {
+  packages: Map<string, PackageModel>;
+  funcs: FuncRef[];
+  files: FileModel[];
+  /** Files left out of resolution by build constraints (path -> reason). */
+  excluded: Map<string, string>;
+}
+
+export interface ModelInput {
+  path: string;
+  facts: FileFacts;
+}
+
+/** The build context resolution assumes, as `go build` on linux/amd64 (and the VTA oracle) does. */
+const GOOS = 'linux';
+const GOARCH = 'amd64';
+const KNOWN_OS = new Set(['aix', 'android', 'darwin', 'dragonfly', 'freebsd', 'hurd', 'illumos', 'ios', 'js', 'linux', 'nacl', 'netbsd', 'openbsd', 'plan9', 'solaris', 'wasip1', 'windows', 'zos']);
+const KNOWN_ARCH = new Set(['386', 'amd64', 'amd64p32', 'arm', 'armbe', 'arm64', 'arm64be', 'loong64', 'mips', 'mipsle', 'mips64', 'mips64le', 'mips64p32', 'mips64p32le', 'ppc', 'ppc64', 'ppc64le', 'riscv', 'riscv64', 's390', 's390x', 'sparc', 'sparc64', 'wasm']);
+
+export function buildModel(inputs: readonly ModelInput[], layout: ModuleLayout, tags: ReadonlySet<string> = new Set()): ProgramModel {
+  const packages = new Map<string, PackageModel>();
+  const files: FileModel[] = [];
+  const excluded = new Map<string, string>();
+  const sorted = [...inputs].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  for (const input of sorted) {
+    const why = excludedByBuild(input.path, input.facts.build, tags);
+    if (why) {
+      excluded.set(input.path, why);
+      continue;
+    }
+    const dir = input.path.includes('/') ? input.path.slice(0, input.path.lastIndexOf('/')) : '';
+    const importPath = layout.importPathOf(dir);
+    if (!importPath || !input.facts.package) {
+      excluded.set(input.path, 'outside every module');
+      continue;
+    }
+    // `package foo_test` files beside `package foo` form another package.
+    const pkgPath = input.facts.package.endsWith('_test') ? `${importPath}_test` : importPath;
+    let pkg = packages.get(pkgPath);
+    if (!pkg) {
+      pkg = { path: pkgPath, name: input.facts.package, dir, files: [], types: new Map(), funcs: new Map(), values: new Map(), methods: new Map() };
+      packages.set(pkgPath, pkg);
+    }
+    const imports = new Map<string, string>();
+    for (const imp of input.facts.imports) {
+      if (imp.alias === '_' || imp.alias === '.') continue;
+      imports.set(imp.alias ?? defaultImportName(imp.path), imp.path);
+    }
+    const file: FileModel = { path: input.path, pkg, facts: input.facts, imports, scope: { pkg: pkgPath, imports }, funcIds: [] };
+    pkg.files.push(file);
+    files.push(file);
+  }
+  const model: ProgramModel = { packages, funcs: [], files, excluded };
+  for (const file of files) declare(model, file);
+  return model;
+}
+
+/**
+ * The name a package is imported under when no alias is given: the last path element, minus a
+ * major-version suffix (`k8s.io/klog/v2` -> `klog`) or a `go-`/`.go` decoration. The package clause
+ * of the imported package, when indexed, wins (see fixImportNames).
+ */
+export function defaultImportName(path: string): string {
+  const parts = path.split('/');
+  let last = parts[parts.length - 1] ?? path;
+  if (/^v\d+$/.test(last) && parts.length > 1) last = parts[parts.length - 2] ?? last;
+  if (last.startsWith('go-')) last = last.slice(3);
+  return last.replace(/\.v\d+$/, '').replace(/\.go$/, '').replace(/[-.]/g, '_');
+}
+
+/** Where an import's package is indexed, its package clause is its default name. */
+export function fixImportNames(model: ProgramModel): void {
+  for (const file of model.files) {
+    for (const imp of file.facts.imports) {
+      if (imp.alias) continue;
+      const pkg = model.packages.get(imp.path);
+      if (!pkg) continue;
+      const guessed = defaultImportName(imp.path);
+      if (pkg.name !== guessed && file.imports.get(guessed) === imp.path) {
+        file.imports.delete(guessed);
+        file.imports.set(pkg.name, imp.path);
+      }
+    }
+  }
+}
+
+function declare(model: ProgramModel, file: FileModel): void {
+  const pkg = file.pkg;
+  const facts = file.facts;
+  facts.funcs.forEach((fact, index) => {
+    const id = model.funcs.length;
+    file.funcIds.push(id);
+    let symbol: string;
+    let parentId: number | undefined;
+    if (fact.kind === 'lit') {
+      if (fact.parent !== undefined && fact.parent >= 0) {
+        parentId = file.funcIds[fact.parent];
+        const parent = parentId === undefined ? undefined : model.funcs[parentId];
+        symbol = `${parent?.symbol ?? `${pkg.path}.?`}$${fact.name}`;
+      } else {
+        // Literals in package-level initializers belong to the package's init, numbered across
+        // the package's files in file-name order (as go/ssa does).
+        const counter = (initLiteralCounters.get(pkg) ?? 0) + 1;
+        initLiteralCounters.set(pkg, counter);
+        symbol = `${pkg.path}.init$${counter}`;
+      }
+    } else if (fact.kind === 'method' && fact.recv) {
+      const typeArgs = fact.recv.typeArgs?.length ? `[${fact.recv.typeArgs.join(',')}]` : '';
+      const recvType = `${pkg.path}.${fact.recv.type}${typeArgs}`;
+      symbol = fact.recv.ptr ? `(*${recvType}).${fact.name}` : `(${recvType}).${fact.name}`;
+    } else if (fact.name === 'init') {
+      const counter = (initFuncCounters.get(pkg) ?? 0) + 1;
+      initFuncCounters.set(pkg, counter);
+      symbol = `${pkg.path}.init#${counter}`;
+    } else {
+      symbol = `${pkg.path}.${fact.name}`;
+    }
+    const ref: FuncRef = { id, symbol, file, index, fact, pkg, ...(parentId !== undefined ? { parentId } : {}) };
+    model.funcs.push(ref);
+    if (fact.kind === 'func' && fact.name !== 'init' && fact.name !== '_') pkg.funcs.set(fact.name, ref);
+    if (fact.kind === 'method' && fact.recv) {
+      let byName = pkg.methods.get(fact.recv.type);
+      if (!byName) pkg.methods.set(fact.recv.type, (byName = new Map()));
+      byName.set(fact.name, ref);
+    }
+  });
+  for (const fact of facts.types) {
+    pkg.types.set(fact.name, { symbol: `${pkg.path}.${fact.name}`, name: fact.name, pkg, file, fact });
+  }
+  for (const fact of facts.values) {
+    if (fact.name === '_') continue;
+    pkg.values.set(fact.name, { symbol: `${pkg.path}.${fact.name}`, pkg, file, fact });
+  }
+}
+
+const initLiteralCounters = new WeakMap<PackageModel, number>();
+const initFuncCounters = new WeakMap<PackageModel, number>();
+
+/** Why a file is not part of a linux/amd64 build, or null when it is. */
+export function excludedByBuild(path: string, build: string | undefined, tags: ReadonlySet<string>): string | null {
+  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.go$/, '');
+  const parts = base.split('_');
+  if (parts[parts.length - 1] === 'test') parts.pop();
+  const last = parts[parts.length - 1];
+  const prev = parts[parts.length - 2];
+  if (parts.length > 1 && last !== undefined) {
+    if (KNOWN_ARCH.has(last)) {
+      if (last !== GOARCH) return `file name says GOARCH=${last}`;
+      if (parts.length > 2 && prev !== undefined && KNOWN_OS.has(prev) && prev !== GOOS) return `file name says GOOS=${prev}`;
+    } else if (KNOWN_OS.has(last) && last !== GOOS) return `file name says GOOS=${last}`;
+  }
+  if (build && !evalBuild(build, tags)) return `build constraint: ${build}`;
+  return null;
+}
+
+function evalBuild(expr: string, tags: ReadonlySet<string>): boolean {
+  const tokens = expr.match(/!|&&|\|\||\(|\)|[\w.\-/]+/g) ?? [];
+  let i = 0;
+  const isTrue = (tag: string) =>
+    tag === GOOS || tag === GOARCH || tag === 'unix' || tag === 'gc' || tag === 'cgo' || /^go1\.\d+$/.test(tag) || tags.has(tag);
+  const or = (): boolean => {
+    let v = and();
+    while (tokens[i] === '||') {
+      i++;
+      const r = and();
+      v = v || r;
+    }
+    return v;
+  };
+  const and = (): boolean => {
+    let v = not();
+    while (tokens[i] === '&&') {
+      i++;
+      const r = not();
+      v = v && r;
+    }
+    return v;
+  };
+  const not = (): boolean => {
+    if (tokens[i] === '!') {
+      i++;
+      return !not();
+    }
+    if (tokens[i] === '(') {
+      i++;
+      const v = or();
+      i++;
+      return v;
+    }
+    const tag = tokens[i++] ?? '';
+    return isTrue(tag);
+  };
+  try {
+    return or();
+  } catch {
+    return true;
+  }
+}
+
+/** Locals of one function, by name (built on first use). */
+export function localsOf(file: FileModel, fn: number): Map<string, LocalFact[]> | undefined {
+  if (!file.localsByFn) {
+    file.localsByFn = new Map();
+    for (const local of file.facts.locals) {
+      let byName = file.localsByFn.get(local.fn);
+      if (!byName) file.localsByFn.set(local.fn, (byName = new Map()));
+      const list = byName.get(local.name);
+      if (list) list.push(local);
+      else byName.set(local.name, [local]);
+    }
+  }
+  return file.localsByFn.get(fn);
+}

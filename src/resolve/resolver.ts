@@ -1,0 +1,745 @@
+/**
+ * Static resolution without a Go toolchain: the static type of an operand (receivers, parameters,
+ * locals, composite literals, constructor results, multi-value returns, assertions, range,
+ * selector chains, embedded promotion), the targets of function values (fields, variables,
+ * parameters fed by call sites, returned closures) and the implementations behind an interface
+ * call, ranked by what is actually stored into the field or variable.
+ */
+import type { Expr, LocalFact } from '../index/facts.js';
+import type { FileModel, FuncRef, PackageModel, ProgramModel, TypeDecl, ValueDecl } from './model.js';
+import { localsOf } from './model.js';
+import { builtin, deref, parseType, typeKey, UNKNOWN, type GoType, type TypeScope } from './types.js';
+
+/** Where an expression sits: its file, enclosing function (facts index, -1 at package level), line. */
+export interface Ctx {
+  file: FileModel;
+  fn: number;
+  line: number;
+}
+
+export type Binding =
+  | { k: 'local'; local: LocalFact; file: FileModel }
+  | { k: 'param'; file: FileModel; fn: number; index: number; type: string }
+  | { k: 'recv'; file: FileModel; fn: number }
+  | { k: 'value'; decl: ValueDecl }
+  | { k: 'func'; ref: FuncRef }
+  | { k: 'type'; type: GoType }
+  | { k: 'import'; path: string }
+  | { k: 'builtin'; name: string };
+
+export type Selection =
+  | { k: 'method'; fn: FuncRef; depth: number }
+  | { k: 'imethod'; iface: GoType; name: string; depth: number }
+  | { k: 'field'; type: GoType; owner: string; name: string; depth: number };
+
+const BUILTIN_FUNCS = new Set(['append', 'cap', 'clear', 'close', 'complex', 'copy', 'delete', 'imag', 'len', 'make', 'max', 'min', 'new', 'panic', 'print', 'println', 'real', 'recover']);
+
+export interface SourceRef {
+  expr: Expr;
+  ctx: Ctx;
+  index?: number;
+}
+
+/** Beyond this many targets a function value or interface call is reported, not expanded. */
+export const MAX_TARGETS = 40;
+
+export class Resolver {
+  private readonly typeMemo = new WeakMap<object, GoType>();
+  private readonly inProgress = new WeakSet<object>();
+  private readonly underlyingMemo = new Map<string, GoType>();
+  private methodIndex: Map<string, Set<string>> | undefined;
+  private readonly implMemo = new Map<string, GoType[]>();
+  /** `struct symbol.field` -> what is stored into it (assignments and keyed literals). */
+  readonly fieldSources = new Map<string, SourceRef[]>();
+  /** Package-level variable symbol -> assignments to it. */
+  readonly valueSources = new Map<string, SourceRef[]>();
+  /** function id -> parameter index -> arguments passed at resolved call sites. */
+  readonly argSources = new Map<number, Map<number, SourceRef[]>>();
+  /** Local assignments `v = expr` by file, enclosing function and name. */
+  private readonly localAssigns = new Map<FileModel, Map<string, SourceRef[]>>();
+
+  constructor(readonly model: ProgramModel) {}
+
+  // ---------------------------------------------------------------- names and scopes
+
+  funcCtx(ref: FuncRef): Ctx {
+    return { file: ref.file, fn: ref.index, line: ref.fact.line };
+  }
+
+  scopeFor(ctx: Ctx): TypeScope {
+    // Type parameters of the enclosing generic function (and its receiver) are in scope.
+    let fn = ctx.fn;
+    let names: Set<string> | undefined;
+    while (fn >= 0) {
+      const f = ctx.file.facts.funcs[fn];
+      if (!f) break;
+      for (const [n] of f.typeParams ?? []) if (n) (names ??= new Set()).add(n);
+      for (const a of f.recv?.typeArgs ?? []) (names ??= new Set()).add(a);
+      fn = f.kind === 'lit' ? (f.parent ?? -1) : -1;
+    }
+    return names ? { ...ctx.file.scope, typeParams: names } : ctx.file.scope;
+  }
+
+  resolveIdent(name: string, ctx: Ctx): Binding | undefined {
+    const file = ctx.file;
+    let fn = ctx.fn;
+    while (fn >= 0) {
+      const f = file.facts.funcs[fn];
+      if (!f) break;
+      const candidates = localsOf(file, fn)?.get(name);
+      if (candidates) {
+        let best: LocalFact | undefined;
+        for (const c of candidates) if (c.line <= ctx.line && (!best || c.line >= best.line)) best = c;
+        if (best) return { k: 'local', local: best, file };
+      }
+      const pi = f.params.findIndex(([n]) => n === name);
+      if (pi >= 0) return { k: 'param', file, fn, index: pi, type: f.params[pi]![1] };
+      const ri = f.results.findIndex(([n]) => n === name);
+      if (ri >= 0) return { k: 'param', file, fn, index: -1 - ri, type: f.results[ri]![1] };
+      if (f.recv?.name === name) return { k: 'recv', file, fn };
+      if (candidates?.[0]) return { k: 'local', local: candidates[0], file };
+      fn = f.kind === 'lit' ? (f.parent ?? -1) : -1;
+    }
+    const pkg = file.pkg;
+    const value = pkg.values.get(name);
+    if (value) return { k: 'value', decl: value };
+    const func = pkg.funcs.get(name);
+    if (func) return { k: 'func', ref: func };
+    if (pkg.types.has(name)) return { k: 'type', type: { k: 'named', pkg: pkg.path, name } };
+    const imp = file.imports.get(name);
+    if (imp !== undefined) return { k: 'import', path: imp };
+    if (BUILTIN_FUNCS.has(name)) return { k: 'builtin', name };
+    const t = parseType(name, this.scopeFor(ctx));
+    if (t.k === 'named' && t.pkg === '') return { k: 'type', type: t };
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------- types of expressions
+
+  typeOf(expr: Expr, ctx: Ctx): GoType {
+    const memo = this.typeMemo.get(expr);
+    if (memo) return memo;
+    if (this.inProgress.has(expr)) return UNKNOWN;
+    this.inProgress.add(expr);
+    const t = this.computeType(expr, ctx);
+    this.inProgress.delete(expr);
+    this.typeMemo.set(expr, t);
+    return t;
+  }
+
+  private computeType(expr: Expr, ctx: Ctx): GoType {
+    switch (expr[0]) {
+      case 'i': {
+        const b = this.resolveIdent(expr[1], ctx);
+        return b ? this.typeOfBinding(b) : UNKNOWN;
+      }
+      case 's': {
+        const [, x, name] = expr;
+        if (x[0] === 'i') {
+          const b = this.resolveIdent(x[1], ctx);
+          if (b?.k === 'import') return this.typeOfQualified(b.path, name);
+        }
+        const sel = this.select(this.typeOf(x, ctx), name);
+        if (!sel) return UNKNOWN;
+        if (sel.k === 'field') return sel.type;
+        if (sel.k === 'method') return this.funcType(sel.fn);
+        return UNKNOWN;
+      }
+      case 'c': {
+        const [, callee, args] = expr;
+        const b = callee[0] === 'i' ? this.resolveIdent(callee[1], ctx) : undefined;
+        if (b?.k === 'builtin') {
+          const first = args[0];
+          if (b.name === 'new' && first?.[0] === '?') return { k: 'ptr', elem: parseType(first[1], this.scopeFor(ctx)) };
+          if (b.name === 'make' && first?.[0] === '?') return parseType(first[1], this.scopeFor(ctx));
+          if (b.name === 'append' && first) return this.typeOf(first, ctx);
+          if (b.name === 'len' || b.name === 'cap' || b.name === 'copy') return builtin('int');
+          if (b.name === 'recover') return builtin('any');
+          return UNKNOWN;
+        }
+        const conversion = this.asType(callee, ctx);
+        if (conversion) return conversion;
+        const ft = this.typeOf(callee, ctx);
+        if (ft.k !== 'func') return UNKNOWN;
+        if (ft.results.length === 1) return ft.results[0]!;
+        return ft.results.length === 0 ? UNKNOWN : { k: 'tuple', items: ft.results };
+      }
+      case 'l':
+        return expr[1] === null ? UNKNOWN : parseType(expr[1], this.scopeFor(ctx));
+      case 'f': {
+        const ref = this.model.funcs[ctx.file.funcIds[expr[1]] ?? -1];
+        return ref ? this.funcType(ref) : UNKNOWN;
+      }
+      case 'u': {
+        const inner = this.typeOf(expr[2], ctx);
+        if (expr[1] === '&') return inner.k === 'unknown' ? inner : { k: 'ptr', elem: inner };
+        if (expr[1] === '*') return inner.k === 'ptr' ? inner.elem : UNKNOWN;
+        if (expr[1] === '<-') return this.underlying(inner).k === 'chan' ? (this.underlying(inner) as { elem: GoType }).elem : UNKNOWN;
+        if (expr[1] === '!') return builtin('bool');
+        return inner;
+      }
+      case 'x': {
+        const u = this.underlying(deref(this.typeOf(expr[1], ctx)));
+        if (u.k === 'slice' || u.k === 'map') return u.elem;
+        if (u.k === 'named' && u.name === 'string') return builtin('byte');
+        return UNKNOWN;
+      }
+      case 'g':
+      case 'sl':
+        return this.typeOf(expr[1], ctx);
+      case 'a':
+        return expr[2] === null ? UNKNOWN : parseType(expr[2], this.scopeFor(ctx));
+      case 'n':
+        return expr[1] === 'nil' ? UNKNOWN : builtin(expr[1]);
+      case 'b': {
+        if (['==', '!=', '<', '<=', '>', '>=', '&&', '||'].includes(expr[1])) return builtin('bool');
+        return this.typeOf(expr[2], ctx);
+      }
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  /** `T` or `pkg.T` used as a value (a conversion `T(x)`), or undefined. */
+  asType(expr: Expr, ctx: Ctx): GoType | undefined {
+    if (expr[0] === 'i') {
+      const b = this.resolveIdent(expr[1], ctx);
+      return b?.k === 'type' ? b.type : undefined;
+    }
+    if (expr[0] === 's' && expr[1][0] === 'i') {
+      const b = this.resolveIdent(expr[1][1], ctx);
+      if (b?.k !== 'import') return undefined;
+      const pkg = this.model.packages.get(b.path);
+      if (pkg?.types.has(expr[2])) return { k: 'named', pkg: b.path, name: expr[2] };
+      return undefined;
+    }
+    if (expr[0] === '?' && expr[1].startsWith('type:')) return parseType(expr[1].slice(5), this.scopeFor(ctx));
+    if (expr[0] === 'g') return this.asType(expr[1], ctx);
+    return undefined;
+  }
+
+  private typeOfQualified(pkgPath: string, name: string): GoType {
+    const pkg = this.model.packages.get(pkgPath);
+    if (!pkg) return UNKNOWN;
+    const value = pkg.values.get(name);
+    if (value) return this.typeOfValue(value);
+    const func = pkg.funcs.get(name);
+    if (func) return this.funcType(func);
+    return UNKNOWN;
+  }
+
+  typeOfBinding(b: Binding): GoType {
+    switch (b.k) {
+      case 'local':
+        return this.typeOfLocal(b.local, b.file);
+      case 'param': {
+        const t = parseType(b.type, this.scopeFor({ file: b.file, fn: b.fn, line: 0 }));
+        return t;
+      }
+      case 'recv': {
+        const f = b.file.facts.funcs[b.fn];
+        if (!f?.recv) return UNKNOWN;
+        const named: GoType = { k: 'named', pkg: b.file.pkg.path, name: f.recv.type };
+        return f.recv.ptr ? { k: 'ptr', elem: named } : named;
+      }
+      case 'value':
+        return this.typeOfValue(b.decl);
+      case 'func':
+        return this.funcType(b.ref);
+      default:
+        return UNKNOWN;
+    }
+  }
+
+  private typeOfValue(decl: ValueDecl): GoType {
+    const memo = this.typeMemo.get(decl.fact);
+    if (memo) return memo;
+    const ctx: Ctx = { file: decl.file, fn: -1, line: decl.fact.line };
+    let t: GoType = UNKNOWN;
+    if (!this.inProgress.has(decl.fact)) {
+      this.inProgress.add(decl.fact);
+      if (decl.fact.type) t = parseType(decl.fact.type, ctx.file.scope);
+      else if (decl.fact.value) t = pick(this.typeOf(decl.fact.value, ctx), decl.fact.index);
+      this.inProgress.delete(decl.fact);
+    }
+    this.typeMemo.set(decl.fact, t);
+    return t;
+  }
+
+  typeOfLocal(local: LocalFact, file: FileModel): GoType {
+    const memo = this.typeMemo.get(local);
+    if (memo) return memo;
+    if (this.inProgress.has(local)) return UNKNOWN;
+    this.inProgress.add(local);
+    const ctx: Ctx = { file, fn: local.fn, line: local.line };
+    let t: GoType = UNKNOWN;
+    if (local.type) t = parseType(local.type, this.scopeFor(ctx));
+    else if (local.value) {
+      const v = local.value;
+      const vt = this.typeOf(v, ctx);
+      if (local.range) {
+        const u = this.underlying(deref(vt));
+        if (u.k === 'slice') t = local.index === 0 ? builtin('int') : u.elem;
+        else if (u.k === 'map') t = local.index === 0 ? u.key : u.elem;
+        else if (u.k === 'chan') t = local.index === 0 ? u.elem : UNKNOWN;
+        else if (u.k === 'named' && u.name === 'string') t = local.index === 0 ? builtin('int') : builtin('rune');
+        else if (u.k === 'named' && u.name === 'int') t = builtin('int');
+      } else if (local.index !== undefined) {
+        // `v, ok := x.(T)`, `v, ok := m[k]`, `v, ok := <-ch`: the second value is a bool.
+        if (vt.k === 'tuple') t = vt.items[local.index] ?? UNKNOWN;
+        else if (v[0] === 'a' || v[0] === 'x' || (v[0] === 'u' && v[1] === '<-')) t = local.index === 0 ? vt : builtin('bool');
+      } else t = vt.k === 'tuple' ? (vt.items[0] ?? UNKNOWN) : vt;
+    }
+    this.inProgress.delete(local);
+    this.typeMemo.set(local, t);
+    return t;
+  }
+
+  funcType(ref: FuncRef): GoType {
+    const memo = this.typeMemo.get(ref.fact);
+    if (memo) return memo;
+    const scope = this.scopeFor(this.funcCtx(ref));
+    const t: GoType = {
+      k: 'func',
+      params: ref.fact.params.map(([, text]) => parseType(text, scope)),
+      results: ref.fact.results.map(([, text]) => parseType(text, scope)),
+      ...(ref.fact.variadic ? { variadic: true } : {}),
+    };
+    this.typeMemo.set(ref.fact, t);
+    return t;
+  }
+
+  // ---------------------------------------------------------------- declarations and selectors
+
+  typeDecl(t: GoType): TypeDecl | undefined {
+    if (t.k !== 'named') return undefined;
+    return this.model.packages.get(t.pkg)?.types.get(t.name);
+  }
+
+  /** The underlying type: struct, interface, map, func... (named types followed, aliases too). */
+  underlying(t: GoType, depth = 0): GoType {
+    if (t.k !== 'named' || depth > 10) return t;
+    const key = typeKey(t);
+    const memo = this.underlyingMemo.get(key);
+    if (memo) return memo;
+    const decl = this.typeDecl(t);
+    let u: GoType = t;
+    if (decl) {
+      const scope = decl.file.scope;
+      const f = decl.fact;
+      const tpScope = f.typeParams ? { ...scope, typeParams: new Set(f.typeParams.map(([n]) => n ?? '')) } : scope;
+      if (f.kind === 'struct') u = { k: 'struct', fields: (f.fields ?? []).map((fl) => ({ name: fl.name, type: parseType(fl.type, tpScope) })) };
+      else if (f.kind === 'interface') u = { k: 'iface', methods: (f.methods ?? []).map((m) => m.name) };
+      else if (f.underlying) u = this.underlying(parseType(f.underlying, tpScope), depth + 1);
+    }
+    this.underlyingMemo.set(key, u);
+    return u;
+  }
+
+  isInterface(t: GoType): boolean {
+    return this.underlying(t).k === 'iface' || (t.k === 'named' && t.pkg === '' && (t.name === 'error' || t.name === 'any'));
+  }
+
+  /**
+   * Finds field or method `name` of a value of type `t`: declared methods, then fields and
+   * methods promoted through embedded fields, breadth first (the shallowest depth wins, as the Go
+   * spec says).
+   */
+  select(t: GoType, name: string): Selection | undefined {
+    let level: GoType[] = [deref(t)];
+    const seen = new Set<string>();
+    for (let depth = 0; depth < 6 && level.length > 0; depth++) {
+      const next: GoType[] = [];
+      for (const cur of level) {
+        const key = typeKey(cur);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (cur.k === 'named') {
+          const method = this.model.packages.get(cur.pkg)?.methods.get(cur.name)?.get(name);
+          if (method) return { k: 'method', fn: method, depth };
+        }
+        const u = this.underlying(cur);
+        if (u.k === 'iface') {
+          if (this.interfaceMethods(cur).has(name)) return { k: 'imethod', iface: cur, name, depth };
+          continue;
+        }
+        if (u.k !== 'struct') continue;
+        for (const field of u.fields) {
+          if (field.name === name) return { k: 'field', type: field.type, owner: typeKey(cur), name, depth };
+          if (field.name === null) {
+            const embedded = deref(field.type);
+            if (embedded.k === 'named' && embedded.name === name) {
+              return { k: 'field', type: field.type, owner: typeKey(cur), name, depth };
+            }
+            next.push(embedded);
+          }
+        }
+      }
+      level = next;
+    }
+    return undefined;
+  }
+
+  /** Method names of an interface, embedded interfaces included. */
+  interfaceMethods(t: GoType, depth = 0): Map<string, number> {
+    const out = new Map<string, number>();
+    if (depth > 8) return out;
+    if (t.k === 'iface') {
+      for (const m of t.methods) out.set(m, -1);
+      return out;
+    }
+    const decl = this.typeDecl(t);
+    if (!decl || decl.fact.kind !== 'interface') {
+      if (decl?.fact.kind === 'alias' || decl?.fact.kind === 'named') {
+        const target = parseType(decl.fact.underlying ?? '', decl.file.scope);
+        return this.interfaceMethods(target, depth + 1);
+      }
+      return out;
+    }
+    for (const m of decl.fact.methods ?? []) out.set(m.name, m.params.length);
+    for (const e of decl.fact.embeds ?? []) {
+      for (const [n, c] of this.interfaceMethods(parseType(e, decl.file.scope), depth + 1)) if (!out.has(n)) out.set(n, c);
+    }
+    return out;
+  }
+
+  /**
+   * Concrete named types whose method set (of the pointer type, which holds every method)
+   * includes all of the interface's methods, by name and parameter count.
+   */
+  implementations(iface: GoType): GoType[] {
+    const key = typeKey(iface);
+    const memo = this.implMemo.get(key);
+    if (memo) return memo;
+    const methods = this.interfaceMethods(iface);
+    const result: GoType[] = [];
+    if (methods.size > 0) {
+      const index = this.buildMethodIndex();
+      let candidates: Set<string> | undefined;
+      for (const name of methods.keys()) {
+        const set = index.get(name);
+        if (!set) {
+          candidates = new Set();
+          break;
+        }
+        if (!candidates || set.size < candidates.size) candidates = set;
+      }
+      for (const cand of candidates ?? []) {
+        const dot = cand.lastIndexOf('.');
+        const t: GoType = { k: 'named', pkg: cand.slice(0, dot), name: cand.slice(dot + 1) };
+        if (this.isInterface(t)) continue;
+        let ok = true;
+        for (const [name, count] of methods) {
+          const sel = this.select(t, name);
+          if (!sel || sel.k === 'field' || (sel.k === 'method' && count >= 0 && sel.fn.fact.params.length !== count)) {
+            ok = false;
+            break;
+          }
+        }
+        if (ok) result.push(t);
+      }
+    }
+    result.sort((a, b) => (typeKey(a) < typeKey(b) ? -1 : 1));
+    this.implMemo.set(key, result);
+    return result;
+  }
+
+  /** method name -> types having it (declared, or promoted through an embedded field). */
+  private buildMethodIndex(): Map<string, Set<string>> {
+    if (this.methodIndex) return this.methodIndex;
+    const index = new Map<string, Set<string>>();
+    const add = (name: string, type: string) => {
+      let set = index.get(name);
+      if (!set) index.set(name, (set = new Set()));
+      set.add(type);
+    };
+    for (const pkg of this.model.packages.values()) {
+      for (const [typeName, methods] of pkg.methods) for (const m of methods.keys()) add(m, `${pkg.path}.${typeName}`);
+    }
+    for (const pkg of this.model.packages.values()) {
+      for (const decl of pkg.types.values()) {
+        if (decl.fact.kind !== 'struct' || !decl.fact.fields?.some((f) => f.name === null)) continue;
+        const self = `${pkg.path}.${decl.name}`;
+        for (const name of this.promotedMethodNames({ k: 'named', pkg: pkg.path, name: decl.name })) add(name, self);
+      }
+    }
+    this.methodIndex = index;
+    return index;
+  }
+
+  private promotedMethodNames(t: GoType): Set<string> {
+    const names = new Set<string>();
+    let level: GoType[] = [t];
+    const seen = new Set<string>();
+    for (let depth = 0; depth < 5 && level.length; depth++) {
+      const next: GoType[] = [];
+      for (const cur of level) {
+        const key = typeKey(cur);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        if (depth > 0 && cur.k === 'named') {
+          for (const m of this.model.packages.get(cur.pkg)?.methods.get(cur.name)?.keys() ?? []) names.add(m);
+          if (this.isInterface(cur)) for (const m of this.interfaceMethods(cur).keys()) names.add(m);
+        }
+        const u = this.underlying(cur);
+        if (u.k === 'struct') for (const f of u.fields) if (f.name === null) next.push(deref(f.type));
+      }
+      level = next;
+    }
+    return names;
+  }
+
+  // ---------------------------------------------------------------- flows
+
+  /** Indexes assignments and keyed literals by the field or variable they store into. */
+  collectStores(): void {
+    for (const file of this.model.files) {
+      const facts = file.facts;
+      for (const c of facts.composites) {
+        if (!c.type) continue;
+        const ctx: Ctx = { file, fn: c.fn, line: c.line };
+        const t = deref(parseType(c.type, this.scopeFor(ctx)));
+        if (t.k !== 'named') continue;
+        for (const [key, value, line] of c.fields) {
+          const sel = this.select(t, key);
+          const owner = sel?.k === 'field' ? sel.owner : typeKey(t);
+          push(this.fieldSources, `${owner}.${key}`, { expr: value, ctx: { file, fn: c.fn, line } });
+        }
+      }
+      for (const a of facts.assigns) {
+        const ctx: Ctx = { file, fn: a.fn, line: a.line };
+        const source: SourceRef = { expr: a.rhs, ctx, ...(a.index !== undefined ? { index: a.index } : {}) };
+        if (a.lhs[0] === 's') {
+          const [, x, name] = a.lhs;
+          if (x[0] === 'i') {
+            const b = this.resolveIdent(x[1], ctx);
+            if (b?.k === 'import') {
+              push(this.valueSources, `${b.path}.${name}`, source);
+              continue;
+            }
+          }
+          const sel = this.select(this.typeOf(x, ctx), name);
+          if (sel?.k === 'field') push(this.fieldSources, `${sel.owner}.${name}`, source);
+        } else if (a.lhs[0] === 'i') {
+          const b = this.resolveIdent(a.lhs[1], ctx);
+          if (b?.k === 'value') push(this.valueSources, b.decl.symbol, source);
+          else if (b?.k === 'local' || b?.k === 'param') {
+            let byName = this.localAssigns.get(file);
+            if (!byName) this.localAssigns.set(file, (byName = new Map()));
+            push(byName, localKey(b), source);
+          }
+        }
+      }
+    }
+  }
+
+  /** Records the arguments of a resolved call, so parameters know what flows into them. */
+  recordArgs(target: FuncRef, args: readonly Expr[], ctx: Ctx): void {
+    if (args.length === 0) return;
+    let byParam = this.argSources.get(target.id);
+    if (!byParam) this.argSources.set(target.id, (byParam = new Map()));
+    args.forEach((arg, i) => {
+      if (i >= target.fact.params.length) return;
+      push(byParam, i, { expr: arg, ctx });
+    });
+  }
+
+  /** The expressions that can flow into an expression's storage (one step back). */
+  sourcesOf(expr: Expr, ctx: Ctx): SourceRef[] {
+    if (expr[0] === 'i') {
+      const b = this.resolveIdent(expr[1], ctx);
+      if (!b) return [];
+      if (b.k === 'local') {
+        const out: SourceRef[] = [];
+        if (b.local.value) {
+          out.push({ expr: b.local.value, ctx: { file: b.file, fn: b.local.fn, line: b.local.line }, ...(b.local.index !== undefined && !b.local.range ? { index: b.local.index } : {}) });
+        }
+        out.push(...(this.localAssigns.get(b.file)?.get(localKey(b)) ?? []));
+        return out;
+      }
+      if (b.k === 'param') {
+        const ref = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
+        const fromCalls = ref ? (this.argSources.get(ref.id)?.get(b.index) ?? []) : [];
+        return [...fromCalls, ...(this.localAssigns.get(b.file)?.get(localKey(b)) ?? [])];
+      }
+      if (b.k === 'value') {
+        const out: SourceRef[] = [];
+        const v = b.decl.fact;
+        if (v.value) out.push({ expr: v.value, ctx: { file: b.decl.file, fn: -1, line: v.line }, ...(v.index !== undefined ? { index: v.index } : {}) });
+        out.push(...(this.valueSources.get(b.decl.symbol) ?? []));
+        return out;
+      }
+      return [];
+    }
+    if (expr[0] === 's') {
+      const [, x, name] = expr;
+      if (x[0] === 'i') {
+        const b = this.resolveIdent(x[1], ctx);
+        if (b?.k === 'import') {
+          const decl = this.model.packages.get(b.path)?.values.get(name);
+          const out: SourceRef[] = [];
+          if (decl?.fact.value) out.push({ expr: decl.fact.value, ctx: { file: decl.file, fn: -1, line: decl.fact.line } });
+          out.push(...(this.valueSources.get(`${b.path}.${name}`) ?? []));
+          return out;
+        }
+      }
+      const sel = this.select(this.typeOf(x, ctx), name);
+      if (sel?.k === 'field') return this.fieldSources.get(`${sel.owner}.${name}`) ?? [];
+      return [];
+    }
+    if (expr[0] === 'u' || expr[0] === 'g') return this.sourcesOf(expr[0] === 'u' ? expr[2] : expr[1], ctx);
+    return [];
+  }
+
+  /**
+   * The functions a function value can be: literals, named functions, method values — followed
+   * through locals, fields, package variables, parameters (via call sites) and returned closures.
+   */
+  funcTargets(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): { fn: FuncRef; literal: boolean }[] {
+    if (depth > 6 || seen.has(expr)) return [];
+    seen.add(expr);
+    switch (expr[0]) {
+      case 'f': {
+        const ref = this.model.funcs[ctx.file.funcIds[expr[1]] ?? -1];
+        return ref ? [{ fn: ref, literal: true }] : [];
+      }
+      case 'i': {
+        const b = this.resolveIdent(expr[1], ctx);
+        if (b?.k === 'func') return [{ fn: b.ref, literal: false }];
+        break;
+      }
+      case 's': {
+        const [, x, name] = expr;
+        if (x[0] === 'i') {
+          const b = this.resolveIdent(x[1], ctx);
+          if (b?.k === 'import') {
+            const fn = this.model.packages.get(b.path)?.funcs.get(name);
+            if (fn) return [{ fn, literal: false }];
+            break;
+          }
+        }
+        const sel = this.select(this.typeOf(x, ctx), name);
+        if (sel?.k === 'method') return [{ fn: sel.fn, literal: false }];
+        if (sel?.k === 'imethod') {
+          return this.interfaceTargets(sel, x, ctx)
+            .filter((t) => t.rank === 0)
+            .map((t) => ({ fn: t.fn, literal: false }));
+        }
+        break;
+      }
+      case 'c': {
+        // A call whose result is a function: the closures and functions the callee returns.
+        const out: { fn: FuncRef; literal: boolean }[] = [];
+        for (const callee of this.funcTargets(expr[1], ctx, depth + 1, seen)) {
+          for (const ret of callee.fn.file.facts.returns) {
+            if (ret.fn !== callee.fn.index || !ret.values[0]) continue;
+            out.push(...this.funcTargets(ret.values[0], { file: callee.fn.file, fn: ret.fn, line: ret.line }, depth + 1, seen));
+          }
+        }
+        return dedupe(out);
+      }
+      case 'u':
+        return this.funcTargets(expr[2], ctx, depth + 1, seen);
+      case 'g':
+        return this.funcTargets(expr[1], ctx, depth + 1, seen);
+      default:
+        return [];
+    }
+    const out: { fn: FuncRef; literal: boolean }[] = [];
+    for (const s of this.sourcesOf(expr, ctx)) {
+      if (s.index !== undefined && s.expr[0] === 'c') continue;
+      out.push(...this.funcTargets(s.expr, s.ctx, depth + 1, seen));
+      if (out.length > MAX_TARGETS) break;
+    }
+    return dedupe(out);
+  }
+
+  /** Concrete types that can be stored in an expression of interface type (flow-insensitive). */
+  storedTypes(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): GoType[] {
+    if (depth > 6 || seen.has(expr)) return [];
+    seen.add(expr);
+    const t = this.typeOf(expr, ctx);
+    const concrete = (x: GoType) => {
+      const base = deref(x);
+      return base.k === 'named' && base.pkg !== '' && !this.isInterface(base);
+    };
+    if (concrete(t)) return [t];
+    const out: GoType[] = [];
+    if (expr[0] === 'c') {
+      for (const callee of this.calleesForTyping(expr[1], ctx)) {
+        for (const ret of callee.file.facts.returns) {
+          if (ret.fn !== callee.index) continue;
+          const v = ret.values[0];
+          if (v) out.push(...this.storedTypes(v, { file: callee.file, fn: ret.fn, line: ret.line }, depth + 1, seen));
+        }
+      }
+      return out;
+    }
+    for (const s of this.sourcesOf(expr, ctx)) {
+      if (s.index !== undefined && s.index > 0) continue;
+      out.push(...this.storedTypes(s.expr, s.ctx, depth + 1, seen));
+    }
+    return out;
+  }
+
+  private calleesForTyping(callee: Expr, ctx: Ctx): FuncRef[] {
+    if (callee[0] === 'i') {
+      const b = this.resolveIdent(callee[1], ctx);
+      return b?.k === 'func' ? [b.ref] : [];
+    }
+    if (callee[0] === 's') {
+      const [, x, name] = callee;
+      if (x[0] === 'i') {
+        const b = this.resolveIdent(x[1], ctx);
+        if (b?.k === 'import') {
+          const fn = this.model.packages.get(b.path)?.funcs.get(name);
+          return fn ? [fn] : [];
+        }
+      }
+      const sel = this.select(this.typeOf(x, ctx), name);
+      if (sel?.k === 'method') return [sel.fn];
+    }
+    return [];
+  }
+
+  /** Implementations of an interface method call, ranked: stored types first (rank 0). */
+  interfaceTargets(sel: Extract<Selection, { k: 'imethod' }>, operand: Expr, ctx: Ctx): { fn: FuncRef; rank: number }[] {
+    const impls = this.implementations(sel.iface);
+    const storedKeys = new Set(this.storedTypes(operand, ctx).map((t) => typeKey(deref(t))));
+    const primary: FuncRef[] = [];
+    const rest: FuncRef[] = [];
+    for (const impl of impls) {
+      const m = this.select(impl, sel.name);
+      if (m?.k !== 'method') continue;
+      if (storedKeys.has(typeKey(impl))) primary.push(m.fn);
+      else rest.push(m.fn);
+    }
+    // Nothing known to be stored: a single implementation is the answer; several stay alternatives.
+    if (primary.length === 0 && rest.length === 1) return [{ fn: rest[0]!, rank: 0 }];
+    return [...primary.map((fn) => ({ fn, rank: 0 })), ...rest.slice(0, MAX_TARGETS).map((fn, i) => ({ fn, rank: i + 1 }))];
+  }
+}
+
+function pick(t: GoType, index: number | undefined): GoType {
+  if (index === undefined) return t.k === 'tuple' ? (t.items[0] ?? UNKNOWN) : t;
+  return t.k === 'tuple' ? (t.items[index] ?? UNKNOWN) : index === 0 ? t : UNKNOWN;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function localKey(b: Binding): string {
+  if (b.k === 'local') return `${b.local.fn}:${b.local.name}:${b.local.line}`;
+  if (b.k === 'param') return `${b.fn}:param:${b.index}`;
+  return '';
+}
+
+function dedupe(list: { fn: FuncRef; literal: boolean }[]): { fn: FuncRef; literal: boolean }[] {
+  const seen = new Set<number>();
+  return list.filter((x) => (seen.has(x.fn.id) ? false : (seen.add(x.fn.id), true)));
+}
+
+export type { PackageModel };

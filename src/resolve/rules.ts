@@ -1,0 +1,62 @@
+/**
+ * Framework rules (rules/frameworks.yaml), validated, with errors that name the file and rule.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { UsageError } from '../errors.js';
+
+const base = { id: z.string().min(1), description: z.string().optional() };
+
+const ruleSchema = z.discriminatedUnion('kind', [
+  z.object({ ...base, kind: z.literal('literal-field'), type: z.string(), fields: z.array(z.string()).min(1) }),
+  z.object({ ...base, kind: z.literal('call-arg'), functions: z.array(z.string()).min(1) }),
+  z.object({
+    ...base,
+    kind: z.literal('arg-methods'),
+    package: z.string(),
+    calls: z.array(z.string()).min(1),
+    arg: z.number().int().min(0),
+    methods: z.array(z.string()).min(1),
+  }),
+  z.object({
+    ...base,
+    kind: z.literal('queue-handoff'),
+    package: z.string(),
+    produce: z.array(z.string()).min(1),
+    consume: z.array(z.string()).min(1),
+  }),
+]);
+
+const fileSchema = z.object({ rules: z.array(ruleSchema) });
+const noiseSchema = z.object({ packages: z.array(z.string()) });
+
+export type FrameworkRule = z.infer<typeof ruleSchema>;
+
+export const rulesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'rules');
+
+export function loadFrameworkRules(extraFiles: readonly string[] = []): FrameworkRule[] {
+  const files = [path.join(rulesDir, 'frameworks.yaml'), ...extraFiles];
+  return files.flatMap((file) => readYaml(file, fileSchema).rules);
+}
+
+export function loadNoisePackages(): string[] {
+  return readYaml(path.join(rulesDir, 'noise.yaml'), noiseSchema).packages;
+}
+
+function readYaml<T>(file: string, schema: z.ZodType<T>): T {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read rules file ${file}: ${(error as Error).message}`);
+  }
+  const result = schema.safeParse(parse(text));
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new UsageError(`${file}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+  }
+  return result.data;
+}

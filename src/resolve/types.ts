@@ -1,0 +1,293 @@
+/**
+ * Go types as the resolver sees them, parsed from the type text the indexer stored. Named types
+ * carry their package import path, so `framework.Framework` in one file and `Framework` in another
+ * compare equal. Types from packages that are not in the index stay named (we know their path from
+ * the import) but have no declaration: calls on them are "external", not "unresolved".
+ */
+
+export type GoType =
+  | { k: 'named'; pkg: string; name: string; args?: GoType[] }
+  | { k: 'ptr'; elem: GoType }
+  | { k: 'slice'; elem: GoType }
+  | { k: 'map'; key: GoType; elem: GoType }
+  | { k: 'chan'; elem: GoType }
+  | { k: 'func'; params: GoType[]; results: GoType[]; variadic?: boolean }
+  | { k: 'struct'; fields: { name: string | null; type: GoType }[] }
+  | { k: 'iface'; methods: string[] }
+  | { k: 'tuple'; items: GoType[] }
+  | { k: 'typeparam'; name: string }
+  | { k: 'unknown' };
+
+export const UNKNOWN: GoType = { k: 'unknown' };
+
+const BUILTIN_TYPES = new Set([
+  'bool', 'byte', 'complex64', 'complex128', 'error', 'float32', 'float64', 'int', 'int8', 'int16',
+  'int32', 'int64', 'rune', 'string', 'uint', 'uint8', 'uint16', 'uint32', 'uint64', 'uintptr',
+  'any', 'comparable',
+]);
+
+export function builtin(name: string): GoType {
+  return { k: 'named', pkg: '', name };
+}
+
+export function isBuiltinType(name: string): boolean {
+  return BUILTIN_TYPES.has(name);
+}
+
+/** How a type name is looked up where the text appears. */
+export interface TypeScope {
+  /** Import path of the package the text appears in. */
+  pkg: string;
+  /** Import alias (or package name) -> import path, for this file. */
+  imports: ReadonlyMap<string, string>;
+  /** Type parameters in scope (generic functions and types). */
+  typeParams?: ReadonlySet<string>;
+}
+
+export function parseType(text: string, scope: TypeScope): GoType {
+  const p = new TypeParser(text, scope);
+  try {
+    const t = p.type();
+    return t;
+  } catch {
+    return UNKNOWN;
+  }
+}
+
+class TypeParser {
+  private i = 0;
+  constructor(
+    private readonly s: string,
+    private readonly scope: TypeScope,
+  ) {}
+
+  private peek(str: string): boolean {
+    this.ws();
+    return this.s.startsWith(str, this.i);
+  }
+
+  private eat(str: string): boolean {
+    if (this.peek(str)) {
+      this.i += str.length;
+      return true;
+    }
+    return false;
+  }
+
+  private ws(): void {
+    while (this.i < this.s.length && /\s/.test(this.s[this.i]!)) this.i++;
+  }
+
+  private ident(): string {
+    this.ws();
+    const m = /^[\p{L}_][\p{L}\p{N}_]*/u.exec(this.s.slice(this.i));
+    if (!m) throw new Error(`identifier expected at ${this.i} in ${this.s}`);
+    this.i += m[0].length;
+    return m[0];
+  }
+
+  type(): GoType {
+    this.ws();
+    if (this.eat('(')) {
+      const t = this.type();
+      this.eat(')');
+      return t;
+    }
+    if (this.eat('*')) return { k: 'ptr', elem: this.type() };
+    if (this.eat('...')) return { k: 'slice', elem: this.type() };
+    if (this.eat('[]')) return { k: 'slice', elem: this.type() };
+    if (this.peek('[')) {
+      // Array: `[N]T` — the length does not matter to resolution.
+      const close = this.s.indexOf(']', this.i);
+      this.i = close + 1;
+      return { k: 'slice', elem: this.type() };
+    }
+    if (this.eat('<-')) {
+      this.eat('chan');
+      return { k: 'chan', elem: this.type() };
+    }
+    if (this.peekKeyword('chan')) {
+      this.eat('chan');
+      this.eat('<-');
+      return { k: 'chan', elem: this.type() };
+    }
+    if (this.peekKeyword('map')) {
+      this.eat('map');
+      this.eat('[');
+      const key = this.type();
+      this.eat(']');
+      return { k: 'map', key, elem: this.type() };
+    }
+    if (this.peekKeyword('func')) {
+      this.eat('func');
+      return this.signature();
+    }
+    if (this.peekKeyword('struct')) {
+      this.eat('struct');
+      return this.structBody();
+    }
+    if (this.peekKeyword('interface')) {
+      this.eat('interface');
+      return this.interfaceBody();
+    }
+    const first = this.ident();
+    let t: GoType;
+    if (this.s[this.i] === '.') {
+      this.i++;
+      const name = this.ident();
+      const pkg = this.scope.imports.get(first);
+      t = pkg === undefined ? UNKNOWN : { k: 'named', pkg, name };
+    } else if (this.scope.typeParams?.has(first)) {
+      t = { k: 'typeparam', name: first };
+    } else if (BUILTIN_TYPES.has(first)) {
+      t = builtin(first);
+    } else {
+      t = { k: 'named', pkg: this.scope.pkg, name: first };
+    }
+    if (this.peek('[') && !this.peek('[]')) {
+      this.eat('[');
+      const args: GoType[] = [this.type()];
+      while (this.eat(',')) args.push(this.type());
+      this.eat(']');
+      if (t.k === 'named') t = { ...t, args };
+    }
+    return t;
+  }
+
+  private peekKeyword(word: string): boolean {
+    this.ws();
+    if (!this.s.startsWith(word, this.i)) return false;
+    const next = this.s[this.i + word.length];
+    return next === undefined || !/[\p{L}\p{N}_]/u.test(next);
+  }
+
+  private signature(): GoType {
+    const params = this.paramList();
+    let results: GoType[] = [];
+    this.ws();
+    if (this.peek('(')) results = this.paramList().types;
+    else if (this.i < this.s.length && !/^[,)\]};]/.test(this.s[this.i]!)) results = [this.type()];
+    return { k: 'func', params: params.types, results, ...(params.variadic ? { variadic: true } : {}) };
+  }
+
+  /** `(a, b int, c string)` or `(int, error)`: names are told apart from types by lookahead. */
+  private paramList(): { types: GoType[]; variadic: boolean } {
+    this.eat('(');
+    const groups: string[] = [];
+    let depth = 0;
+    let start = this.i;
+    for (; this.i < this.s.length; this.i++) {
+      const c = this.s[this.i]!;
+      if (c === '(' || c === '[' || c === '{') depth++;
+      else if (c === ')' || c === ']' || c === '}') {
+        if (depth === 0) break;
+        depth--;
+      } else if (c === ',' && depth === 0) {
+        groups.push(this.s.slice(start, this.i).trim());
+        start = this.i + 1;
+      }
+    }
+    const last = this.s.slice(start, this.i).trim();
+    if (last) groups.push(last);
+    this.eat(')');
+    const types: GoType[] = [];
+    let variadic = false;
+    // In `(a, b int)` every group is "name [type]"; in `(int, error)` every group is a type.
+    const named = groups.some((g) => /^[\p{L}_][\p{L}\p{N}_]*\s+\S/u.test(g) && !/^(func|chan|map|struct|interface)\b/.test(g));
+    let pending = 0;
+    for (const g of groups) {
+      if (named) {
+        const m = /^[\p{L}_][\p{L}\p{N}_]*\s+(.+)$/su.exec(g);
+        if (!m) {
+          pending++;
+          continue;
+        }
+        const text = m[1]!.trim();
+        if (text.startsWith('...')) variadic = true;
+        const t = parseType(text, this.scope);
+        for (let n = 0; n <= pending; n++) types.push(t);
+        pending = 0;
+      } else {
+        if (g.startsWith('...')) variadic = true;
+        types.push(parseType(g, this.scope));
+      }
+    }
+    return { types, variadic };
+  }
+
+  private structBody(): GoType {
+    const body = this.braced();
+    const fields: { name: string | null; type: GoType }[] = [];
+    for (const line of body.split(/[;\n]/)) {
+      const text = line.replace(/`[^`]*`|"[^"]*"$/g, '').trim();
+      if (!text) continue;
+      const m = /^([\p{L}_][\p{L}\p{N}_]*(?:\s*,\s*[\p{L}_][\p{L}\p{N}_]*)*)\s+(.+)$/u.exec(text);
+      if (m && !/^\*|\./.test(m[1]!)) {
+        const t = parseType(m[2]!, this.scope);
+        for (const name of m[1]!.split(',')) fields.push({ name: name.trim(), type: t });
+      } else fields.push({ name: null, type: parseType(text, this.scope) });
+    }
+    return { k: 'struct', fields };
+  }
+
+  private interfaceBody(): GoType {
+    const body = this.braced();
+    const methods: string[] = [];
+    for (const line of body.split(/[;\n]/)) {
+      const m = /^\s*([\p{L}_][\p{L}\p{N}_]*)\s*\(/u.exec(line);
+      if (m) methods.push(m[1]!);
+    }
+    return { k: 'iface', methods };
+  }
+
+  private braced(): string {
+    this.ws();
+    if (this.s[this.i] !== '{') return '';
+    let depth = 0;
+    const start = this.i + 1;
+    for (; this.i < this.s.length; this.i++) {
+      const c = this.s[this.i];
+      if (c === '{') depth++;
+      else if (c === '}') {
+        depth--;
+        if (depth === 0) {
+          this.i++;
+          return this.s.slice(start, this.i - 1);
+        }
+      }
+    }
+    return this.s.slice(start);
+  }
+}
+
+/** `*T` -> T; anything else unchanged. */
+export function deref(t: GoType): GoType {
+  return t.k === 'ptr' ? t.elem : t;
+}
+
+export function typeKey(t: GoType): string {
+  switch (t.k) {
+    case 'named':
+      return t.pkg ? `${t.pkg}.${t.name}` : t.name;
+    case 'ptr':
+      return `*${typeKey(t.elem)}`;
+    case 'slice':
+      return `[]${typeKey(t.elem)}`;
+    case 'map':
+      return `map[${typeKey(t.key)}]${typeKey(t.elem)}`;
+    case 'chan':
+      return `chan ${typeKey(t.elem)}`;
+    case 'func':
+      return `func(${t.params.map(typeKey).join(', ')})`;
+    case 'tuple':
+      return `(${t.items.map(typeKey).join(', ')})`;
+    case 'struct':
+      return 'struct{...}';
+    case 'iface':
+      return 'interface{...}';
+    case 'typeparam':
+      return t.name;
+    case 'unknown':
+      return '?';
+  }
+}

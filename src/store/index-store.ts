@@ -1,0 +1,219 @@
+/**
+ * The index database: opening it (rebuilding one of another schema version), per-blob facts, and
+ * replacing one tree's derived tables in a single transaction so an interrupted run leaves the
+ * previous index whole.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Store } from './db.js';
+
+/** Bump with any change to schema.sql or to what the link phase writes. */
+export const SCHEMA_VERSION = 4;
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const readSql = (name: string) => readFileSync(path.join(here, name), 'utf8');
+
+export interface OpenedIndex {
+  store: Store;
+  /** Set when an index of another schema version was found and dropped. */
+  rebuiltFrom: string | null;
+}
+
+export async function openIndexStore(dbPath: string, options: { readonly?: boolean } = {}): Promise<OpenedIndex> {
+  if (dbPath !== ':memory:' && !options.readonly) mkdirSync(path.dirname(dbPath), { recursive: true });
+  const store = await Store.open(dbPath, { readonly: options.readonly ?? false });
+  if (options.readonly) return { store, rebuiltFrom: null };
+  let rebuiltFrom: string | null = null;
+  const hasMeta = await store.get("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
+  if (hasMeta) {
+    const row = await store.get<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'");
+    if (row && row.value !== String(SCHEMA_VERSION)) {
+      rebuiltFrom = row.value;
+      await dropIndexTables(store);
+    }
+  }
+  await store.exec(readSql('schema.sql'));
+  await store.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", [String(SCHEMA_VERSION)]);
+  return { store, rebuiltFrom };
+}
+
+async function dropIndexTables(store: Store): Promise<void> {
+  for (const table of ['edges', 'symbols', 'details', 'files', 'trees', 'blobs', 'meta']) {
+    await store.exec(`DROP TABLE IF EXISTS ${table}`);
+  }
+}
+
+export async function readSchemaVersion(store: Store): Promise<string | null> {
+  const row = await store
+    .get<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")
+    .catch(() => undefined);
+  return row?.value ?? null;
+}
+
+/** Blobs that already have facts of this version (and need no parsing). */
+export async function findParsedBlobs(store: Store, blobs: readonly string[], factsVersion: number): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < blobs.length; i += 20000) {
+    const rows = await store.all<{ blob: string }>(
+      'SELECT blob FROM blobs WHERE facts_version = ? AND blob IN (SELECT value FROM json_each(?))',
+      [factsVersion, JSON.stringify(blobs.slice(i, i + 20000))],
+    );
+    for (const r of rows) found.add(r.blob);
+  }
+  return found;
+}
+
+export interface BlobRow {
+  blob: string;
+  status: string;
+  message: string | null;
+  bytes: number;
+  lines: number | null;
+  facts: Buffer | null;
+}
+
+/** Facts are binary, so rows go one statement each inside the caller's batch transaction. */
+export async function insertBlobs(store: Store, rows: readonly BlobRow[], factsVersion: number): Promise<void> {
+  await store.transaction(async () => {
+    for (const r of rows) {
+      await store.run(
+        'INSERT OR REPLACE INTO blobs (blob, facts_version, status, message, bytes, lines, facts) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        [r.blob, factsVersion, r.status, r.message, r.bytes, r.lines, r.facts],
+      );
+    }
+  });
+}
+
+export async function loadBlobs(store: Store, blobs: readonly string[]): Promise<Map<string, BlobRow>> {
+  const out = new Map<string, BlobRow>();
+  for (let i = 0; i < blobs.length; i += 5000) {
+    const rows = await store.all<BlobRow>(
+      'SELECT blob, status, message, bytes, lines, facts FROM blobs WHERE blob IN (SELECT value FROM json_each(?))',
+      [JSON.stringify(blobs.slice(i, i + 5000))],
+    );
+    for (const r of rows) out.set(r.blob, r);
+  }
+  return out;
+}
+
+export interface TreeRow {
+  id: number;
+  root: string;
+  commit_sha: string | null;
+  dirty: number;
+  version: string | null;
+  module: string | null;
+  remote: string | null;
+  indexed_at: string;
+  summary: string;
+}
+
+export async function findTree(store: Store, root: string): Promise<TreeRow | undefined> {
+  return store.get<TreeRow>('SELECT * FROM trees WHERE root = ?', [root]);
+}
+
+export async function listTrees(store: Store): Promise<TreeRow[]> {
+  return store.all<TreeRow>('SELECT * FROM trees ORDER BY indexed_at DESC');
+}
+
+export interface FileRow {
+  path: string;
+  blob: string;
+  package: string | null;
+  status: string;
+}
+
+export async function listFiles(store: Store, tree: number): Promise<FileRow[]> {
+  return store.all<FileRow>('SELECT path, blob, package, status FROM files WHERE tree = ? ORDER BY path', [tree]);
+}
+
+export interface SymbolInsert {
+  id: number;
+  symbol: string;
+  name: string;
+  kind: string;
+  package: string;
+  file: string;
+  line: number;
+  endLine: number;
+  col: number;
+  detail: string | null;
+  doc: string | null;
+}
+
+export interface EdgeInsert {
+  caller: number;
+  callee: number | null;
+  kind: string;
+  via: string | null;
+  rank: number;
+  file: string;
+  line: number;
+  col: number;
+  expr: string | null;
+}
+
+export interface TreeReplacement {
+  root: string;
+  commit: string | null;
+  dirty: boolean;
+  version: string | null;
+  module: string | null;
+  remote: string | null;
+  summary: unknown;
+  files: FileRow[];
+  symbols: SymbolInsert[];
+  edges: EdgeInsert[];
+  details: { symbol: string; kind: string; payload: string }[];
+}
+
+/** Replaces everything derived for one tree at once: readers see the old index or the new one. */
+export async function replaceTree(store: Store, t: TreeReplacement): Promise<number> {
+  return store.transaction(async () => {
+    const old = await findTree(store, t.root);
+    if (old) {
+      for (const table of ['files', 'symbols', 'edges', 'details']) {
+        await store.run(`DELETE FROM ${table} WHERE tree = ?`, [old.id]);
+      }
+    }
+    const values = [t.commit, t.dirty ? 1 : 0, t.version, t.module, t.remote, new Date().toISOString(), JSON.stringify(t.summary)];
+    let id: number;
+    if (old) {
+      await store.run(
+        'UPDATE trees SET commit_sha = ?, dirty = ?, version = ?, module = ?, remote = ?, indexed_at = ?, summary = ? WHERE id = ?',
+        [...values, old.id],
+      );
+      id = old.id;
+    } else {
+      const r = await store.run(
+        'INSERT INTO trees (commit_sha, dirty, version, module, remote, indexed_at, summary, root) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        [...values, t.root],
+      );
+      id = r.lastID;
+    }
+    await store.insertJsonRows(
+      `INSERT INTO files (tree, path, blob, package, status) SELECT ${id}, value->>0, value->>1, value->>2, value->>3 FROM json_each(?)`,
+      t.files.map((f) => [f.path, f.blob, f.package, f.status]),
+    );
+    await store.insertJsonRows(
+      `INSERT INTO symbols (tree, id, symbol, name, kind, package, file, line, end_line, col, detail, doc)
+       SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10
+       FROM json_each(?)`,
+      t.symbols.map((s) => [s.id, s.symbol, s.name, s.kind, s.package, s.file, s.line, s.endLine, s.col, s.detail, s.doc]),
+    );
+    await store.insertJsonRows(
+      `INSERT INTO edges (tree, caller, callee, kind, via, rank, file, line, col, expr)
+       SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8
+       FROM json_each(?)`,
+      t.edges.map((e) => [e.caller, e.callee, e.kind, e.via, e.rank, e.file, e.line, e.col, e.expr]),
+      20000,
+    );
+    await store.insertJsonRows(
+      `INSERT INTO details (tree, symbol, kind, payload) SELECT ${id}, value->>0, value->>1, value->>2 FROM json_each(?)`,
+      t.details.map((d) => [d.symbol, d.kind, d.payload]),
+    );
+    await store.exec(readSql('indexes.sql'));
+    return id;
+  });
+}

@@ -1,0 +1,6 @@
+-- Created after a bulk load (faster than maintaining them row by row).
+CREATE INDEX IF NOT EXISTS symbols_by_symbol ON symbols (tree, symbol);
+CREATE INDEX IF NOT EXISTS symbols_by_name ON symbols (tree, name);
+CREATE INDEX IF NOT EXISTS symbols_by_file ON symbols (tree, file, line);
+CREATE INDEX IF NOT EXISTS edges_by_caller ON edges (tree, caller);
+CREATE INDEX IF NOT EXISTS edges_by_callee ON edges (tree, callee);
