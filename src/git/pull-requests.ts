@@ -11,7 +11,7 @@
  */
 import type { Store } from '../store/db.js';
 import { readCachedPullRequests, writeCachedPullRequests } from '../store/git-cache.js';
-import type { Mainline } from './mainline.js';
+import { openMainlineView, type MainlineView } from './mainline-view.js';
 import {
   KUBERNETES_REPO,
   commitUrl,
@@ -70,9 +70,9 @@ export async function resolvePullRequests(
   const misses = wanted.filter((sha) => !answers.has(sha));
   if (misses.length === 0) return answers;
 
-  const mainline = await repo.mainline(head);
-  const introducers = new Map(misses.map((sha) => [sha, mainline.introducedBy(sha)]));
-  const infos = await repo.commits([...misses, ...[...introducers.values()].filter((sha) => sha !== undefined)]);
+  const mainline = await openMainlineView(repo, head, cache, options.debug);
+  const introducers = await mainline.introducers(misses);
+  const infos = await repo.commits([...misses, ...introducers.values()]);
   const flattened = await findFlattenedMerges(repo, mainline, misses, introducers, infos);
 
   const fresh = new Map<string, PullRequestAnswer>();
@@ -190,9 +190,9 @@ function findPullRequest(commit: CommitInfo, merge: CommitInfo, flattened: Commi
  */
 async function findFlattenedMerges(
   repo: GitRepository,
-  mainline: Mainline,
+  mainline: MainlineView,
   misses: readonly string[],
-  introducers: ReadonlyMap<string, string | undefined>,
+  introducers: ReadonlyMap<string, string>,
   infos: ReadonlyMap<string, CommitInfo>,
 ): Promise<Map<string, CommitInfo>> {
   const candidates = misses.filter((sha) => {
@@ -207,22 +207,20 @@ async function findFlattenedMerges(
   });
   const found = new Map<string, CommitInfo>();
   if (candidates.length === 0) return found;
-  const above = new Set<string>();
-  for (const sha of candidates) {
-    const position = mainline.positionOf(sha) ?? 0;
-    for (let p = position - 1; p >= Math.max(0, position - FLATTENED_MERGE_WINDOW); p--) above.add(mainline.chain[p] as string);
-  }
-  const aboveInfos = await repo.commits(above);
-  for (const sha of candidates) {
-    const position = mainline.positionOf(sha) ?? 0;
-    for (let p = position - 1; p >= Math.max(0, position - FLATTENED_MERGE_WINDOW); p--) {
-      const info = aboveInfos.get(mainline.chain[p] as string);
-      if (!info) break;
-      if (parseSquashSubject(info.subject)) break;
+  const windows = new Map<string, string[]>();
+  for (const sha of candidates) windows.set(sha, await mainline.above(sha, FLATTENED_MERGE_WINDOW));
+  const aboveInfos = await repo.commits([...windows.values()].flat());
+  for (const [sha, window] of windows) {
+    for (const newer of window) {
+      const info = aboveInfos.get(newer);
+      // The run of a PR's commits is unbroken: a commit the bot did not cut from kubernetes (no
+      // trailer), another PR's squash, or a real merge ends it.
+      if (!info || parseKubernetesCommit(info.body) === null || parseSquashSubject(info.subject)) break;
       if (parseMergeSubject(info.subject)) {
         if (info.parents.length === 1) found.set(sha, info);
         break;
       }
+      if (info.parents.length > 1) break;
     }
   }
   return found;

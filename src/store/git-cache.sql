@@ -30,3 +30,15 @@ CREATE TABLE IF NOT EXISTS git_blame (
   lines   TEXT NOT NULL,   -- JSON BlameLine[]
   PRIMARY KEY (path, blob, options)
 ) WITHOUT ROWID;
+
+-- HEAD's main line, so a new process need not read the whole commit graph again: for every commit
+-- in the history of the recorded HEAD (git_cache_meta 'mainline_head'), the oldest first-parent
+-- commit that contains it. `depth` numbers the first-parent commits from the oldest (0), so "the
+-- main-line commits just above this one" is a range scan. A HEAD that moved on along the same line
+-- extends these rows; any other HEAD replaces them.
+CREATE TABLE IF NOT EXISTS git_mainline (
+  commit_sha TEXT PRIMARY KEY,
+  introducer TEXT NOT NULL,
+  depth      INTEGER
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS git_mainline_by_depth ON git_mainline (depth) WHERE depth IS NOT NULL;

@@ -34,6 +34,8 @@ export async function ensureGitCache(store: Store): Promise<void> {
   await store.transaction(async () => {
     await store.run('DELETE FROM git_pull_request');
     await store.run('DELETE FROM git_blame');
+    await store.run('DELETE FROM git_mainline');
+    await store.run("DELETE FROM git_cache_meta WHERE key = 'mainline_head'");
     await store.run("INSERT OR REPLACE INTO git_cache_meta (key, value) VALUES ('format', ?)", [String(GIT_CACHE_FORMAT)]);
   });
 }
@@ -85,4 +87,62 @@ export async function writeCachedBlame(store: Store, key: BlameCacheKey, head: s
 /** Moves a still-valid blame to a newer HEAD, so the next read needs no ancestry check. */
 export async function touchCachedBlame(store: Store, key: BlameCacheKey, head: string): Promise<void> {
   await store.run('UPDATE git_blame SET head = ? WHERE path = ? AND blob = ? AND options = ?', [head, key.path, key.blob, key.options]);
+}
+
+export interface StoredMainlineRow {
+  commit: string;
+  introducer: string;
+  depth: number | null;
+}
+
+/** The HEAD the stored main line was computed for, and its depth; undefined when none is stored. */
+export async function readMainlineHead(store: Store): Promise<{ head: string; depth: number } | undefined> {
+  const row = await store.get<{ head: string; depth: number | null }>(
+    `SELECT m.value AS head, g.depth AS depth FROM git_cache_meta m
+       LEFT JOIN git_mainline g ON g.commit_sha = m.value WHERE m.key = 'mainline_head'`,
+  );
+  return row && row.depth !== null ? { head: row.head, depth: row.depth } : undefined;
+}
+
+export async function readMainlineRows(store: Store, commits: readonly string[]): Promise<Map<string, StoredMainlineRow>> {
+  const found = new Map<string, StoredMainlineRow>();
+  for (let i = 0; i < commits.length; i += 5000) {
+    const rows = await store.all<{ commit_sha: string; introducer: string; depth: number | null }>(
+      'SELECT commit_sha, introducer, depth FROM git_mainline WHERE commit_sha IN (SELECT value FROM json_each(?))',
+      [JSON.stringify(commits.slice(i, i + 5000))],
+    );
+    for (const r of rows) found.set(r.commit_sha, { commit: r.commit_sha, introducer: r.introducer, depth: r.depth });
+  }
+  return found;
+}
+
+/** Main-line commits with depth in (`above`, `upTo`], nearest first, at most `count`. */
+export async function readMainlineAbove(store: Store, above: number, upTo: number, count: number): Promise<string[]> {
+  const rows = await store.all<{ commit_sha: string }>(
+    'SELECT commit_sha FROM git_mainline WHERE depth > ? AND depth <= ? ORDER BY depth LIMIT ?',
+    [above, upTo, count],
+  );
+  return rows.map((r) => r.commit_sha);
+}
+
+/**
+ * Records the main line of `head`: `replace` starts over, else the rows extend the main line of
+ * `base`, and nothing is written when another process has recorded a different HEAD meanwhile.
+ * Returns whether the rows were written.
+ */
+export async function writeMainline(
+  store: Store,
+  change: { base: string | null; head: string; rows: readonly StoredMainlineRow[]; replace: boolean },
+): Promise<boolean> {
+  return store.transaction(async () => {
+    const current = await store.get<{ value: string }>("SELECT value FROM git_cache_meta WHERE key = 'mainline_head'");
+    if (!change.replace && current?.value !== change.base) return false;
+    if (change.replace) await store.run('DELETE FROM git_mainline');
+    await store.insertJsonRows(
+      'INSERT OR REPLACE INTO git_mainline (commit_sha, introducer, depth) SELECT value->>0, value->>1, value->>2 FROM json_each(?)',
+      change.rows.map((r) => [r.commit, r.introducer, r.depth]),
+    );
+    await store.run("INSERT OR REPLACE INTO git_cache_meta (key, value) VALUES ('mainline_head', ?)", [change.head]);
+    return true;
+  });
 }

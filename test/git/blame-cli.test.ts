@@ -106,13 +106,6 @@ describe('k8s-read blame', () => {
     });
   });
 
-  it('takes an argument that is no path for a symbol, and says how to look symbols up without an index', async () => {
-    const result = await cli(['blame', 'queue.Add']);
-    expect(result.code).toBe(2);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(new RegExp(`^error: queue\\.Add: no such file in ${repo.root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[;,] `));
-  });
-
   it('says a directory that is not a git repository cannot be blamed', async () => {
     const plain = path.join(scratch, 'elsewhere');
     const result = await runCli(['blame', 'x.go', '--repo', plain, '--db', path.join(scratch, 'plain.sqlite')]);
@@ -121,6 +114,65 @@ describe('k8s-read blame', () => {
       stdout: '',
       stderr: `error: ${plain} is not a git repository; blame, history and pr read git history: pass --repo PATH to a git clone (not an unpacked archive)\n`,
     });
+  });
+});
+
+describe('k8s-read blame and history of a symbol', () => {
+  const QUEUE = 'pkg/queue/queue.go';
+  const mod = createHistoryRepo({
+    'go.mod': 'module example.com/demo\n\ngo 1.22\n',
+    [QUEUE]: 'package queue\n\n// Add adds.\nfunc Add() {\n\tadd()\n}\n\nfunc add() {}\n',
+  });
+  const twice = mergePullRequest(mod, {
+    number: 3,
+    title: 'Add twice',
+    branch: 'twice',
+    commits: [{ message: 'Add twice', change: () => setLine(mod, QUEUE, 5, '\tadd(); add()') }],
+  });
+  const date = (sha: string) => mod.git('show', '-s', '--format=%ad', '--date=short', sha).trim();
+  const symbolCli = (args: string[]) => runCli([...args, '--repo', mod.root, '--db', path.join(scratch, 'symbols.sqlite')]);
+
+  it("blames the lines of a symbol's declaration, indexing the repository first", async () => {
+    const result = await symbolCli(['blame', 'queue.Add']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(`no index for ${mod.root} yet; indexing it now (once)`);
+    expect(result.stdout).toBe(
+      [
+        `example.com/demo/pkg/queue.Add  ${QUEUE}:4-6`,
+        `${short(mod.first)} (Ada Reader ${date(mod.first)} - ) 4 | func Add() {`,
+        `${short(twice.commits[0] as string)} (Ada Reader ${date(twice.commits[0] as string)} #3) 5 | \tadd(); add()`,
+        `${short(mod.first)} (Ada Reader ${date(mod.first)} - ) 6 | }`,
+        '',
+        '#3  Add twice',
+        `    merged by ${short(twice.merge)} "Merge pull request #3 from ada/twice"`,
+        '-  direct commit on the main line with no pull request reference (2 lines)',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it("lists the commits that changed a symbol's body, with the symbol in JSON", async () => {
+    const result = await symbolCli(['history', 'example.com/demo/pkg/queue.Add', '-o', 'json']);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).map((e: { symbol: string; commit: string; pr: { number: number } | null }) => [e.symbol, e.commit, e.pr?.number ?? null])).toEqual([
+      ['example.com/demo/pkg/queue.Add', twice.commits[0], 3],
+      ['example.com/demo/pkg/queue.Add', mod.first, null],
+    ]);
+  });
+
+  it('lists the indexed symbols whose lines a pull request changed', async () => {
+    expect((await symbolCli(['index'])).code).toBe(0);
+    const result = await symbolCli(['pr', '3', '-o', 'json']);
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    const details = JSON.parse(result.stdout);
+    expect(details).toMatchObject({ number: 3, title: 'Add twice', mergeCommit: twice.merge, kind: 'merge', url: null });
+    expect(details.files).toEqual([{ status: 'M', path: QUEUE, hunks: [{ start: 5, end: 5 }] }]);
+    expect(details.symbols.map((d: { symbol: string }) => d.symbol)).toEqual(['example.com/demo/pkg/queue.Add']);
+  });
+
+  it('says when neither a file nor a symbol matches', async () => {
+    const result = await symbolCli(['blame', 'queue.Remove']);
+    expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: no symbol matches "queue.Remove"; try `k8s-read search <text>`\n' });
   });
 });
 

@@ -175,6 +175,52 @@ describe('blameFile', () => {
   });
 });
 
+describe('blameFile in a published staging repository', () => {
+  const upstream = (n: number) => String(n).repeat(40);
+  const dir = createHistoryRepo({ 'types.go': numberedLines(3) }, `Initial sync\n\nKubernetes-commit: ${upstream(1)}`);
+  dir.git('remote', 'add', 'origin', 'https://github.com/kubernetes/client-go.git');
+  const codegen = commitChange(dir, {
+    message: `Run codegen\n\nKubernetes-commit: ${upstream(2)}`,
+    change: () => setLine(dir, 'types.go', 2, 'generated'),
+  });
+  // The publishing bot's flattened merge: one parent, the merge's message, no change of its own.
+  const flat = commitChange(dir, {
+    message: `Merge pull request #140029 from gauravkghildiyal/derived\n\nDerive attributes\n\nKubernetes-commit: ${upstream(3)}`,
+  });
+  const direct = commitChange(dir, {
+    message: `Direct sync fix\n\nKubernetes-commit: ${upstream(4)}`,
+    change: () => setLine(dir, 'types.go', 3, 'fixed'),
+  });
+  const stores: Array<{ close(): Promise<void> }> = [];
+  afterAll(async () => Promise.all(stores.map((s) => s.close())));
+
+  it.each([
+    ['from the graph in memory', false],
+    ['from the main line stored in the cache', true],
+  ])('names the PR of a flattened merge above a main-line commit (%s)', async (_how, cached) => {
+    const cache = cached ? await openGitCache(':memory:') : undefined;
+    if (cache) stores.push(cache);
+    if (cache) await blameFile(await GitRepository.open(dir.root), { file: 'types.go', start: 1, end: 1 }, {}, { cache });
+    const lines = await blameFile(await GitRepository.open(dir.root), { file: 'types.go' }, {}, { cache });
+    expect(line(lines, 2)).toMatchObject({
+      commit: codegen,
+      pr: {
+        number: 140029,
+        title: 'Derive attributes',
+        url: 'https://github.com/kubernetes/kubernetes/pull/140029',
+        mergeCommit: flat,
+      },
+      reason: `published staging repository: ${short(flat)} "Merge pull request #140029 from gauravkghildiyal/derived" above it on the main line is the publishing bot's flattened merge; published from kubernetes/kubernetes commit ${short(upstream(2))} (Kubernetes-commit trailer)`,
+      upstream: { repo: 'kubernetes/kubernetes', commit: upstream(2), url: `https://github.com/kubernetes/kubernetes/commit/${upstream(2)}` },
+    });
+    expect(line(lines, 3)).toMatchObject({
+      commit: direct,
+      pr: null,
+      reason: `direct commit on the main line with no pull request reference; published from kubernetes/kubernetes commit ${short(upstream(4))} (Kubernetes-commit trailer)`,
+    });
+  });
+});
+
 describe('blameFile with a cache', () => {
   const dir = createHistoryRepo({ 'a.go': numberedLines(3) });
   const merged = mergePullRequest(dir, {

@@ -42,11 +42,12 @@ export function createHistoryRepo(initialFiles: Record<string, string>, message 
   return Object.assign(repo, { first });
 }
 
-/** Branches off the current main, commits, and merges back with GitHub's merge-button message. */
+/** Branches off the current branch, commits, and merges back with GitHub's merge-button message. */
 export function mergePullRequest(repo: TempRepo, spec: PullRequestSpec): MergedPullRequest {
+  const base = repo.git('rev-parse', '--abbrev-ref', 'HEAD').trim();
   repo.git('checkout', '-q', '-b', spec.branch);
   const commits = spec.commits.map((c) => commitChange(repo, c));
-  repo.git('checkout', '-q', 'main');
+  repo.git('checkout', '-q', base);
   const paragraphs = ['-m', spec.title, ...(spec.trailer ? ['-m', spec.trailer] : [])];
   repo.git('merge', '-q', '--no-ff', '-m', `Merge pull request #${spec.number} from ${spec.owner ?? 'ada'}/${spec.branch}`, ...paragraphs, spec.branch);
   return { merge: head(repo), commits };

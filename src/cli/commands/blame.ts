@@ -10,6 +10,7 @@ import type { FileTarget } from '../../git/paths.js';
 import type { PullRequestOptions } from '../../git/pull-requests.js';
 import type { GitRepository } from '../../git/repository.js';
 import type { Store } from '../../store/db.js';
+import type { DefinitionRow } from '../../store/symbols.js';
 import { debugLogger, useColor, type CliContext } from '../context.js';
 import { outputOption, writeJson } from '../output.js';
 import { addRepoOptions, announceRepo, chooseRepo, type RepoChoice, type RepoOptions } from '../repo.js';
@@ -39,7 +40,7 @@ export function registerBlameCommands(program: Command, ctx: CliContext): void {
     program
       .command('blame')
       .description('who last changed each line, in which commit, and the pull request that brought it into the main line')
-      .argument('<target>', 'FILE, FILE:LINE, FILE:START-END (relative to here or to the repository root), or a symbol (needs `k8s-read index`)')
+      .argument('<target>', 'FILE, FILE:LINE, FILE:START-END (relative to here or to the repository root), or a symbol: its declaration (indexes the repository first if needed)')
       .option('-w', 'ignore whitespace changes')
       .option('-M', 'follow lines moved within the file')
       .option('-C', 'follow lines moved or copied from other files changed in the same commit')
@@ -61,7 +62,7 @@ export function registerBlameCommands(program: Command, ctx: CliContext): void {
     program
       .command('history')
       .description("the commits and pull requests that changed a function's body or a line range, newest first (git log -L)")
-      .argument('<target>', 'a symbol (needs `k8s-read index`), FILE:START-END, FILE:LINE or FILE')
+      .argument('<target>', 'a symbol (its declaration; indexes the repository first if needed), FILE:START-END, FILE:LINE or FILE')
       .option('--limit <n>', 'at most this many commits; 0 for all', parseCount, 20)
       .option('--github <owner/repo>', GITHUB_HELP)
       .addOption(outputOption(['text', 'json'], 'text')),
@@ -142,35 +143,6 @@ async function withGitSession<T>(options: GitCommandOptions, ctx: CliContext, wo
   }
 }
 
-/** The part of the index's DefinitionRow (src/store/symbols.ts) these commands read. */
-interface Definition {
-  symbol: string;
-  file: string;
-  line: number;
-  endLine: number;
-}
-
-/** The index modules, by the signatures agreed with their owner. */
-interface IndexModules {
-  openIndex(ctx: CliContext, options: RepoOptions): Promise<{ store: Store; treeId: number; close(): Promise<void> }>;
-  findDefinitions(store: Store, treeId: number, query: string): Promise<Definition[]>;
-  findDefinitionsInFiles(store: Store, treeId: number, files: readonly string[]): Promise<Definition[]>;
-}
-
-/**
- * Loaded through a variable specifier while src/cli/open-index.ts and src/store/symbols.ts are
- * being written in parallel, so that this file builds without them; once they exist this can
- * become two plain `import()`s.
- */
-async function loadIndexModules(): Promise<IndexModules> {
-  const specifiers = ['../open-index.js', '../../store/symbols.js'];
-  const [openIndexModule, symbolsModule] = (await Promise.all(specifiers.map((s) => import(s)))) as [
-    Pick<IndexModules, 'openIndex'>,
-    Pick<IndexModules, 'findDefinitions' | 'findDefinitionsInFiles'>,
-  ];
-  return { ...openIndexModule, ...symbolsModule };
-}
-
 interface ResolvedTarget {
   target: FileTarget;
   /** Set when the argument named a symbol: its declaration's lines. */
@@ -190,27 +162,22 @@ async function resolveTargets(input: string, options: GitCommandOptions, session
   if (findRepoPath(root, ctx.cwd, input) || splitLineSuffix(input).start !== undefined || FILE_EXTENSION.test(input)) {
     return [{ target: resolveFileTarget(root, ctx.cwd, input) }];
   }
-  const definitions = await findSymbolDefinitions(input, options, root, ctx);
+  const definitions = await findSymbolDefinitions(input, options, session, ctx);
   if (definitions.length === 0) throw new SymbolNotFoundError(input);
   if (definitions.length > 3) throw new AmbiguousSymbolError(input, definitions.map((d) => d.symbol));
   return definitions.map((d) => ({ target: { file: d.file, start: d.line, end: d.endLine }, symbol: d.symbol }));
 }
 
-async function findSymbolDefinitions(input: string, options: RepoOptions, root: string, ctx: CliContext): Promise<Definition[]> {
-  const { openIndex, findDefinitions } = await loadIndexModules().catch((error: unknown) => {
-    throw new UsageError(`${input}: no such file in ${root}, and this build cannot look up symbols; check the path`, { cause: error });
-  });
-  let index: Awaited<ReturnType<IndexModules['openIndex']>>;
+/**
+ * The declarations a symbol argument names. With no index yet the index is built first, as every
+ * symbol command does; the demo note was printed already, so the index stays quiet about it.
+ */
+async function findSymbolDefinitions(input: string, options: RepoOptions, session: GitSession, ctx: CliContext): Promise<DefinitionRow[]> {
+  const [{ openIndex }, { findDefinitions }] = await Promise.all([import('../open-index.js'), import('../../store/symbols.js')]);
+  const index = await openIndex(ctx, options, { quiet: session.choice.source === 'demo' });
   try {
-    index = await openIndex(ctx, options);
-  } catch (error) {
-    if (error instanceof IndexMissingError) {
-      throw new UsageError(`${input}: no such file in ${root}; to use it as a symbol, run \`k8s-read index --repo ${root}\` first`);
-    }
-    throw error;
-  }
-  try {
-    return await findDefinitions(index.store, index.treeId, input);
+    // An external row is a reference to code outside the tree: nothing here to blame.
+    return (await findDefinitions(index.store, index.treeId, input)).filter((d) => d.kind !== 'external');
   } finally {
     await index.close();
   }
@@ -285,8 +252,10 @@ async function runPullRequest(number: number, options: GitCommandOptions, ctx: C
     ]);
     const details = await findPullRequestDetails(session.repo, number, { github: options.github ?? null });
     const goFiles = details.files.filter((f) => f.path.endsWith('.go') && f.status !== 'D').map((f) => f.path);
-    const definitions = goFiles.length ? await findIndexedDefinitions(goFiles, options, ctx, session) : [];
-    const symbols = definitions ? symbolsTouched(definitions, details.files) : undefined;
+    const definitions = goFiles.length ? await findIndexedDefinitions(goFiles, options, ctx) : [];
+    const symbols = definitions
+      ? symbolsTouched(definitions, details.files).map(({ symbol, kind, file, line, endLine }) => ({ symbol, kind, file, line, endLine }))
+      : undefined;
     if (!symbols) ctx.stderr.write(`note: no index for ${session.choice.root}; run \`k8s-read index\` to list the symbols this pull request touched\n`);
 
     if (options.output === 'json') {
@@ -297,30 +266,18 @@ async function runPullRequest(number: number, options: GitCommandOptions, ctx: C
   });
 }
 
-/** The indexed definitions in these files, or undefined when there is no index to ask. */
-async function findIndexedDefinitions(
-  files: readonly string[],
-  options: RepoOptions,
-  ctx: CliContext,
-  session: GitSession,
-): Promise<Definition[] | undefined> {
-  let modules: IndexModules;
+/** The indexed definitions in these files, or undefined when there is no index to ask (none is built for this). */
+async function findIndexedDefinitions(files: readonly string[], options: RepoOptions, ctx: CliContext): Promise<DefinitionRow[] | undefined> {
+  const [{ openIndex }, { findDefinitionsInFiles }] = await Promise.all([import('../open-index.js'), import('../../store/symbols.js')]);
+  let index: Awaited<ReturnType<typeof openIndex>>;
   try {
-    modules = await loadIndexModules();
-  } catch (error) {
-    session.context.debug?.(`index lookup unavailable: ${String(error)}`);
-    return undefined;
-  }
-  const { openIndex, findDefinitionsInFiles } = modules;
-  let index: Awaited<ReturnType<IndexModules['openIndex']>>;
-  try {
-    index = await openIndex(ctx, options);
+    index = await openIndex(ctx, options, { autoIndex: false, quiet: true });
   } catch (error) {
     if (error instanceof IndexMissingError) return undefined;
     throw error;
   }
   try {
-    return await findDefinitionsInFiles(index.store, index.treeId, files);
+    return (await findDefinitionsInFiles(index.store, index.treeId, files)).filter((d) => d.kind !== 'external');
   } finally {
     await index.close();
   }
