@@ -120,6 +120,16 @@ export interface ListResult {
 /** A verb the fault plan can fail. */
 export type Verb = 'create' | 'update' | 'delete' | 'bind' | 'list' | 'watch';
 
+/** Where each verb lands in the real API server. */
+export const verbMirrors: Record<Verb, string> = {
+  create: '(*k8s.io/apiserver/pkg/storage/etcd3.store).Create',
+  update: '(*k8s.io/apiserver/pkg/storage/etcd3.store).GuaranteedUpdate',
+  delete: '(*k8s.io/apiserver/pkg/storage/etcd3.store).Delete',
+  bind: '(*k8s.io/kubernetes/pkg/registry/core/pod/storage.BindingREST).Create',
+  list: '(*k8s.io/apiserver/pkg/storage/cacher.Cacher).GetList',
+  watch: '(*k8s.io/apiserver/pkg/storage/cacher.Cacher).Watch',
+};
+
 /** One rule of injected failures: which calls fail, how often, with which status. */
 export interface FaultRule {
   verb: Verb;
@@ -512,7 +522,7 @@ export class FakeApiServer {
         continue;
       }
       const error = new ApiError(rule.code ?? 500, rule.reason ?? 'InternalError', `injected failure: ${verb} ${kind}${key ? ` ${key}` : ''}`);
-      this.timeline?.emit('apiserver', `${verb} failed`, key ?? kind, `${error.code} ${error.reason}`, '(*k8s.io/apiserver/pkg/storage/etcd3.store).GuaranteedUpdate');
+      this.timeline?.emit('apiserver', `${verb} failed`, key ?? kind, `${error.code} ${error.reason}`, verbMirrors[verb]);
       throw error;
     }
   }

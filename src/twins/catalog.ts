@@ -36,8 +36,11 @@ export interface TwinEntry {
   title: string;
   /** The Go symbols at the heart of the twin (DESIGN's symbol format). */
   mirrors: readonly string[];
-  /** Runs the twin on a scenario file; the seed defaults to the scenario's, then 1. */
-  run(scenarioFile: string, seed?: number): TwinRun;
+  /**
+   * Runs the twin on a scenario file; the seed defaults to the scenario's, then 1. `shownAs` is
+   * how messages name the file (as the user wrote it).
+   */
+  run(scenarioFile: string, seed?: number, shownAs?: string): { result: TwinRun; description?: string };
 }
 
 function entry<S>(
@@ -51,9 +54,10 @@ function entry<S>(
     name,
     title,
     mirrors,
-    run(scenarioFile, seed) {
-      const scenario = loadScenario(scenarioFile, spec);
-      return runner(scenario, seed ?? scenario.seed ?? 1);
+    run(scenarioFile, seed, shownAs) {
+      const scenario = loadScenario(scenarioFile, spec, shownAs);
+      const result = runner(scenario, seed ?? scenario.seed ?? 1);
+      return scenario.description === undefined ? { result } : { result, description: scenario.description };
     },
   };
 }

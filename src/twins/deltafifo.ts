@@ -163,10 +163,18 @@ export class DeltaFIFO {
   private queueActionLocked(type: DeltaType, obj: CacheEntry): void {
     const id = this.keyOf(obj);
     const old = this.items.get(id);
-    const deltas = dedupDeltas(old ? [...old, { type, object: obj }] : [{ type, object: obj }]);
+    const appended = old ? [...old, { type, object: obj }] : [{ type, object: obj }];
+    const length = appended.length;
+    const deltas = dedupDeltas(appended);
     if (!old) this.queue.writeOne(id);
     this.items.set(id, deltas);
-    this.timeline?.emit('deltafifo', `delta ${type}`, id, `${describeObject(obj)}; pending [${deltas.map((d) => d.type).join(', ')}]`, '(*k8s.io/client-go/tools/cache.DeltaFIFO).queueActionLocked');
+    this.timeline?.emit(
+      'deltafifo',
+      `delta ${type}`,
+      id,
+      `${describeObject(obj)}; pending [${deltas.map((d) => d.type).join(', ')}]${deltas.length < length ? ' (two deletes collapsed into one)' : ''}`,
+      '(*k8s.io/client-go/tools/cache.DeltaFIFO).queueActionLocked',
+    );
     this.cond.broadcast();
   }
 

@@ -201,14 +201,14 @@ export interface ScenarioSpec<Settings> {
  * Reads and validates a scenario file for a twin. Throws a UsageError naming file, line, column
  * and field for every problem found.
  */
-export function loadScenario<Settings>(file: string, spec: ScenarioSpec<Settings>): Scenario<Settings> {
+export function loadScenario<Settings>(file: string, spec: ScenarioSpec<Settings>, shownAs = file): Scenario<Settings> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read scenario ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; pass --scenario with an existing YAML file`);
+    throw new UsageError(`cannot read scenario ${shownAs}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; pass --scenario with an existing YAML file`);
   }
-  return parseScenario(text, file, spec);
+  return parseScenario(text, shownAs, spec);
 }
 
 /** Validates scenario text (the file name is only used in messages). */

@@ -143,6 +143,7 @@ export class WorkQueue<T> {
   }
 
   protected shutdown(): void {
+    if (this.shuttingDownFlag) return;
     this.shuttingDownFlag = true;
     this.timeline?.emit(this.name, 'ShutDown', '-', `${this.queue.length} queued, ${this.processing.size} processing`, '(*k8s.io/client-go/util/workqueue.Type).ShutDown');
     this.cond.broadcast();

@@ -7,7 +7,7 @@
 import { StopChannel, VirtualClock } from '../sim/clock.js';
 import { SeededRandom } from '../sim/random.js';
 import { Timeline, type TimelineEvent } from '../sim/timeline.js';
-import { FakeApiServer, type NewObject } from '../apiserver.js';
+import { FakeApiServer, verbMirrors, type NewObject } from '../apiserver.js';
 import { metaNamespaceKeyFunc, selectorMatches, type KubeObject, type Pod } from '../objects.js';
 import type { ObjectSpec, Scenario, Step, StepAction } from '../scenario.js';
 
@@ -73,7 +73,7 @@ export function scheduleSteps(world: World, scenario: Scenario<unknown>, handler
     disconnect: (ms) => world.apiserver.disconnect(ms),
     fail: (rule) => {
       world.apiserver.injectFaults([rule]);
-      world.timeline.emit('chaos', 'inject failures', `${rule.verb} ${rule.kind ?? '*'}`, describeFault(rule), '(*k8s.io/apiserver/pkg/storage/etcd3.store).GuaranteedUpdate');
+      world.timeline.emit('chaos', 'inject failures', `${rule.verb} ${rule.kind ?? '*'}`, describeFault(rule), verbMirrors[rule.verb]);
     },
   };
   for (const step of scenario.steps) {
