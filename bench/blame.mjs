@@ -67,7 +67,13 @@ for (const t of targets) {
     continue;
   }
   const context = (cache) => ({ cache, github: t.github });
-  const runs = { lineCold: [], lineCachedSameRepo: [], lineCachedNewRepo: [], wholeCold: [], wholeCached: [] };
+  const runs = {
+    lineCold: [],
+    lineCachedSameRepo: [],
+    lineCachedNewRepo: [],
+    wholeCold: [],
+    wholeCached: [],
+  };
   let sample;
   let wholeLines = 0;
   let commits = 0;
@@ -77,9 +83,13 @@ for (const t of targets) {
     const cold = await time(() => blameFile(repo, t.line, {}, context(cache)));
     runs.lineCold.push(cold.ms);
     sample = cold.result[0];
-    runs.lineCachedSameRepo.push((await time(() => blameFile(repo, t.line, {}, context(cache)))).ms);
+    runs.lineCachedSameRepo.push(
+      (await time(() => blameFile(repo, t.line, {}, context(cache)))).ms,
+    );
     const again = await GitRepository.open(t.root);
-    runs.lineCachedNewRepo.push((await time(() => blameFile(again, t.line, {}, context(cache)))).ms);
+    runs.lineCachedNewRepo.push(
+      (await time(() => blameFile(again, t.line, {}, context(cache)))).ms,
+    );
     commits = (await repo.mainline(await repo.head())).size;
     await cache.close();
 
@@ -88,13 +98,23 @@ for (const t of targets) {
     const whole = await time(() => blameFile(wholeRepo, t.whole, {}, context(cache)));
     runs.wholeCold.push(whole.ms);
     wholeLines = whole.result.length;
-    runs.wholeCached.push((await time(async () => blameFile(await GitRepository.open(t.root), t.whole, {}, context(cache)))).ms);
+    runs.wholeCached.push(
+      (
+        await time(async () =>
+          blameFile(await GitRepository.open(t.root), t.whole, {}, context(cache)),
+        )
+      ).ms,
+    );
     await cache.close();
   }
   console.log(`${t.name} (${commits} commits in HEAD's history), median of ${repeat}:`);
-  console.log(`  one line, cold                        ${fmt(median(runs.lineCold))}   ${t.line.file}:${t.line.start} -> #${sample?.pr?.number ?? '-'}`);
+  console.log(
+    `  one line, cold                        ${fmt(median(runs.lineCold))}   ${t.line.file}:${t.line.start} -> #${sample?.pr?.number ?? '-'}`,
+  );
   console.log(`  one line, cached (same repo object)   ${fmt(median(runs.lineCachedSameRepo))}`);
   console.log(`  one line, cached (new repo object)    ${fmt(median(runs.lineCachedNewRepo))}`);
-  console.log(`  whole file, cold                      ${fmt(median(runs.wholeCold))}   ${t.whole.file} (${wholeLines} lines)`);
+  console.log(
+    `  whole file, cold                      ${fmt(median(runs.wholeCold))}   ${t.whole.file} (${wholeLines} lines)`,
+  );
   console.log(`  whole file, cached                    ${fmt(median(runs.wholeCached))}`);
 }

@@ -19,11 +19,21 @@ interface CommitDetails {
 export function parseBlamePorcelain(out: string, file: string): BlameLine[] {
   const lines: BlameLine[] = [];
   const commits = new Map<string, CommitDetails>();
-  let current: { sha: string; originalLine: number; finalLine: number; details: CommitDetails } | undefined;
+  let current:
+    { sha: string; originalLine: number; finalLine: number; details: CommitDetails } | undefined;
   for (const raw of out.split('\n')) {
     if (raw.startsWith('\t')) {
       if (!current) continue;
-      lines.push(toBlameLine(current.sha, current.originalLine, current.finalLine, raw.slice(1).replace(/\r$/, ''), current.details, file));
+      lines.push(
+        toBlameLine(
+          current.sha,
+          current.originalLine,
+          current.finalLine,
+          raw.slice(1).replace(/\r$/, ''),
+          current.details,
+          file,
+        ),
+      );
       current = undefined;
       continue;
     }
@@ -63,20 +73,39 @@ export function parseBlamePorcelain(out: string, file: string): BlameLine[] {
   return lines;
 }
 
-function toBlameLine(sha: string, originalLine: number, finalLine: number, content: string, details: CommitDetails, file: string): BlameLine {
+function toBlameLine(
+  sha: string,
+  originalLine: number,
+  finalLine: number,
+  content: string,
+  details: CommitDetails,
+  file: string,
+): BlameLine {
   if (sha === UNCOMMITTED) {
-    return { line: finalLine, content, commit: null, author: null, authorTime: null, summary: null, originalLine };
+    return {
+      line: finalLine,
+      content,
+      commit: null,
+      author: null,
+      authorTime: null,
+      summary: null,
+      originalLine,
+    };
   }
   const line: BlameLine = {
     line: finalLine,
     content,
     commit: sha,
     author: details.author ?? null,
-    authorTime: details.authorTimeSeconds === undefined ? null : isoInZone(details.authorTimeSeconds, details.authorTz ?? '+0000'),
+    authorTime:
+      details.authorTimeSeconds === undefined
+        ? null
+        : isoInZone(details.authorTimeSeconds, details.authorTz ?? '+0000'),
     summary: details.summary ?? null,
     originalLine,
   };
-  if (details.filename !== undefined && details.filename !== file) line.originalFile = details.filename;
+  if (details.filename !== undefined && details.filename !== file)
+    line.originalFile = details.filename;
   return line;
 }
 
@@ -84,7 +113,9 @@ function toBlameLine(sha: string, originalLine: number, finalLine: number, conte
 export function isoInZone(seconds: number, tz: string): string {
   const match = /^([+-])(\d\d)(\d\d)$/.exec(tz) ?? ['', '+', '00', '00'];
   const offsetMinutes = (match[1] === '-' ? -1 : 1) * (Number(match[2]) * 60 + Number(match[3]));
-  const local = new Date((seconds + offsetMinutes * 60) * 1000).toISOString().replace(/\.\d{3}Z$/, '');
+  const local = new Date((seconds + offsetMinutes * 60) * 1000)
+    .toISOString()
+    .replace(/\.\d{3}Z$/, '');
   return `${local}${match[1]}${match[2]}:${match[3]}`;
 }
 
@@ -93,7 +124,17 @@ export function unquoteC(value: string): string {
   if (!value.startsWith('"') || !value.endsWith('"') || value.length < 2) return value;
   const bytes: number[] = [];
   const body = value.slice(1, -1);
-  const simple: Record<string, number> = { n: 10, t: 9, r: 13, '"': 34, '\\': 92, a: 7, b: 8, f: 12, v: 11 };
+  const simple: Record<string, number> = {
+    n: 10,
+    t: 9,
+    r: 13,
+    '"': 34,
+    '\\': 92,
+    a: 7,
+    b: 8,
+    f: 12,
+    v: 11,
+  };
   for (let i = 0; i < body.length; i++) {
     const ch = body[i] as string;
     if (ch !== '\\') {

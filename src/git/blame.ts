@@ -8,10 +8,19 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
-import { readCachedBlame, touchCachedBlame, writeCachedBlame, type BlameCacheKey } from '../store/git-cache.js';
+import {
+  readCachedBlame,
+  touchCachedBlame,
+  writeCachedBlame,
+  type BlameCacheKey,
+} from '../store/git-cache.js';
 import { parseBlamePorcelain } from './blame-porcelain.js';
 import { checkLineRange, type FileTarget } from './paths.js';
-import { UNCOMMITTED_REASON, resolvePullRequests, type PullRequestOptions } from './pull-requests.js';
+import {
+  UNCOMMITTED_REASON,
+  resolvePullRequests,
+  type PullRequestOptions,
+} from './pull-requests.js';
 import type { GitRepository } from './repository.js';
 import type { BlameLine, BlamedLine, PullRequestAnswer } from './types.js';
 
@@ -45,7 +54,10 @@ export async function blameFile(
   const text = readFileSync(path.join(repo.root, file));
   const lineCount = checkLineRange(file, text, target.start, target.end);
   if (lineCount === 0) return [];
-  const range = target.start !== undefined && target.end !== undefined ? { start: target.start, end: target.end } : undefined;
+  const range =
+    target.start !== undefined && target.end !== undefined
+      ? { start: target.start, end: target.end }
+      : undefined;
   // Move and copy detection only see blocks inside the blamed lines (20 letters at least), so
   // `-L 96,96 -M` would miss a moved function that a whole-file blame finds: blame it all, then cut.
   const blameRange = options.detectMoves || options.detectCopies ? undefined : range;
@@ -57,15 +69,28 @@ export async function blameFile(
     blameFlags(repo, options),
   ]);
   if (!headBlob.ok) {
-    throw new UsageError(`${file} is not in HEAD (untracked or only staged); commit it first: blame reads git history`);
+    throw new UsageError(
+      `${file} is not in HEAD (untracked or only staged); commit it first: blame reads git history`,
+    );
   }
   const blob = headBlob.stdout.trim();
   const clean = blob === workBlob.trim();
   const cache = clean && !repo.shallow ? context.cache : undefined;
   const wholeKey: BlameCacheKey = { path: file, blob, options: flags.key };
-  const rangeKey: BlameCacheKey = { ...wholeKey, options: `${flags.key} -L ${range?.start},${range?.end}` };
+  const rangeKey: BlameCacheKey = {
+    ...wholeKey,
+    options: `${flags.key} -L ${range?.start},${range?.end}`,
+  };
 
-  let lines = cache ? await readValidBlame(repo, cache, head, blameRange ? [wholeKey, rangeKey] : [wholeKey], context) : undefined;
+  let lines = cache
+    ? await readValidBlame(
+        repo,
+        cache,
+        head,
+        blameRange ? [wholeKey, rangeKey] : [wholeKey],
+        context,
+      )
+    : undefined;
   if (!lines) {
     const args = ['blame', '--porcelain', '--root', ...flags.args];
     if (blameRange) args.push('-L', `${blameRange.start},${blameRange.end}`);
@@ -74,9 +99,11 @@ export async function blameFile(
     args.push('--', file);
     lines = parseBlamePorcelain(await repo.run(args), file);
     if (cache) {
-      await writeCachedBlame(cache, blameRange ? rangeKey : wholeKey, head, lines).catch((error: unknown) => {
-        context.debug?.(`blame cache write failed: ${String(error)}`);
-      });
+      await writeCachedBlame(cache, blameRange ? rangeKey : wholeKey, head, lines).catch(
+        (error: unknown) => {
+          context.debug?.(`blame cache write failed: ${String(error)}`);
+        },
+      );
     }
   }
   if (range) lines = lines.filter((l) => l.line >= range.start && l.line <= range.end);
@@ -90,7 +117,11 @@ export async function blameFile(
   return lines.map((l) => toBlamedLine(file, l, l.commit ? answers.get(l.commit) : undefined));
 }
 
-function toBlamedLine(file: string, line: BlameLine, answer: PullRequestAnswer | undefined): BlamedLine {
+function toBlamedLine(
+  file: string,
+  line: BlameLine,
+  answer: PullRequestAnswer | undefined,
+): BlamedLine {
   const blamed: BlamedLine = {
     file,
     line: line.line,
@@ -132,15 +163,21 @@ async function readValidBlame(
 }
 
 /** Blame's flags, and a cache key that changes with anything that changes the answer. */
-async function blameFlags(repo: GitRepository, options: BlameOptions): Promise<{ args: string[]; key: string }> {
+async function blameFlags(
+  repo: GitRepository,
+  options: BlameOptions,
+): Promise<{ args: string[]; key: string }> {
   const args: string[] = [];
   if (options.ignoreWhitespace) args.push('-w');
   if (options.detectMoves) args.push('-M');
   if (options.detectCopies) args.push('-C');
   const revs: string[] = [];
   for (const rev of options.ignoreRevs ?? []) {
-    const resolved = rev.startsWith('-') ? undefined : await repo.tryRun(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
-    if (!resolved?.ok) throw new UsageError(`--ignore-rev ${rev}: no such commit in ${repo.root}; pass a commit id`);
+    const resolved = rev.startsWith('-')
+      ? undefined
+      : await repo.tryRun(['rev-parse', '--verify', '--quiet', `${rev}^{commit}`]);
+    if (!resolved?.ok)
+      throw new UsageError(`--ignore-rev ${rev}: no such commit in ${repo.root}; pass a commit id`);
     revs.push(resolved.stdout.trim());
   }
   for (const rev of revs) args.push('--ignore-rev', rev);
@@ -150,7 +187,11 @@ async function blameFlags(repo: GitRepository, options: BlameOptions): Promise<{
     args.push('--ignore-revs-file', ignoreFile);
     ignoreDigest = createHash('sha1').update(readFileSync(ignoreFile)).digest('hex');
   }
-  const key = JSON.stringify({ flags: args.filter((a) => a.startsWith('-') && a.length === 2), revs: [...revs].sort(), ignoreDigest });
+  const key = JSON.stringify({
+    flags: args.filter((a) => a.startsWith('-') && a.length === 2),
+    revs: [...revs].sort(),
+    ignoreDigest,
+  });
   return { args, key };
 }
 
@@ -158,7 +199,9 @@ function findIgnoreRevsFile(repo: GitRepository, given: string | undefined): str
   if (given !== undefined) {
     const absolute = path.resolve(repo.root, given);
     if (!existsSync(absolute) || !statSync(absolute).isFile()) {
-      throw new UsageError(`--ignore-revs-file ${given}: no such file; pass a file of commit ids, one a line`);
+      throw new UsageError(
+        `--ignore-revs-file ${given}: no such file; pass a file of commit ids, one a line`,
+      );
     }
     return absolute;
   }

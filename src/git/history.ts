@@ -27,13 +27,26 @@ export async function readHistory(
   context: PullRequestOptions = {},
 ): Promise<History> {
   const limit = options.limit ?? 20;
-  checkLineRange(target.file, readFileSync(path.join(repo.root, target.file)), target.start, target.end);
+  checkLineRange(
+    target.file,
+    readFileSync(path.join(repo.root, target.file)),
+    target.start,
+    target.end,
+  );
   const head = await repo.head();
   // One more than asked, to know whether there are more.
   const count = limit > 0 ? ['-n', String(limit + 1)] : [];
   const args =
     target.start !== undefined && target.end !== undefined
-      ? ['log', '-L', `${target.start},${target.end}:${target.file}`, '--no-patch', COMMIT_FORMAT, ...count, head]
+      ? [
+          'log',
+          '-L',
+          `${target.start},${target.end}:${target.file}`,
+          '--no-patch',
+          COMMIT_FORMAT,
+          ...count,
+          head,
+        ]
       : ['log', '--follow', COMMIT_FORMAT, ...count, head, '--', target.file];
   const commits = parseCommitRecords(await repo.run(args));
   const more = limit > 0 && commits.length > limit;
@@ -46,7 +59,13 @@ export async function readHistory(
   );
   const entries = shown.map((c): HistoryEntry => {
     const answer = answers.get(c.sha) ?? { pr: null, reason: '' };
-    return { commit: c.sha, author: c.author, authorTime: c.authorTime, summary: c.subject, ...answer };
+    return {
+      commit: c.sha,
+      author: c.author,
+      authorTime: c.authorTime,
+      summary: c.subject,
+      ...answer,
+    };
   });
   return { entries, more };
 }

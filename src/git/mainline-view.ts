@@ -5,7 +5,12 @@
  * any other HEAD (another branch, a rewritten history) reads the graph again and replaces it.
  */
 import type { Store } from '../store/db.js';
-import { readMainlineAbove, readMainlineHead, readMainlineRows, writeMainline } from '../store/git-cache.js';
+import {
+  readMainlineAbove,
+  readMainlineHead,
+  readMainlineRows,
+  writeMainline,
+} from '../store/git-cache.js';
 import { Mainline, parseRevList } from './mainline.js';
 import type { GitRepository } from './repository.js';
 
@@ -32,7 +37,12 @@ export async function openMainlineView(
   }
   const mainline = await repo.mainline(head);
   const base = await readMainlineHead(cache).catch(() => undefined);
-  await writeMainline(cache, { base: base?.head ?? null, head, rows: mainline.rows(), replace: true }).catch((error: unknown) => {
+  await writeMainline(cache, {
+    base: base?.head ?? null,
+    head,
+    rows: mainline.rows(),
+    replace: true,
+  }).catch((error: unknown) => {
     debug(`could not store the main line: ${String(error)}`);
   });
   return memoryView(mainline);
@@ -53,7 +63,11 @@ function memoryView(mainline: Mainline): MainlineView {
 }
 
 /** The stored main line when it is HEAD's, or can be made HEAD's by extending it; else undefined. */
-async function storedView(repo: GitRepository, head: string, cache: Store): Promise<MainlineView | undefined> {
+async function storedView(
+  repo: GitRepository,
+  head: string,
+  cache: Store,
+): Promise<MainlineView | undefined> {
   const recorded = await readMainlineHead(cache);
   if (!recorded) return undefined;
   if (recorded.head === head) return sqlView(repo, head, cache, recorded.depth);
@@ -67,7 +81,12 @@ async function storedView(repo: GitRepository, head: string, cache: Store): Prom
   }
   const added = Mainline.build(parseRevList(newer.stdout), head);
   if (added.joinsAt !== recorded.head) return undefined; // HEAD's main line does not pass through it
-  const written = await writeMainline(cache, { base: recorded.head, head, rows: added.rows(recorded.depth + 1), replace: false });
+  const written = await writeMainline(cache, {
+    base: recorded.head,
+    head,
+    rows: added.rows(recorded.depth + 1),
+    replace: false,
+  });
   return written ? sqlView(repo, head, cache, recorded.depth + added.chain.length) : undefined;
 }
 
@@ -91,7 +110,9 @@ function sqlView(repo: GitRepository, head: string, cache: Store, headDepth: num
     },
     above: async (sha, count) => {
       const depth = (await readMainlineRows(cache, [sha])).get(sha)?.depth;
-      return depth === null || depth === undefined ? [] : readMainlineAbove(cache, depth, headDepth, count);
+      return depth === null || depth === undefined
+        ? []
+        : readMainlineAbove(cache, depth, headDepth, count);
     },
   };
 }

@@ -59,7 +59,11 @@ export class Mainline {
   static build(parentsOf: Map<string, string[]>, head: string): Mainline {
     const chain: string[] = [];
     const position = new Map<string, number>();
-    for (let sha: string | undefined = head; sha !== undefined && parentsOf.has(sha); sha = parentsOf.get(sha)?.[0]) {
+    for (
+      let sha: string | undefined = head;
+      sha !== undefined && parentsOf.has(sha);
+      sha = parentsOf.get(sha)?.[0]
+    ) {
       position.set(sha, chain.length);
       chain.push(sha);
     }
@@ -74,7 +78,8 @@ export class Mainline {
         const sha = stack.pop() as string;
         if (introducer.has(sha) || !parentsOf.has(sha)) continue;
         introducer.set(sha, merge);
-        for (const parent of parentsOf.get(sha) ?? []) if (!introducer.has(parent)) stack.push(parent);
+        for (const parent of parentsOf.get(sha) ?? [])
+          if (!introducer.has(parent)) stack.push(parent);
       }
     }
     return new Mainline(chain, position, introducer, parentsOf);

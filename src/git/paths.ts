@@ -27,7 +27,11 @@ export function splitLineSuffix(input: string): { path: string; start?: number; 
  * Where `input` names a path: first relative to `cwd`, then to `root`. Returns undefined when
  * neither exists; throws when the only match lies outside the repository.
  */
-export function findRepoPath(root: string, cwd: string, input: string): { absolute: string; relative: string } | undefined {
+export function findRepoPath(
+  root: string,
+  cwd: string,
+  input: string,
+): { absolute: string; relative: string } | undefined {
   let outside: string | undefined;
   for (const base of [cwd, root]) {
     const absolute = path.resolve(base, input);
@@ -40,7 +44,9 @@ export function findRepoPath(root: string, cwd: string, input: string): { absolu
     return { absolute, relative: relative.split(path.sep).join('/') };
   }
   if (outside !== undefined) {
-    throw new UsageError(`${input} is outside the repository ${root}; pass a path inside it, or --repo PATH to the repository that holds it`);
+    throw new UsageError(
+      `${input} is outside the repository ${root}; pass a path inside it, or --repo PATH to the repository that holds it`,
+    );
   }
   return undefined;
 }
@@ -50,9 +56,14 @@ export function resolveFileTarget(root: string, cwd: string, input: string): Fil
   const whole = findRepoPath(root, cwd, input);
   const split = whole ? { path: input } : splitLineSuffix(input);
   const found = whole ?? findRepoPath(root, cwd, split.path);
-  if (!found) throw new UsageError(`${split.path}: no such file in ${root}; check the path (relative to here or to the repository root)`);
-  if (found.relative === '') throw new UsageError(`${split.path} is the repository itself; name a file inside it`);
-  if (statSync(found.absolute).isDirectory()) throw new UsageError(`${split.path} is a directory; name a file inside it`);
+  if (!found)
+    throw new UsageError(
+      `${split.path}: no such file in ${root}; check the path (relative to here or to the repository root)`,
+    );
+  if (found.relative === '')
+    throw new UsageError(`${split.path} is the repository itself; name a file inside it`);
+  if (statSync(found.absolute).isDirectory())
+    throw new UsageError(`${split.path} is a directory; name a file inside it`);
   const target: FileTarget = { file: found.relative };
   if (split.start !== undefined) target.start = split.start;
   if (split.end !== undefined) target.end = split.end;
@@ -60,16 +71,26 @@ export function resolveFileTarget(root: string, cwd: string, input: string): Fil
 }
 
 /** Checks `start..end` against a file's text (and that the text is not binary); returns the line count. */
-export function checkLineRange(file: string, text: Buffer, start: number | undefined, end: number | undefined): number {
+export function checkLineRange(
+  file: string,
+  text: Buffer,
+  start: number | undefined,
+  end: number | undefined,
+): number {
   // Git's own test for "binary": a NUL byte in the first 8000 bytes.
-  if (text.subarray(0, 8000).includes(0)) throw new UsageError(`${file} is a binary file; blame reads text files`);
+  if (text.subarray(0, 8000).includes(0))
+    throw new UsageError(`${file} is a binary file; blame reads text files`);
   const count = countLines(text);
   if (start === undefined || end === undefined) return count;
   if (start < 1 || end < start) {
-    throw new UsageError(`${start}-${end} is not a line range; write ${file}:LINE or ${file}:START-END with 1 <= START <= END`);
+    throw new UsageError(
+      `${start}-${end} is not a line range; write ${file}:LINE or ${file}:START-END with 1 <= START <= END`,
+    );
   }
   if (end > count) {
-    throw new UsageError(`line ${end} is out of range: ${file} has ${count} line${count === 1 ? '' : 's'}`);
+    throw new UsageError(
+      `line ${end} is out of range: ${file} has ${count} line${count === 1 ? '' : 's'}`,
+    );
   }
   return count;
 }

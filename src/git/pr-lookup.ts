@@ -6,17 +6,21 @@
 import { K8sReadError } from '../errors.js';
 import { unquoteC } from './blame-porcelain.js';
 import {
-  KUBERNETES_REPO,
-  commitUrl,
   firstParagraph,
   parseCherryPickTitle,
-  parseKubernetesCommit,
-  parseMergeSubject,
-  parseSquashSubject,
+  pullRequestRepo,
   pullRequestUrl,
+  readCherryPicks,
+  readPullRequestReference,
+  readUpstream,
 } from './pr-reference.js';
 import { short, type PullRequestOptions } from './pull-requests.js';
-import { COMMIT_FORMAT, parseCommitRecords, type CommitInfo, type GitRepository } from './repository.js';
+import {
+  COMMIT_FORMAT,
+  parseCommitRecords,
+  type CommitInfo,
+  type GitRepository,
+} from './repository.js';
 import type { ChangedFile, PullRequestDetails } from './types.js';
 
 export class PullRequestNotFoundError extends K8sReadError {
@@ -24,7 +28,9 @@ export class PullRequestNotFoundError extends K8sReadError {
     const picks = cherryPicks.length
       ? `; it was cherry-picked here by ${cherryPicks.join(', ')}: run \`k8s-read pr\` with one of those numbers`
       : '; check the number, the checked-out branch (release branches carry cherry picks), or fetch more history';
-    super(`no merge of pull request #${number} on the main line of HEAD in ${root}${picks}`, { code: 'E_NO_PR' });
+    super(`no merge of pull request #${number} on the main line of HEAD in ${root}${picks}`, {
+      code: 'E_NO_PR',
+    });
   }
 }
 
@@ -43,44 +49,44 @@ export async function findPullRequestDetails(
     head,
   ]);
   const candidates = parseCommitRecords(out);
-  const merged = candidates.find((c) => parseMergeSubject(c.subject)?.number === number || parseSquashSubject(c.subject)?.number === number);
-  if (!merged) {
+  const merged = candidates.find((c) => readPullRequestReference(c)?.number === number);
+  const reference = merged ? readPullRequestReference(merged) : null;
+  if (!merged || !reference) {
     const picks = candidates
-      .filter((c) => parseCherryPickTitle(mergeTitle(c) ?? '').includes(number))
+      .filter((c) =>
+        parseCherryPickTitle(readPullRequestReference(c)?.title ?? c.subject).includes(number),
+      )
       .map((c) => {
-        const pr = parseMergeSubject(c.subject)?.number ?? parseSquashSubject(c.subject)?.number;
+        const pr = readPullRequestReference(c)?.number;
         return pr === undefined ? short(c.sha) : `#${pr} (${short(c.sha)})`;
       });
     throw new PullRequestNotFoundError(number, repo.root, picks);
   }
 
-  const isMerge = parseMergeSubject(merged.subject)?.number === number;
-  const title = mergeTitle(merged);
-  const description = isMerge ? firstParagraph(stripFirstParagraph(merged.body)) : firstParagraph(merged.body);
-  const upstreamSha = parseKubernetesCommit(merged.body);
-  const prRepo = options.github ?? (upstreamSha ? KUBERNETES_REPO : await repo.githubRemote());
+  const upstream = readUpstream(merged.body);
+  const prRepo = pullRequestRepo(
+    options.github,
+    upstream !== undefined,
+    options.github ? null : await repo.githubRemote(),
+  );
   const details: PullRequestDetails = {
     number,
-    title,
+    title: reference.title,
     url: pullRequestUrl(prRepo, number),
     mergeCommit: merged.sha,
-    kind: isMerge ? 'merge' : 'squash',
+    kind: reference.kind,
     author: merged.author,
     authorTime: merged.authorTime,
-    description,
+    // A merge's body opens with the title; a squash's body is the description itself.
+    description: firstParagraph(
+      reference.kind === 'merge' ? stripFirstParagraph(merged.body) : merged.body,
+    ),
     files: await changedFiles(repo, merged),
   };
-  if (upstreamSha) details.upstream = { repo: KUBERNETES_REPO, commit: upstreamSha, url: commitUrl(KUBERNETES_REPO, upstreamSha) };
-  const picks = parseCherryPickTitle(title ?? '');
-  if (picks.length > 0) details.cherryPickOf = picks.map((n) => ({ number: n, url: pullRequestUrl(prRepo, n) }));
+  if (upstream) details.upstream = upstream;
+  const picks = readCherryPicks(reference.title, prRepo);
+  if (picks) details.cherryPickOf = picks;
   return details;
-}
-
-/** The PR title: a merge's body starts with it; a squash subject is it, minus ` (#N)`. */
-function mergeTitle(commit: CommitInfo): string | null {
-  if (parseMergeSubject(commit.subject)) return firstParagraph(commit.body);
-  const squash = parseSquashSubject(commit.subject);
-  return squash ? squash.title || null : commit.subject;
 }
 
 function stripFirstParagraph(body: string): string {
@@ -94,10 +100,27 @@ async function changedFiles(repo: GitRepository, merged: CommitInfo): Promise<Ch
   const base = merged.parents[0];
   const range = base ? [base, merged.sha] : ['--root', merged.sha];
   const command = base ? 'diff' : 'diff-tree';
-  const status = await repo.run([command, ...(base ? [] : ['-r']), '--name-status', '-z', '-M', ...range]);
+  const status = await repo.run([
+    command,
+    ...(base ? [] : ['-r']),
+    '--name-status',
+    '-z',
+    '-M',
+    ...range,
+  ]);
   const files = parseNameStatus(status);
   // Hunks only for Go files: symbols live there, and vendor bumps would make the diff huge.
-  const diff = await repo.run([command, ...(base ? [] : ['-r', '-p']), '-U0', '--no-color', '--no-ext-diff', '-M', ...range, '--', '*.go']);
+  const diff = await repo.run([
+    command,
+    ...(base ? [] : ['-r', '-p']),
+    '-U0',
+    '--no-color',
+    '--no-ext-diff',
+    '-M',
+    ...range,
+    '--',
+    '*.go',
+  ]);
   const hunks = parseNewSideHunks(diff);
   for (const file of files) file.hunks = hunks.get(file.path) ?? [];
   return files;
@@ -107,7 +130,7 @@ async function changedFiles(repo: GitRepository, merged: CommitInfo): Promise<Ch
 export function parseNameStatus(out: string): ChangedFile[] {
   const parts = out.split('\0');
   const files: ChangedFile[] = [];
-  for (let i = 0; i < parts.length; ) {
+  for (let i = 0; i < parts.length;) {
     const status = parts[i++] ?? '';
     if (!status) continue;
     const letter = status[0] as string;
@@ -123,7 +146,9 @@ export function parseNameStatus(out: string): ChangedFile[] {
 }
 
 /** New-side line ranges per file from a `-U0` diff; a pure deletion touches the line it follows. */
-export function parseNewSideHunks(diff: string): Map<string, Array<{ start: number; end: number }>> {
+export function parseNewSideHunks(
+  diff: string,
+): Map<string, Array<{ start: number; end: number }>> {
   const hunks = new Map<string, Array<{ start: number; end: number }>>();
   let current: Array<{ start: number; end: number }> | undefined;
   for (const line of diff.split('\n')) {
@@ -143,7 +168,11 @@ export function parseNewSideHunks(diff: string): Map<string, Array<{ start: numb
     if (match && current) {
       const start = Number(match[1]);
       const count = match[2] === undefined ? 1 : Number(match[2]);
-      current.push(count === 0 ? { start: Math.max(start, 1), end: Math.max(start, 1) } : { start, end: start + count - 1 });
+      current.push(
+        count === 0
+          ? { start: Math.max(start, 1), end: Math.max(start, 1) }
+          : { start, end: start + count - 1 },
+      );
     }
   }
   return hunks;
@@ -155,5 +184,7 @@ export function symbolsTouched<T extends { file: string; line: number; endLine: 
   files: readonly ChangedFile[],
 ): T[] {
   const byFile = new Map(files.map((f) => [f.path, f.hunks]));
-  return definitions.filter((d) => (byFile.get(d.file) ?? []).some((h) => h.start <= d.endLine && h.end >= d.line));
+  return definitions.filter((d) =>
+    (byFile.get(d.file) ?? []).some((h) => h.start <= d.endLine && h.end >= d.line),
+  );
 }

@@ -2,6 +2,7 @@
  * Reading pull request numbers out of commit messages, the way Kubernetes' history writes them.
  * Pure functions over strings: no git here, so every message form is tested on its own.
  */
+import type { PullRequestRef, UpstreamCommit } from './types.js';
 
 /** Where the Kubernetes publishing bot says a staging repository's commit came from. */
 export const KUBERNETES_REPO = 'kubernetes/kubernetes';
@@ -25,9 +26,10 @@ export function parseSquashSubject(subject: string): { number: number; title: st
  * and `Manual cherry pick of ...`. Only the leading list counts: a later `#N` is part of the title.
  */
 export function parseCherryPickTitle(title: string): number[] {
-  const match = /^(?:\[[^\]]*\]\s*)?(?:automated\s+|manual\s+)?cherry[- ]?pick(?:ed)?\s+of\s+((?:#\d+(?:\s*(?:,|and|&)?\s*))+)/i.exec(
-    title.trim(),
-  );
+  const match =
+    /^(?:\[[^\]]*\]\s*)?(?:automated\s+|manual\s+)?cherry[- ]?pick(?:ed)?\s+of\s+((?:#\d+(?:\s*(?:,|and|&)?\s*))+)/i.exec(
+      title.trim(),
+    );
   if (!match) return [];
   return [...(match[1] ?? '').matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
 }
@@ -52,7 +54,8 @@ export function firstParagraph(body: string): string | null {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '');
-  if (lines.length === 0 || lines.every((line) => /^[A-Za-z][A-Za-z0-9-]*:\s/.test(line))) return null;
+  if (lines.length === 0 || lines.every((line) => /^[A-Za-z][A-Za-z0-9-]*:\s/.test(line)))
+    return null;
   return lines.join(' ');
 }
 
@@ -63,10 +66,14 @@ export function firstParagraph(body: string): string | null {
  */
 export function parseGithubRemote(url: string): string | null {
   const trimmed = url.trim();
-  const scp = /^(?:[^@/\s]+@)?(?:www\.|ssh\.)?github\.com:(?!\d+\/)\/?([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/i.exec(trimmed);
-  const full = /^(?:https?|ssh|git|git\+ssh|ssh\+git):\/\/(?:[^@/\s]+@)?(?:www\.|ssh\.)?github\.com(?::\d+)?\/([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/i.exec(
-    trimmed,
-  );
+  const scp =
+    /^(?:[^@/\s]+@)?(?:www\.|ssh\.)?github\.com:(?!\d+\/)\/?([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/i.exec(
+      trimmed,
+    );
+  const full =
+    /^(?:https?|ssh|git|git\+ssh|ssh\+git):\/\/(?:[^@/\s]+@)?(?:www\.|ssh\.)?github\.com(?::\d+)?\/([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/i.exec(
+      trimmed,
+    );
   const match = scp ?? full;
   return match ? `${match[1]}/${match[2]}` : null;
 }
@@ -82,4 +89,44 @@ export function pullRequestUrl(repo: string | null, number: number): string | nu
 
 export function commitUrl(repo: string, sha: string): string {
   return `https://github.com/${repo}/commit/${sha}`;
+}
+
+/** The PR a commit's own message names: GitHub's merge subject (title in the body), or a squash subject. */
+export function readPullRequestReference(message: {
+  subject: string;
+  body: string;
+}): { number: number; title: string | null; kind: 'merge' | 'squash' } | null {
+  const merge = parseMergeSubject(message.subject);
+  if (merge) return { number: merge.number, title: firstParagraph(message.body), kind: 'merge' };
+  const squash = parseSquashSubject(message.subject);
+  if (squash) return { number: squash.number, title: squash.title || null, kind: 'squash' };
+  return null;
+}
+
+/** The kubernetes/kubernetes commit a published staging repository's commit was cut from. */
+export function readUpstream(message: string): UpstreamCommit | undefined {
+  const sha = parseKubernetesCommit(message);
+  return sha
+    ? { repo: KUBERNETES_REPO, commit: sha, url: commitUrl(KUBERNETES_REPO, sha) }
+    : undefined;
+}
+
+/** Where PR links point: `--github`, else kubernetes/kubernetes for published commits, else origin. */
+export function pullRequestRepo(
+  override: string | null | undefined,
+  published: boolean,
+  origin: string | null,
+): string | null {
+  return override ?? (published ? KUBERNETES_REPO : origin);
+}
+
+/** The original PRs of a cherry-pick title, linked; undefined when the title is no cherry pick. */
+export function readCherryPicks(
+  title: string | null,
+  repo: string | null,
+): PullRequestRef[] | undefined {
+  const numbers = parseCherryPickTitle(title ?? '');
+  return numbers.length > 0
+    ? numbers.map((number) => ({ number, url: pullRequestUrl(repo, number) }))
+    : undefined;
 }

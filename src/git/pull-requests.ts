@@ -13,14 +13,12 @@ import type { Store } from '../store/db.js';
 import { readCachedPullRequests, writeCachedPullRequests } from '../store/git-cache.js';
 import { openMainlineView, type MainlineView } from './mainline-view.js';
 import {
-  KUBERNETES_REPO,
-  commitUrl,
-  firstParagraph,
-  parseCherryPickTitle,
   parseKubernetesCommit,
-  parseMergeSubject,
-  parseSquashSubject,
+  pullRequestRepo,
   pullRequestUrl,
+  readCherryPicks,
+  readPullRequestReference,
+  readUpstream,
 } from './pr-reference.js';
 import type { CommitInfo, GitRepository } from './repository.js';
 import type { PullRequestAnswer } from './types.js';
@@ -57,14 +55,19 @@ export async function resolvePullRequests(
   const wanted = [...new Set(commits)];
   const answers = new Map<string, PullRequestAnswer>();
   if (wanted.length === 0) return answers;
-  const links: LinkRepos = { override: options.github ?? null, origin: options.github ? null : await repo.githubRemote() };
+  const links: LinkRepos = {
+    override: options.github ?? null,
+    origin: options.github ? null : await repo.githubRemote(),
+  };
   const cacheKey = links.override ? `--github ${links.override}` : (links.origin ?? '');
   const cache = repo.shallow ? undefined : options.cache;
   if (cache) {
-    const hits = await readCachedPullRequests<PullRequestAnswer>(cache, cacheKey, wanted).catch((error: unknown) => {
-      options.debug?.(`cache read failed: ${String(error)}`);
-      return new Map<string, PullRequestAnswer>();
-    });
+    const hits = await readCachedPullRequests<PullRequestAnswer>(cache, cacheKey, wanted).catch(
+      (error: unknown) => {
+        options.debug?.(`cache read failed: ${String(error)}`);
+        return new Map<string, PullRequestAnswer>();
+      },
+    );
     for (const [sha, answer] of hits) answers.set(sha, answer);
   }
   const misses = wanted.filter((sha) => !answers.has(sha));
@@ -80,7 +83,12 @@ export async function resolvePullRequests(
     const introducer = introducers.get(sha);
     const answer = repo.shallowCommits.has(sha)
       ? shallowAnswer(sha)
-      : answerFor(infos.get(sha), introducer === undefined ? undefined : infos.get(introducer), flattened.get(sha), links);
+      : answerFor(
+          infos.get(sha),
+          introducer === undefined ? undefined : infos.get(introducer),
+          flattened.get(sha),
+          links,
+        );
     fresh.set(sha, answer ?? notInHistory(sha, repo.shallow));
   }
   for (const [sha, answer] of fresh) answers.set(sha, answer);
@@ -118,27 +126,33 @@ export function answerFor(
   links: LinkRepos,
 ): PullRequestAnswer | undefined {
   if (!commit || !merge) return undefined;
-  const upstreamSha = parseKubernetesCommit(commit.body);
+  const upstream = readUpstream(commit.body);
   const found = findPullRequest(commit, merge, flattened);
-  const published = upstreamSha !== null || (found !== null && parseKubernetesCommit(found.carrier.body) !== null);
-  const prRepo = links.override ?? (published ? KUBERNETES_REPO : links.origin);
+  const published =
+    upstream !== undefined || (found !== null && readUpstream(found.carrier.body) !== undefined);
+  const prRepo = pullRequestRepo(links.override, published, links.origin);
   const answer: PullRequestAnswer = { pr: null, reason: '' };
   if (found) {
-    answer.pr = { number: found.number, title: found.title, url: pullRequestUrl(prRepo, found.number), mergeCommit: found.carrier.sha };
+    answer.pr = {
+      number: found.number,
+      title: found.title,
+      url: pullRequestUrl(prRepo, found.number),
+      mergeCommit: found.carrier.sha,
+    };
     answer.reason = found.reason;
   } else if (merge.sha !== commit.sha) {
     answer.reason = `brought in by merge ${short(merge.sha)} "${merge.subject}", which names no pull request`;
   } else {
     answer.reason = 'direct commit on the main line with no pull request reference';
   }
-  if (upstreamSha) {
-    answer.upstream = { repo: KUBERNETES_REPO, commit: upstreamSha, url: commitUrl(KUBERNETES_REPO, upstreamSha) };
-    answer.reason += `; published from ${KUBERNETES_REPO} commit ${short(upstreamSha)} (Kubernetes-commit trailer)`;
+  if (upstream) {
+    answer.upstream = upstream;
+    answer.reason += `; published from ${upstream.repo} commit ${short(upstream.commit)} (Kubernetes-commit trailer)`;
   }
-  const picks = parseCherryPickTitle(found?.title ?? '');
-  if (picks.length > 0) {
-    answer.cherryPickOf = picks.map((number) => ({ number, url: pullRequestUrl(prRepo, number) }));
-    answer.reason += `; a cherry pick of ${picks.map((n) => `#${n}`).join(', ')}`;
+  const picks = readCherryPicks(found?.title ?? null, prRepo);
+  if (picks) {
+    answer.cherryPickOf = picks;
+    answer.reason += `; a cherry pick of ${picks.map((p) => `#${p.number}`).join(', ')}`;
   }
   return answer;
 }
@@ -151,30 +165,35 @@ interface FoundPullRequest {
   reason: string;
 }
 
-/** Which message names the PR: the introducing merge, a squash subject, or a flattened merge. */
-function findPullRequest(commit: CommitInfo, merge: CommitInfo, flattened: CommitInfo | undefined): FoundPullRequest | null {
-  const mergeRef = parseMergeSubject(merge.subject);
-  if (mergeRef) {
-    return { number: mergeRef.number, title: firstParagraph(merge.body), carrier: merge, reason: `merged by ${short(merge.sha)} "${merge.subject}"` };
+/** Which message names the PR: the introducing merge, the commit itself, or a flattened merge. */
+function findPullRequest(
+  commit: CommitInfo,
+  merge: CommitInfo,
+  flattened: CommitInfo | undefined,
+): FoundPullRequest | null {
+  const viaMerge = readPullRequestReference(merge);
+  if (viaMerge) {
+    const reason =
+      viaMerge.kind === 'merge'
+        ? `merged by ${short(merge.sha)} "${merge.subject}"`
+        : `squash merge: the subject of ${short(merge.sha)} ends with (#${viaMerge.number})`;
+    return { number: viaMerge.number, title: viaMerge.title, carrier: merge, reason };
   }
-  const squash = parseSquashSubject(merge.subject);
-  if (squash) {
-    return { number: squash.number, title: squash.title || null, carrier: merge, reason: `squash merge: the subject of ${short(merge.sha)} ends with (#${squash.number})` };
-  }
-  const own = commit.sha === merge.sha ? null : parseSquashSubject(commit.subject);
+  const own = commit.sha === merge.sha ? null : readPullRequestReference(commit);
   if (own) {
+    const names = own.kind === 'merge' ? `"${commit.subject}"` : `ends with (#${own.number})`;
     return {
       number: own.number,
-      title: own.title || null,
+      title: own.title,
       carrier: commit,
-      reason: `the subject of ${short(commit.sha)} ends with (#${own.number}); ${short(merge.sha)} "${merge.subject}" brought it into the main line`,
+      reason: `the subject of ${short(commit.sha)} ${names}; ${short(merge.sha)} "${merge.subject}" brought it into the main line`,
     };
   }
-  const flat = flattened ? parseMergeSubject(flattened.subject) : null;
-  if (flattened && flat) {
+  const flat = flattened ? readPullRequestReference(flattened) : null;
+  if (flattened && flat?.kind === 'merge') {
     return {
       number: flat.number,
-      title: firstParagraph(flattened.body),
+      title: flat.title,
       carrier: flattened,
       reason: `published staging repository: ${short(flattened.sha)} "${flattened.subject}" above it on the main line is the publishing bot's flattened merge`,
     };
@@ -201,8 +220,7 @@ async function findFlattenedMerges(
       introducers.get(sha) === sha &&
       info !== undefined &&
       parseKubernetesCommit(info.body) !== null &&
-      !parseMergeSubject(info.subject) &&
-      !parseSquashSubject(info.subject)
+      !readPullRequestReference(info)
     );
   });
   const found = new Map<string, CommitInfo>();
@@ -215,9 +233,10 @@ async function findFlattenedMerges(
       const info = aboveInfos.get(newer);
       // The run of a PR's commits is unbroken: a commit the bot did not cut from kubernetes (no
       // trailer), another PR's squash, or a real merge ends it.
-      if (!info || parseKubernetesCommit(info.body) === null || parseSquashSubject(info.subject)) break;
-      if (parseMergeSubject(info.subject)) {
-        if (info.parents.length === 1) found.set(sha, info);
+      if (!info || parseKubernetesCommit(info.body) === null) break;
+      const reference = readPullRequestReference(info);
+      if (reference) {
+        if (reference.kind === 'merge' && info.parents.length === 1) found.set(sha, info);
         break;
       }
       if (info.parents.length > 1) break;

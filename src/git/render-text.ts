@@ -22,7 +22,9 @@ export function renderBlameText(lines: readonly BlamedLine[], c: Colors, heading
     const author = (l.author ?? 'Not Committed Yet').padEnd(authorWidth);
     const date = (l.authorTime ?? '').slice(0, 10).padEnd(10);
     const pr = prLabel(l).padEnd(prWidth);
-    out.push(`${c.yellow(sha)} (${author} ${c.dim(date)} ${c.cyan(pr)}) ${String(l.line).padStart(lineWidth)} | ${l.content}`);
+    out.push(
+      `${c.yellow(sha)} (${author} ${c.dim(date)} ${c.cyan(pr)}) ${String(l.line).padStart(lineWidth)} | ${l.content}`,
+    );
   }
   out.push('', ...renderLegend(lines, c));
   return `${out.join('\n')}\n`;
@@ -33,7 +35,10 @@ function prLabel(answer: PullRequestAnswer): string {
 }
 
 /** One line per pull request and per reason without one, in order of first appearance. */
-function renderLegend(answers: ReadonlyArray<PullRequestAnswer & { commit: string | null }>, c: Colors): string[] {
+function renderLegend(
+  answers: ReadonlyArray<PullRequestAnswer & { commit: string | null }>,
+  c: Colors,
+): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   const withoutPr = new Map<string, number>();
@@ -48,10 +53,13 @@ function renderLegend(answers: ReadonlyArray<PullRequestAnswer & { commit: strin
     if (a.pr.url) parts.push(c.dim(a.pr.url));
     out.push(parts.join('  '));
     out.push(`    ${c.dim(a.reason)}`);
-    for (const pick of a.cherryPickOf ?? []) out.push(`    cherry pick of #${pick.number}${pick.url ? `  ${c.dim(pick.url)}` : ''}`);
+    for (const pick of a.cherryPickOf ?? [])
+      out.push(`    cherry pick of #${pick.number}${pick.url ? `  ${c.dim(pick.url)}` : ''}`);
   }
   for (const [reason, count] of withoutPr) {
-    out.push(`${c.cyan('-')}  ${reason}${answers.length > 1 ? ` (${count} line${count === 1 ? '' : 's'})` : ''}`);
+    out.push(
+      `${c.cyan('-')}  ${reason}${answers.length > 1 ? ` (${count} line${count === 1 ? '' : 's'})` : ''}`,
+    );
   }
   const upstreams = new Set(answers.flatMap((a) => (a.upstream ? [a.upstream.url] : [])));
   if (upstreams.size === 1) out.push(`upstream  ${c.dim([...upstreams][0] as string)}`);
@@ -59,13 +67,19 @@ function renderLegend(answers: ReadonlyArray<PullRequestAnswer & { commit: strin
 }
 
 /** Newest first: `a1b2c3d4 2022-01-03 Ada Reader  #1234 PR title`, the commit summary below. */
-export function renderHistoryText(entries: readonly HistoryEntry[], more: boolean, c: Colors): string {
+export function renderHistoryText(
+  entries: readonly HistoryEntry[],
+  more: boolean,
+  c: Colors,
+): string {
   if (entries.length === 0) return '(no commits)\n';
   const authorWidth = Math.max(...entries.map((e) => e.author.length));
   const out: string[] = [];
   for (const e of entries) {
     const pr = e.pr ? `${c.cyan(`#${e.pr.number}`)} ${e.pr.title ?? ''}` : c.dim(`- ${e.reason}`);
-    out.push(`${c.yellow(short(e.commit))} ${c.dim(e.authorTime.slice(0, 10))} ${e.author.padEnd(authorWidth)}  ${pr}`);
+    out.push(
+      `${c.yellow(short(e.commit))} ${c.dim(e.authorTime.slice(0, 10))} ${e.author.padEnd(authorWidth)}  ${pr}`,
+    );
     out.push(`         ${e.summary}`);
     if (e.pr?.url) out.push(`         ${c.dim(e.pr.url)}`);
   }
@@ -81,12 +95,17 @@ export function renderPullRequestText(
   const out: string[] = [];
   out.push(`${c.bold(c.cyan(`#${details.number}`))} ${c.bold(details.title ?? '(no title)')}`);
   if (details.url) out.push(c.dim(details.url));
-  out.push(`${details.kind === 'merge' ? 'merge commit' : 'squash commit'} ${c.yellow(details.mergeCommit)}  ${details.author}  ${details.authorTime.slice(0, 10)}`);
+  out.push(
+    `${details.kind === 'merge' ? 'merge commit' : 'squash commit'} ${c.yellow(details.mergeCommit)}  ${details.author}  ${details.authorTime.slice(0, 10)}`,
+  );
   if (details.upstream) out.push(`upstream ${details.upstream.url}`);
-  for (const pick of details.cherryPickOf ?? []) out.push(`cherry pick of #${pick.number}${pick.url ? `  ${c.dim(pick.url)}` : ''}`);
-  if (details.description && details.description !== details.title) out.push('', details.description);
+  for (const pick of details.cherryPickOf ?? [])
+    out.push(`cherry pick of #${pick.number}${pick.url ? `  ${c.dim(pick.url)}` : ''}`);
+  if (details.description && details.description !== details.title)
+    out.push('', details.description);
   out.push('', c.bold(`Files (${details.files.length}):`));
-  for (const f of details.files) out.push(`  ${f.status} ${f.oldPath ? `${f.oldPath} -> ` : ''}${f.path}`);
+  for (const f of details.files)
+    out.push(`  ${f.status} ${f.oldPath ? `${f.oldPath} -> ` : ''}${f.path}`);
   if (symbols) {
     out.push('', c.bold(`Indexed symbols touched (${symbols.length}):`));
     for (const s of symbols) out.push(`  ${s.symbol}  ${c.dim(`${s.file}:${s.line}`)}`);

@@ -36,7 +36,7 @@ export interface CommitInfo {
 const FIELD = '\x00';
 const RECORD = '\x1e';
 /** `git log` format that `parseCommitRecords` reads: sha, parents, author, date, subject, body. */
-export const COMMIT_FORMAT = "--format=%x1e%H%x00%P%x00%an%x00%aI%x00%s%x00%b";
+export const COMMIT_FORMAT = '--format=%x1e%H%x00%P%x00%an%x00%aI%x00%s%x00%b';
 
 export class GitRepository {
   private readonly mainlines = new Map<string, Promise<Mainline>>();
@@ -65,11 +65,19 @@ export class GitRepository {
       // Paths with spaces or non-ASCII characters come back verbatim rather than C-quoted.
       config: ['core.quotePath=false'],
       errors: (error, result) =>
-        result.exitCode !== 0 ? new GitCommandFailure(result.exitCode, Buffer.concat(result.stdErr).toString('utf8')) : error,
+        result.exitCode !== 0
+          ? new GitCommandFailure(result.exitCode, Buffer.concat(result.stdErr).toString('utf8'))
+          : error,
     });
     let out: string;
     try {
-      out = await git.raw(['rev-parse', '--show-toplevel', '--is-shallow-repository', '--git-path', 'shallow']);
+      out = await git.raw([
+        'rev-parse',
+        '--show-toplevel',
+        '--is-shallow-repository',
+        '--git-path',
+        'shallow',
+      ]);
     } catch (error) {
       if (/not a git repository/i.test(String((error as Error).message))) {
         throw new GitError(
@@ -83,7 +91,9 @@ export class GitRepository {
     const shallow = isShallow === 'true';
     const shallowFile = path.resolve(root, shallowPath ?? '');
     const shallowCommits =
-      shallow && existsSync(shallowFile) ? new Set(readFileSync(shallowFile, 'utf8').split('\n').filter(Boolean)) : new Set<string>();
+      shallow && existsSync(shallowFile)
+        ? new Set(readFileSync(shallowFile, 'utf8').split('\n').filter(Boolean))
+        : new Set<string>();
     return new GitRepository(git, root, toplevel, shallow, shallowCommits);
   }
 
@@ -97,7 +107,9 @@ export class GitRepository {
   }
 
   /** Like `run`, but hands back the exit code of a failed call instead of throwing. */
-  async tryRun(args: readonly string[]): Promise<{ ok: true; stdout: string } | { ok: false; failure: GitCommandFailure }> {
+  async tryRun(
+    args: readonly string[],
+  ): Promise<{ ok: true; stdout: string } | { ok: false; failure: GitCommandFailure }> {
     try {
       return { ok: true, stdout: await this.git.raw([...args]) };
     } catch (error) {
@@ -123,7 +135,9 @@ export class GitRepository {
   mainline(head: string): Promise<Mainline> {
     let found = this.mainlines.get(head);
     if (!found) {
-      found = this.run(['rev-list', '--parents', head]).then((out) => Mainline.fromRevList(out, head));
+      found = this.run(['rev-list', '--parents', head]).then((out) =>
+        Mainline.fromRevList(out, head),
+      );
       this.mainlines.set(head, found);
     }
     return found;
@@ -131,7 +145,9 @@ export class GitRepository {
 
   /** `owner/repo` of the `origin` remote when it is on GitHub, else null. */
   githubRemote(): Promise<string | null> {
-    this.remote ??= this.tryRun(['remote', 'get-url', 'origin']).then((r) => (r.ok ? parseGithubRemote(r.stdout) : null));
+    this.remote ??= this.tryRun(['remote', 'get-url', 'origin']).then((r) =>
+      r.ok ? parseGithubRemote(r.stdout) : null,
+    );
     return this.remote;
   }
 
@@ -141,7 +157,12 @@ export class GitRepository {
     const missing = wanted.filter((sha) => !this.commitInfo.has(sha));
     // A few thousand 41-byte arguments stay far below any command-line limit.
     for (let i = 0; i < missing.length; i += 2000) {
-      const out = await this.run(['log', '--no-walk=unsorted', COMMIT_FORMAT, ...missing.slice(i, i + 2000)]);
+      const out = await this.run([
+        'log',
+        '--no-walk=unsorted',
+        COMMIT_FORMAT,
+        ...missing.slice(i, i + 2000),
+      ]);
       for (const info of parseCommitRecords(out)) this.commitInfo.set(info.sha, info);
     }
     const found = new Map<string, CommitInfo>();
@@ -157,7 +178,8 @@ export function parseCommitRecords(out: string): CommitInfo[] {
   const infos: CommitInfo[] = [];
   for (const record of out.split(RECORD)) {
     if (!record.trim()) continue;
-    const [sha = '', parents = '', author = '', authorTime = '', subject = '', ...body] = record.split(FIELD);
+    const [sha = '', parents = '', author = '', authorTime = '', subject = '', ...body] =
+      record.split(FIELD);
     infos.push({
       sha: sha.trim(),
       parents: parents.split(' ').filter(Boolean),
@@ -176,5 +198,7 @@ function wrapFailure(error: unknown, command: string): GitError {
   if (/ENOENT|spawn git/.test(message)) {
     return new GitError('git is not installed or not on PATH; install git', { cause: error });
   }
-  return new GitError(`git ${command} failed: ${message.trim().replace(/^fatal:\s*/, '')}`, { cause: error });
+  return new GitError(`git ${command} failed: ${message.trim().replace(/^fatal:\s*/, '')}`, {
+    cause: error,
+  });
 }

@@ -5,13 +5,21 @@ import { runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { createHistoryRepo, mergePullRequest, setLine } from '../helpers/git-history.js';
 
-const repo = createHistoryRepo({ 'pkg/queue.go': 'package queue\n\nfunc Add() {}\n', 'dir with space/naïve file.go': 'package x\n' });
+const repo = createHistoryRepo({
+  'pkg/queue.go': 'package queue\n\nfunc Add() {}\n',
+  'dir with space/naïve file.go': 'package x\n',
+});
 repo.git('remote', 'add', 'origin', 'https://github.com/kubernetes/demo');
 const merged = mergePullRequest(repo, {
   number: 12,
   title: 'Add to the queue',
   branch: 'add',
-  commits: [{ message: 'Make Add add', change: () => setLine(repo, 'pkg/queue.go', 3, 'func Add() { add() }') }],
+  commits: [
+    {
+      message: 'Make Add add',
+      change: () => setLine(repo, 'pkg/queue.go', 3, 'func Add() { add() }'),
+    },
+  ],
 });
 repo.write('logo.png', '\x89PNG\r\n\x1a\n\0\0\0binary');
 repo.commit('Add a logo');
@@ -20,7 +28,10 @@ const day = (sha: string) => repo.git('show', '-s', '--format=%ad', '--date=shor
 
 const scratch = useTempDir('k8s-read-blame-cli-');
 const cli = (args: string[], cwd?: string) =>
-  runCli([...args, '--repo', repo.root, '--db', path.join(scratch, 'cache.sqlite')], cwd ? { cwd } : {});
+  runCli(
+    [...args, '--repo', repo.root, '--db', path.join(scratch, 'cache.sqlite')],
+    cwd ? { cwd } : {},
+  );
 
 describe('k8s-read blame', () => {
   beforeAll(() => {
@@ -52,12 +63,23 @@ describe('k8s-read blame', () => {
       author: 'Ada Reader',
       authorTime: expect.stringMatching(new RegExp(`^${day(merged.commits[0] as string)}T`)),
       summary: 'Make Add add',
-      pr: { number: 12, title: 'Add to the queue', url: 'https://github.com/kubernetes/demo/pull/12', mergeCommit: merged.merge },
+      pr: {
+        number: 12,
+        title: 'Add to the queue',
+        url: 'https://github.com/kubernetes/demo/pull/12',
+        mergeCommit: merged.merge,
+      },
       reason: `merged by ${short(merged.merge)} "Merge pull request #12 from ada/add"`,
       content: 'func Add() { add() }',
     });
     const range = await cli(['blame', 'pkg/queue.go:1-2', '-o', 'json']);
-    expect(JSON.parse(range.stdout).map((l: { line: number; commit: string; pr: unknown }) => [l.line, l.commit, l.pr])).toEqual([
+    expect(
+      JSON.parse(range.stdout).map((l: { line: number; commit: string; pr: unknown }) => [
+        l.line,
+        l.commit,
+        l.pr,
+      ]),
+    ).toEqual([
       [1, repo.first, null],
       [2, repo.first, null],
     ]);
@@ -72,16 +94,27 @@ describe('k8s-read blame', () => {
   it('blames files whose names have spaces and non-ASCII characters', async () => {
     const result = await cli(['blame', 'dir with space/naïve file.go', '-o', 'json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout)).toMatchObject([{ file: 'dir with space/naïve file.go', line: 1, commit: repo.first, content: 'package x' }]);
+    expect(JSON.parse(result.stdout)).toMatchObject([
+      { file: 'dir with space/naïve file.go', line: 1, commit: repo.first, content: 'package x' },
+    ]);
   });
 
   it.each([
     [['blame', 'pkg/queue.go:9'], 'error: line 9 is out of range: pkg/queue.go has 3 lines\n'],
-    [['blame', 'pkg/queue.go:3-2'], 'error: 3-2 is not a line range; write pkg/queue.go:LINE or pkg/queue.go:START-END with 1 <= START <= END\n'],
+    [
+      ['blame', 'pkg/queue.go:3-2'],
+      'error: 3-2 is not a line range; write pkg/queue.go:LINE or pkg/queue.go:START-END with 1 <= START <= END\n',
+    ],
     [['blame', 'logo.png'], 'error: logo.png is a binary file; blame reads text files\n'],
     [['blame', 'pkg'], 'error: pkg is a directory; name a file inside it\n'],
-    [['blame', 'pkg/missing.go:3'], `error: pkg/missing.go: no such file in ${repo.root}; check the path (relative to here or to the repository root)\n`],
-    [['blame', 'pkg/queue.go', '--github', 'not a repo'], 'error: --github not a repo: write owner/repo, e.g. --github kubernetes/kubernetes\n'],
+    [
+      ['blame', 'pkg/missing.go:3'],
+      `error: pkg/missing.go: no such file in ${repo.root}; check the path (relative to here or to the repository root)\n`,
+    ],
+    [
+      ['blame', 'pkg/queue.go', '--github', 'not a repo'],
+      'error: --github not a repo: write owner/repo, e.g. --github kubernetes/kubernetes\n',
+    ],
   ])('rejects %j with a message that says what to do', async (args, stderr) => {
     const result = await cli(args);
     expect(result).toEqual({ code: 2, stdout: '', stderr });
@@ -102,13 +135,21 @@ describe('k8s-read blame', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'error: draft.go is not in HEAD (untracked or only staged); commit it first: blame reads git history\n',
+      stderr:
+        'error: draft.go is not in HEAD (untracked or only staged); commit it first: blame reads git history\n',
     });
   });
 
   it('says a directory that is not a git repository cannot be blamed', async () => {
     const plain = path.join(scratch, 'elsewhere');
-    const result = await runCli(['blame', 'x.go', '--repo', plain, '--db', path.join(scratch, 'plain.sqlite')]);
+    const result = await runCli([
+      'blame',
+      'x.go',
+      '--repo',
+      plain,
+      '--db',
+      path.join(scratch, 'plain.sqlite'),
+    ]);
     expect(result).toEqual({
       code: 1,
       stdout: '',
@@ -130,7 +171,8 @@ describe('k8s-read blame and history of a symbol', () => {
     commits: [{ message: 'Add twice', change: () => setLine(mod, QUEUE, 5, '\tadd(); add()') }],
   });
   const date = (sha: string) => mod.git('show', '-s', '--format=%ad', '--date=short', sha).trim();
-  const symbolCli = (args: string[]) => runCli([...args, '--repo', mod.root, '--db', path.join(scratch, 'symbols.sqlite')]);
+  const symbolCli = (args: string[]) =>
+    runCli([...args, '--repo', mod.root, '--db', path.join(scratch, 'symbols.sqlite')]);
 
   it("blames the lines of a symbol's declaration, indexing the repository first", async () => {
     const result = await symbolCli(['blame', 'queue.Add']);
@@ -154,7 +196,15 @@ describe('k8s-read blame and history of a symbol', () => {
   it("lists the commits that changed a symbol's body, with the symbol in JSON", async () => {
     const result = await symbolCli(['history', 'example.com/demo/pkg/queue.Add', '-o', 'json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout).map((e: { symbol: string; commit: string; pr: { number: number } | null }) => [e.symbol, e.commit, e.pr?.number ?? null])).toEqual([
+    expect(
+      JSON.parse(result.stdout).map(
+        (e: { symbol: string; commit: string; pr: { number: number } | null }) => [
+          e.symbol,
+          e.commit,
+          e.pr?.number ?? null,
+        ],
+      ),
+    ).toEqual([
       ['example.com/demo/pkg/queue.Add', twice.commits[0], 3],
       ['example.com/demo/pkg/queue.Add', mod.first, null],
     ]);
@@ -165,14 +215,26 @@ describe('k8s-read blame and history of a symbol', () => {
     const result = await symbolCli(['pr', '3', '-o', 'json']);
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const details = JSON.parse(result.stdout);
-    expect(details).toMatchObject({ number: 3, title: 'Add twice', mergeCommit: twice.merge, kind: 'merge', url: null });
+    expect(details).toMatchObject({
+      number: 3,
+      title: 'Add twice',
+      mergeCommit: twice.merge,
+      kind: 'merge',
+      url: null,
+    });
     expect(details.files).toEqual([{ status: 'M', path: QUEUE, hunks: [{ start: 5, end: 5 }] }]);
-    expect(details.symbols.map((d: { symbol: string }) => d.symbol)).toEqual(['example.com/demo/pkg/queue.Add']);
+    expect(details.symbols.map((d: { symbol: string }) => d.symbol)).toEqual([
+      'example.com/demo/pkg/queue.Add',
+    ]);
   });
 
   it('says when neither a file nor a symbol matches', async () => {
     const result = await symbolCli(['blame', 'queue.Remove']);
-    expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: no symbol matches "queue.Remove"; try `k8s-read search <text>`\n' });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: no symbol matches "queue.Remove"; try `k8s-read search <text>`\n',
+    });
   });
 });
 
@@ -180,7 +242,12 @@ describe('k8s-read history and pr', () => {
   it('lists the commits of a line range with their PRs', async () => {
     const result = await cli(['history', 'pkg/queue.go:3-3', '-o', 'json']);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout).map((e: { commit: string; pr: { number: number } | null }) => [e.commit, e.pr?.number ?? null])).toEqual([
+    expect(
+      JSON.parse(result.stdout).map((e: { commit: string; pr: { number: number } | null }) => [
+        e.commit,
+        e.pr?.number ?? null,
+      ]),
+    ).toEqual([
       [merged.commits[0], 12],
       [repo.first, null],
     ]);
@@ -206,6 +273,8 @@ describe('k8s-read history and pr', () => {
   it('rejects a PR number that is not a number', async () => {
     const result = await cli(['pr', 'twelve']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("error: command-argument value 'twelve' is invalid for argument 'number'. write the pull request number, e.g. 123 or #123");
+    expect(result.stderr).toContain(
+      "error: command-argument value 'twelve' is invalid for argument 'number'. write the pull request number, e.g. 123 or #123",
+    );
   });
 });

@@ -5,11 +5,20 @@ import { blameFile } from '../../src/git/blame.js';
 import { GitRepository } from '../../src/git/repository.js';
 import type { BlamedLine } from '../../src/git/types.js';
 import { openGitCache } from '../../src/store/git-cache.js';
-import { commitChange, createHistoryRepo, mergePullRequest, numberedLines, setLine, shallowClone, squashMerge } from '../helpers/git-history.js';
+import {
+  commitChange,
+  createHistoryRepo,
+  mergePullRequest,
+  numberedLines,
+  setLine,
+  shallowClone,
+  squashMerge,
+} from '../helpers/git-history.js';
 
 const FILE = 'pkg/informer.go';
 const short = (sha: string) => sha.slice(0, 8);
-const line = (lines: readonly BlamedLine[], n: number) => lines.find((l) => l.line === n) as BlamedLine;
+const line = (lines: readonly BlamedLine[], n: number) =>
+  lines.find((l) => l.line === n) as BlamedLine;
 
 /**
  * One history with every way a line reaches the main line:
@@ -23,10 +32,22 @@ repo.git('remote', 'add', 'origin', 'git@github.com:kubernetes/demo.git');
 const edit = (n: number, text: string) => () => setLine(repo, FILE, n, text);
 
 repo.git('checkout', '-q', '-b', 'watch-cache');
-const watchCache = commitChange(repo, { message: 'Add the watch cache', change: edit(2, 'watch cache') });
+const watchCache = commitChange(repo, {
+  message: 'Add the watch cache',
+  change: edit(2, 'watch cache'),
+});
 repo.git('checkout', '-q', 'main');
 const direct = commitChange(repo, { message: 'Fix a typo', change: edit(4, 'typo fixed') });
-repo.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #12 from ada/watch-cache', '-m', 'Add the watch cache', 'watch-cache');
+repo.git(
+  'merge',
+  '-q',
+  '--no-ff',
+  '-m',
+  'Merge pull request #12 from ada/watch-cache',
+  '-m',
+  'Add the watch cache',
+  'watch-cache',
+);
 const merge12 = repo.git('rev-parse', 'HEAD').trim();
 
 const squash34 = squashMerge(repo, 34, 'Speed up the lister', { change: edit(3, 'faster lister') });
@@ -38,7 +59,16 @@ const sub = commitChange(repo, { message: 'Sub-branch work', change: edit(6, 'su
 repo.git('checkout', '-q', 'topic');
 repo.git('merge', '-q', '--no-ff', '-m', "Merge branch 'sub' into topic", 'sub');
 repo.git('checkout', '-q', 'main');
-repo.git('merge', '-q', '--no-ff', '-m', 'Merge pull request #56 from grace/topic', '-m', 'Topic work', 'topic');
+repo.git(
+  'merge',
+  '-q',
+  '--no-ff',
+  '-m',
+  'Merge pull request #56 from grace/topic',
+  '-m',
+  'Topic work',
+  'topic',
+);
 const merge56 = repo.git('rev-parse', 'HEAD').trim();
 
 const UPSTREAM = 'c0ffee'.padEnd(40, '1');
@@ -46,7 +76,9 @@ const staged = mergePullRequest(repo, {
   number: 90,
   title: 'Promote the feature to beta',
   branch: 'beta',
-  commits: [{ message: `Promote to beta\n\nKubernetes-commit: ${UPSTREAM}`, change: edit(7, 'beta') }],
+  commits: [
+    { message: `Promote to beta\n\nKubernetes-commit: ${UPSTREAM}`, change: edit(7, 'beta') },
+  ],
   trailer: `Kubernetes-commit: ${'d'.repeat(40)}`,
 });
 
@@ -89,7 +121,12 @@ describe('blameFile', () => {
       commit: watchCache,
       author: 'Ada Reader',
       summary: 'Add the watch cache',
-      pr: { number: 12, title: 'Add the watch cache', url: 'https://github.com/kubernetes/demo/pull/12', mergeCommit: merge12 },
+      pr: {
+        number: 12,
+        title: 'Add the watch cache',
+        url: 'https://github.com/kubernetes/demo/pull/12',
+        mergeCommit: merge12,
+      },
       reason: `merged by ${short(merge12)} "Merge pull request #12 from ada/watch-cache"`,
     });
   });
@@ -97,7 +134,12 @@ describe('blameFile', () => {
   it('reads a squash merge from a (#N) subject on the main line', () => {
     expect(line(lines, 3)).toMatchObject({
       commit: squash34,
-      pr: { number: 34, title: 'Speed up the lister', url: 'https://github.com/kubernetes/demo/pull/34', mergeCommit: squash34 },
+      pr: {
+        number: 34,
+        title: 'Speed up the lister',
+        url: 'https://github.com/kubernetes/demo/pull/34',
+        mergeCommit: squash34,
+      },
       reason: `squash merge: the subject of ${short(squash34)} ends with (#34)`,
     });
   });
@@ -108,7 +150,11 @@ describe('blameFile', () => {
       pr: null,
       reason: 'direct commit on the main line with no pull request reference',
     });
-    expect(line(lines, 10)).toMatchObject({ commit: repo.first, pr: null, summary: 'Initial commit' });
+    expect(line(lines, 10)).toMatchObject({
+      commit: repo.first,
+      pr: null,
+      summary: 'Initial commit',
+    });
   });
 
   it('gives commits of a sub-branch the PR of the main-line merge, not the inner merge', () => {
@@ -140,7 +186,11 @@ describe('blameFile', () => {
       },
       reason: `merged by ${short(staged.merge)} "Merge pull request #90 from ada/beta"; published from kubernetes/kubernetes commit ${short(UPSTREAM)} (Kubernetes-commit trailer)`,
       content: 'beta',
-      upstream: { repo: 'kubernetes/kubernetes', commit: UPSTREAM, url: `https://github.com/kubernetes/kubernetes/commit/${UPSTREAM}` },
+      upstream: {
+        repo: 'kubernetes/kubernetes',
+        commit: UPSTREAM,
+        url: `https://github.com/kubernetes/kubernetes/commit/${UPSTREAM}`,
+      },
     });
   });
 
@@ -160,14 +210,23 @@ describe('blameFile', () => {
   it('names the original PR of an automated cherry pick as well', () => {
     expect(line(lines, 1)).toMatchObject({
       commit: pick.commits[0],
-      pr: { number: 78, title: 'Automated cherry pick of #70: Fix the lister', mergeCommit: pick.merge },
+      pr: {
+        number: 78,
+        title: 'Automated cherry pick of #70: Fix the lister',
+        mergeCommit: pick.merge,
+      },
       cherryPickOf: [{ number: 70, url: 'https://github.com/kubernetes/demo/pull/70' }],
       reason: `merged by ${short(pick.merge)} "Merge pull request #78 from ada/automated-cherry-pick-of-#70"; a cherry pick of #70`,
     });
   });
 
   it('blames only the asked range, and points links where --github says', async () => {
-    const range = await blameFile(await open(), { file: FILE, start: 2, end: 3 }, {}, { github: 'ada/fork' });
+    const range = await blameFile(
+      await open(),
+      { file: FILE, start: 2, end: 3 },
+      {},
+      { github: 'ada/fork' },
+    );
     expect(range.map((l) => [l.line, l.pr?.url])).toEqual([
       [2, 'https://github.com/ada/fork/pull/12'],
       [3, 'https://github.com/ada/fork/pull/34'],
@@ -177,7 +236,10 @@ describe('blameFile', () => {
 
 describe('blameFile in a published staging repository', () => {
   const upstream = (n: number) => String(n).repeat(40);
-  const dir = createHistoryRepo({ 'types.go': numberedLines(3) }, `Initial sync\n\nKubernetes-commit: ${upstream(1)}`);
+  const dir = createHistoryRepo(
+    { 'types.go': numberedLines(3) },
+    `Initial sync\n\nKubernetes-commit: ${upstream(1)}`,
+  );
   dir.git('remote', 'add', 'origin', 'https://github.com/kubernetes/client-go.git');
   const codegen = commitChange(dir, {
     message: `Run codegen\n\nKubernetes-commit: ${upstream(2)}`,
@@ -200,8 +262,19 @@ describe('blameFile in a published staging repository', () => {
   ])('names the PR of a flattened merge above a main-line commit (%s)', async (_how, cached) => {
     const cache = cached ? await openGitCache(':memory:') : undefined;
     if (cache) stores.push(cache);
-    if (cache) await blameFile(await GitRepository.open(dir.root), { file: 'types.go', start: 1, end: 1 }, {}, { cache });
-    const lines = await blameFile(await GitRepository.open(dir.root), { file: 'types.go' }, {}, { cache });
+    if (cache)
+      await blameFile(
+        await GitRepository.open(dir.root),
+        { file: 'types.go', start: 1, end: 1 },
+        {},
+        { cache },
+      );
+    const lines = await blameFile(
+      await GitRepository.open(dir.root),
+      { file: 'types.go' },
+      {},
+      { cache },
+    );
     expect(line(lines, 2)).toMatchObject({
       commit: codegen,
       pr: {
@@ -211,7 +284,11 @@ describe('blameFile in a published staging repository', () => {
         mergeCommit: flat,
       },
       reason: `published staging repository: ${short(flat)} "Merge pull request #140029 from gauravkghildiyal/derived" above it on the main line is the publishing bot's flattened merge; published from kubernetes/kubernetes commit ${short(upstream(2))} (Kubernetes-commit trailer)`,
-      upstream: { repo: 'kubernetes/kubernetes', commit: upstream(2), url: `https://github.com/kubernetes/kubernetes/commit/${upstream(2)}` },
+      upstream: {
+        repo: 'kubernetes/kubernetes',
+        commit: upstream(2),
+        url: `https://github.com/kubernetes/kubernetes/commit/${upstream(2)}`,
+      },
     });
     expect(line(lines, 3)).toMatchObject({
       commit: direct,
@@ -235,7 +312,12 @@ describe('blameFile with a cache', () => {
   it('answers a second blame of the unchanged file from the cache, without running git blame or reading the graph', async () => {
     const cache = await openGitCache(':memory:');
     stores.push(cache);
-    const first = await blameFile(await GitRepository.open(dir.root), { file: 'a.go' }, {}, { cache });
+    const first = await blameFile(
+      await GitRepository.open(dir.root),
+      { file: 'a.go' },
+      {},
+      { cache },
+    );
     const again = await GitRepository.open(dir.root);
     const run = vi.spyOn(again, 'run');
     const second = await blameFile(again, { file: 'a.go' }, {}, { cache });
@@ -263,7 +345,12 @@ describe('blameFile with a cache', () => {
     await blameFile(await GitRepository.open(dir.root), { file: 'a.go' }, {}, { cache });
     writeFileSync(path.join(dir.root, 'a.go'), 'line 1\nedited\nline 3\n');
     try {
-      const lines = await blameFile(await GitRepository.open(dir.root), { file: 'a.go' }, {}, { cache });
+      const lines = await blameFile(
+        await GitRepository.open(dir.root),
+        { file: 'a.go' },
+        {},
+        { cache },
+      );
       expect(line(lines, 2)).toEqual({
         file: 'a.go',
         line: 2,
@@ -318,35 +405,62 @@ describe('blameFile options', () => {
   const renamed = dir.commit('Rename old.go to new.go');
   const movedText = `${[...b, '', ...a].join('\n')}\n`;
   const moved = commitChange(dir, { message: 'Move b above a', files: { 'new.go': movedText } });
-  const reformat = commitChange(dir, { message: 'Indent with spaces', files: { 'new.go': movedText.replace(/\t/g, '    ') } });
+  const reformat = commitChange(dir, {
+    message: 'Indent with spaces',
+    files: { 'new.go': movedText.replace(/\t/g, '    ') },
+  });
   const open = () => GitRepository.open(dir.root);
 
   it('follows a rename and says where the line lived then', async () => {
     const lines = await blameFile(await open(), { file: 'new.go', start: 1, end: 1 });
     expect(renamed).not.toBe(dir.first);
-    expect(lines[0]).toMatchObject({ commit: dir.first, originalFile: 'old.go', content: 'func b() {' });
+    expect(lines[0]).toMatchObject({
+      commit: dir.first,
+      originalFile: 'old.go',
+      content: 'func b() {',
+    });
   });
 
   it('blames moved lines on the move without -M, and on their author with -M, even for one line', async () => {
     // -w looks through the later re-indent, which would otherwise split the moved block.
-    const plain = await blameFile(await open(), { file: 'new.go', start: 7, end: 7 }, { ignoreWhitespace: true });
-    const withMoves = await blameFile(await open(), { file: 'new.go', start: 7, end: 7 }, { ignoreWhitespace: true, detectMoves: true });
+    const plain = await blameFile(
+      await open(),
+      { file: 'new.go', start: 7, end: 7 },
+      { ignoreWhitespace: true },
+    );
+    const withMoves = await blameFile(
+      await open(),
+      { file: 'new.go', start: 7, end: 7 },
+      { ignoreWhitespace: true, detectMoves: true },
+    );
     expect(plain[0]).toMatchObject({ commit: moved, content: 'func alpha() {' });
     expect(withMoves[0]).toMatchObject({ commit: dir.first, content: 'func alpha() {' });
   });
 
   it('blames whitespace-only changes on their author with -w', async () => {
     const plain = await blameFile(await open(), { file: 'new.go', start: 2, end: 2 });
-    const ignoring = await blameFile(await open(), { file: 'new.go', start: 2, end: 2 }, { ignoreWhitespace: true });
+    const ignoring = await blameFile(
+      await open(),
+      { file: 'new.go', start: 2, end: 2 },
+      { ignoreWhitespace: true },
+    );
     expect(plain[0]?.commit).toBe(reformat);
     expect(ignoring[0]?.commit).toBe(dir.first);
   });
 
   it('looks through the commits of --ignore-rev and of an --ignore-revs-file', async () => {
-    const byRev = await blameFile(await open(), { file: 'new.go', start: 2, end: 2 }, { ignoreRevs: [reformat.slice(0, 10)] });
+    const byRev = await blameFile(
+      await open(),
+      { file: 'new.go', start: 2, end: 2 },
+      { ignoreRevs: [reformat.slice(0, 10)] },
+    );
     const list = path.join(dir.root, '.git', 'formatting-commits');
     writeFileSync(list, `${reformat}\n`);
-    const byFile = await blameFile(await open(), { file: 'new.go', start: 2, end: 2 }, { ignoreRevsFile: list });
+    const byFile = await blameFile(
+      await open(),
+      { file: 'new.go', start: 2, end: 2 },
+      { ignoreRevsFile: list },
+    );
     expect(byRev[0]?.commit).toBe(dir.first);
     expect(byFile[0]?.commit).toBe(dir.first);
   });
@@ -360,11 +474,11 @@ describe('blameFile options', () => {
   });
 
   it('rejects an --ignore-rev that is not a commit, and an option smuggled in as one', async () => {
-    await expect(blameFile(await open(), { file: 'new.go' }, { ignoreRevs: ['nope'] })).rejects.toThrow(
-      `--ignore-rev nope: no such commit in ${dir.root}; pass a commit id`,
-    );
-    await expect(blameFile(await open(), { file: 'new.go' }, { ignoreRevs: ['--output=/tmp/x'] })).rejects.toThrow(
-      '--ignore-rev --output=/tmp/x: no such commit',
-    );
+    await expect(
+      blameFile(await open(), { file: 'new.go' }, { ignoreRevs: ['nope'] }),
+    ).rejects.toThrow(`--ignore-rev nope: no such commit in ${dir.root}; pass a commit id`);
+    await expect(
+      blameFile(await open(), { file: 'new.go' }, { ignoreRevs: ['--output=/tmp/x'] }),
+    ).rejects.toThrow('--ignore-rev --output=/tmp/x: no such commit');
   });
 });

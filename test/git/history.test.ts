@@ -1,19 +1,41 @@
 import { describe, expect, it } from 'vitest';
 import { readHistory } from '../../src/git/history.js';
 import { GitRepository } from '../../src/git/repository.js';
-import { commitChange, createHistoryRepo, mergePullRequest, setLine, squashMerge } from '../helpers/git-history.js';
+import {
+  commitChange,
+  createHistoryRepo,
+  mergePullRequest,
+  setLine,
+  squashMerge,
+} from '../helpers/git-history.js';
 
 const FILE = 'worker.go';
-const text = ['package worker', '', 'func Run() {', '\tstart()', '}', '', 'func other() {}', ''].join('\n');
+const text = [
+  'package worker',
+  '',
+  'func Run() {',
+  '\tstart()',
+  '}',
+  '',
+  'func other() {}',
+  '',
+].join('\n');
 const repo = createHistoryRepo({ [FILE]: text }, 'Add the worker');
-const outside = commitChange(repo, { message: 'Touch only other()', change: () => setLine(repo, FILE, 7, 'func other() { return }') });
+const outside = commitChange(repo, {
+  message: 'Touch only other()',
+  change: () => setLine(repo, FILE, 7, 'func other() { return }'),
+});
 const pr = mergePullRequest(repo, {
   number: 21,
   title: 'Start twice',
   branch: 'twice',
-  commits: [{ message: 'Call start twice', change: () => setLine(repo, FILE, 4, '\tstart(); start()') }],
+  commits: [
+    { message: 'Call start twice', change: () => setLine(repo, FILE, 4, '\tstart(); start()') },
+  ],
 });
-const squash = squashMerge(repo, 22, 'Rename start to begin', { change: () => setLine(repo, FILE, 4, '\tbegin(); begin()') });
+const squash = squashMerge(repo, 22, 'Rename start to begin', {
+  change: () => setLine(repo, FILE, 4, '\tbegin(); begin()'),
+});
 
 describe('readHistory', () => {
   const open = () => GitRepository.open(repo.root);
@@ -21,10 +43,27 @@ describe('readHistory', () => {
   it("lists the commits that changed a function's lines, newest first, each with its PR", async () => {
     const history = await readHistory(await open(), { file: FILE, start: 3, end: 5 });
     expect(history.more).toBe(false);
-    expect(history.entries.map((e) => [e.commit, e.summary, e.pr?.number ?? null, e.reason])).toEqual([
-      [squash, 'Rename start to begin (#22)', 22, `squash merge: the subject of ${squash.slice(0, 8)} ends with (#22)`],
-      [pr.commits[0], 'Call start twice', 21, `merged by ${pr.merge.slice(0, 8)} "Merge pull request #21 from ada/twice"`],
-      [repo.first, 'Add the worker', null, 'direct commit on the main line with no pull request reference'],
+    expect(
+      history.entries.map((e) => [e.commit, e.summary, e.pr?.number ?? null, e.reason]),
+    ).toEqual([
+      [
+        squash,
+        'Rename start to begin (#22)',
+        22,
+        `squash merge: the subject of ${squash.slice(0, 8)} ends with (#22)`,
+      ],
+      [
+        pr.commits[0],
+        'Call start twice',
+        21,
+        `merged by ${pr.merge.slice(0, 8)} "Merge pull request #21 from ada/twice"`,
+      ],
+      [
+        repo.first,
+        'Add the worker',
+        null,
+        'direct commit on the main line with no pull request reference',
+      ],
     ]);
     expect(history.entries.map((e) => e.commit)).not.toContain(outside);
   });
@@ -37,7 +76,12 @@ describe('readHistory', () => {
 
   it('lists every commit of a whole file', async () => {
     const history = await readHistory(await open(), { file: FILE }, { limit: 0 });
-    expect(history.entries.map((e) => e.commit)).toEqual([squash, pr.commits[0], outside, repo.first]);
+    expect(history.entries.map((e) => e.commit)).toEqual([
+      squash,
+      pr.commits[0],
+      outside,
+      repo.first,
+    ]);
   });
 
   it('follows a whole file through a rename', async () => {

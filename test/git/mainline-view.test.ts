@@ -3,12 +3,23 @@ import { openMainlineView } from '../../src/git/mainline-view.js';
 import { GitRepository } from '../../src/git/repository.js';
 import type { Store } from '../../src/store/db.js';
 import { openGitCache, readMainlineHead } from '../../src/store/git-cache.js';
-import { createHistoryRepo, head, mergePullRequest, numberedLines, setLine } from '../helpers/git-history.js';
+import {
+  createHistoryRepo,
+  head,
+  mergePullRequest,
+  numberedLines,
+  setLine,
+} from '../helpers/git-history.js';
 
 const repo = createHistoryRepo({ 'a.go': numberedLines(9) });
 const edit = (n: number) => () => setLine(repo, 'a.go', n, `changed ${n}`);
 const pr = (number: number, line: number) =>
-  mergePullRequest(repo, { number, title: `PR ${number}`, branch: `b${number}`, commits: [{ message: `Change ${line}`, change: edit(line) }] });
+  mergePullRequest(repo, {
+    number,
+    title: `PR ${number}`,
+    branch: `b${number}`,
+    commits: [{ message: `Change ${line}`, change: edit(line) }],
+  });
 
 const stores: Store[] = [];
 afterAll(async () => Promise.all(stores.map((s) => s.close())));
@@ -20,9 +31,12 @@ async function view(cache: Store) {
   const run = vi.spyOn(git, 'run');
   const tryRun = vi.spyOn(git, 'tryRun');
   const opened = await openMainlineView(git, headSha, cache);
-  const calls = (spy: typeof run | typeof tryRun) => spy.mock.calls.map(([args], i) => ({ order: spy.mock.invocationCallOrder[i] ?? 0, args }));
+  const calls = (spy: typeof run | typeof tryRun) =>
+    spy.mock.calls.map(([args], i) => ({ order: spy.mock.invocationCallOrder[i] ?? 0, args }));
   const commands = () =>
-    [...calls(run), ...calls(tryRun)].sort((a, b) => a.order - b.order).map((c) => c.args.join(' '));
+    [...calls(run), ...calls(tryRun)]
+      .sort((a, b) => a.order - b.order)
+      .map((c) => c.args.join(' '));
   return { opened, commands };
 }
 
@@ -57,7 +71,11 @@ describe('openMainlineView with a cache', () => {
     const extended = await view(cache);
     expect(extended.commands()).toEqual([`rev-list --parents ${head(repo)} ^${recorded}`]);
     expect(
-      await extended.opened.introducers([older.commits[0] as string, newer.commits[0] as string, newest.commits[0] as string]),
+      await extended.opened.introducers([
+        older.commits[0] as string,
+        newer.commits[0] as string,
+        newest.commits[0] as string,
+      ]),
     ).toEqual(
       new Map([
         [older.commits[0], older.merge],
@@ -78,8 +96,13 @@ describe('openMainlineView with a cache', () => {
     repo.git('checkout', '-q', '-b', 'release', `${base}~1`);
     const pick = pr(5, 9);
     const other = await view(cache);
-    expect(other.commands()).toEqual([`rev-list --parents ${head(repo)} ^${base}`, `rev-list --parents ${head(repo)}`]);
-    expect(await other.opened.introducers([pick.commits[0] as string])).toEqual(new Map([[pick.commits[0], pick.merge]]));
+    expect(other.commands()).toEqual([
+      `rev-list --parents ${head(repo)} ^${base}`,
+      `rev-list --parents ${head(repo)}`,
+    ]);
+    expect(await other.opened.introducers([pick.commits[0] as string])).toEqual(
+      new Map([[pick.commits[0], pick.merge]]),
+    );
     expect((await readMainlineHead(cache))?.head).toBe(pick.merge);
 
     repo.git('checkout', '-q', '--detach', `${pick.merge}~1`);

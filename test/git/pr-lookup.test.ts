@@ -1,10 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { findPullRequestDetails, parseNameStatus, parseNewSideHunks, symbolsTouched } from '../../src/git/pr-lookup.js';
+import {
+  findPullRequestDetails,
+  parseNameStatus,
+  parseNewSideHunks,
+  symbolsTouched,
+} from '../../src/git/pr-lookup.js';
 import { GitRepository } from '../../src/git/repository.js';
-import { commitChange, createHistoryRepo, mergePullRequest, setLine, squashMerge } from '../helpers/git-history.js';
+import {
+  commitChange,
+  createHistoryRepo,
+  mergePullRequest,
+  setLine,
+  squashMerge,
+} from '../helpers/git-history.js';
 
 const lines = (n: number) => Array.from({ length: n }, (_, i) => `// ${i + 1}`).join('\n') + '\n';
-const repo = createHistoryRepo({ 'pkg/queue.go': lines(20), 'README.md': 'queue\n', 'old name.go': lines(3) });
+const repo = createHistoryRepo({
+  'pkg/queue.go': lines(20),
+  'README.md': 'queue\n',
+  'old name.go': lines(3),
+});
 repo.git('remote', 'add', 'origin', 'https://github.com/kubernetes/demo.git');
 const merged = mergePullRequest(repo, {
   number: 41,
@@ -22,13 +37,17 @@ const merged = mergePullRequest(repo, {
     },
   ],
 });
-const squashed = squashMerge(repo, 42, 'Document the queue', { files: { 'README.md': 'queue\nfair\n' } });
+const squashed = squashMerge(repo, 42, 'Document the queue', {
+  files: { 'README.md': 'queue\nfair\n' },
+});
 commitChange(repo, { message: 'Unrelated work on #41 follow-ups', files: { 'notes.txt': 'x\n' } });
 mergePullRequest(repo, {
   number: 43,
   title: 'Automated cherry pick of #40: Fix the queue',
   branch: 'pick',
-  commits: [{ message: 'Fix the queue', change: () => setLine(repo, 'pkg/queue.go', 10, '// fixed') }],
+  commits: [
+    { message: 'Fix the queue', change: () => setLine(repo, 'pkg/queue.go', 10, '// fixed') },
+  ],
 });
 
 describe('findPullRequestDetails', () => {
@@ -73,7 +92,9 @@ describe('findPullRequestDetails', () => {
 
   it('names the original PR of a cherry pick', async () => {
     const details = await findPullRequestDetails(await open(), 43);
-    expect(details.cherryPickOf).toEqual([{ number: 40, url: 'https://github.com/kubernetes/demo/pull/40' }]);
+    expect(details.cherryPickOf).toEqual([
+      { number: 40, url: 'https://github.com/kubernetes/demo/pull/40' },
+    ]);
   });
 
   it('says where a PR that was only cherry-picked here went', async () => {
@@ -112,7 +133,18 @@ describe('diff parsing', () => {
   });
 
   it('reads new-side ranges, a pure deletion as the line it follows', () => {
-    const diff = ['diff --git a/x.go b/x.go', '--- a/x.go', '+++ b/x.go', '@@ -3,0 +4,2 @@', '+a', '+b', '@@ -9 +11,0 @@', '-c', '@@ -20 +21 @@ f', ''].join('\n');
+    const diff = [
+      'diff --git a/x.go b/x.go',
+      '--- a/x.go',
+      '+++ b/x.go',
+      '@@ -3,0 +4,2 @@',
+      '+a',
+      '+b',
+      '@@ -9 +11,0 @@',
+      '-c',
+      '@@ -20 +21 @@ f',
+      '',
+    ].join('\n');
     expect(parseNewSideHunks(diff).get('x.go')).toEqual([
       { start: 4, end: 5 },
       { start: 11, end: 11 },

@@ -38,7 +38,10 @@ describe('parseSquashSubject', () => {
 
 describe('parseCherryPickTitle', () => {
   it.each([
-    ['Automated cherry pick of #115620: client-go/cache: fix missing delete event (+ #116623)', [115620]],
+    [
+      'Automated cherry pick of #115620: client-go/cache: fix missing delete event (+ #116623)',
+      [115620],
+    ],
     ['Automated cherry pick of #135580 - Embed proper interface in TransformingStore', [135580]],
     ['Automated cherry pick of #1 #2: two fixes', [1, 2]],
     ['[1.24] Cherry Pick of #114766: [Prepare for go1.20] Bump versions', [114766]],
@@ -55,7 +58,9 @@ describe('parseCherryPickTitle', () => {
 describe('parseKubernetesCommit', () => {
   it('reads the upstream commit from the publishing bot trailer', () => {
     const sha = '2a5a1c06c4bb33424a8253d876a094cc01957b07';
-    expect(parseKubernetesCommit(`KEP-2033: promote to beta\n\nKubernetes-commit: ${sha}`)).toBe(sha);
+    expect(parseKubernetesCommit(`KEP-2033: promote to beta\n\nKubernetes-commit: ${sha}`)).toBe(
+      sha,
+    );
   });
 
   it('is null without the trailer', () => {
@@ -65,11 +70,15 @@ describe('parseKubernetesCommit', () => {
 
 describe('firstParagraph', () => {
   it('joins the first paragraph of a merge body into the PR title', () => {
-    expect(firstParagraph('Add the\nwatch cache\n\nKubernetes-commit: abc')).toBe('Add the watch cache');
+    expect(firstParagraph('Add the\nwatch cache\n\nKubernetes-commit: abc')).toBe(
+      'Add the watch cache',
+    );
   });
 
   it('is null when the body holds only trailers', () => {
-    expect(firstParagraph('Kubernetes-commit: 2a5a1c06c4bb33424a8253d876a094cc01957b07')).toBeNull();
+    expect(
+      firstParagraph('Kubernetes-commit: 2a5a1c06c4bb33424a8253d876a094cc01957b07'),
+    ).toBeNull();
     expect(firstParagraph('')).toBeNull();
   });
 });
@@ -90,12 +99,13 @@ describe('parseGithubRemote', () => {
     expect(parseGithubRemote(url)).toBe('kubernetes/client-go');
   });
 
-  it.each(['/work/.mirror/kubernetes+client-go/repo', 'https://gitlab.com/kubernetes/client-go.git', 'git@example.com:a/b.git'])(
-    'is null for %s, which is not on GitHub',
-    (url) => {
-      expect(parseGithubRemote(url)).toBeNull();
-    },
-  );
+  it.each([
+    '/work/.mirror/kubernetes+client-go/repo',
+    'https://gitlab.com/kubernetes/client-go.git',
+    'git@example.com:a/b.git',
+  ])('is null for %s, which is not on GitHub', (url) => {
+    expect(parseGithubRemote(url)).toBeNull();
+  });
 });
 
 describe('isGithubRepoName', () => {

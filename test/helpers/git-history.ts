@@ -35,7 +35,10 @@ export interface MergedPullRequest {
 }
 
 /** A repository on branch `main` with one first commit, ready for pull requests. */
-export function createHistoryRepo(initialFiles: Record<string, string>, message = 'Initial commit'): TempRepo & { first: string } {
+export function createHistoryRepo(
+  initialFiles: Record<string, string>,
+  message = 'Initial commit',
+): TempRepo & { first: string } {
   const repo = createTempRepo();
   for (const [file, content] of Object.entries(initialFiles)) repo.write(file, content);
   const first = repo.commit(message);
@@ -49,7 +52,15 @@ export function mergePullRequest(repo: TempRepo, spec: PullRequestSpec): MergedP
   const commits = spec.commits.map((c) => commitChange(repo, c));
   repo.git('checkout', '-q', base);
   const paragraphs = ['-m', spec.title, ...(spec.trailer ? ['-m', spec.trailer] : [])];
-  repo.git('merge', '-q', '--no-ff', '-m', `Merge pull request #${spec.number} from ${spec.owner ?? 'ada'}/${spec.branch}`, ...paragraphs, spec.branch);
+  repo.git(
+    'merge',
+    '-q',
+    '--no-ff',
+    '-m',
+    `Merge pull request #${spec.number} from ${spec.owner ?? 'ada'}/${spec.branch}`,
+    ...paragraphs,
+    spec.branch,
+  );
   return { merge: head(repo), commits };
 }
 
@@ -61,7 +72,12 @@ export function commitChange(repo: TempRepo, spec: CommitSpec): string {
 }
 
 /** A squash merge: one commit on main whose subject is the PR title plus ` (#N)`. */
-export function squashMerge(repo: TempRepo, number: number, title: string, change: Omit<CommitSpec, 'message'>): string {
+export function squashMerge(
+  repo: TempRepo,
+  number: number,
+  title: string,
+  change: Omit<CommitSpec, 'message'>,
+): string {
   return commitChange(repo, { ...change, message: `${title} (#${number})` });
 }
 

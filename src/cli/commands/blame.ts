@@ -5,7 +5,12 @@
  */
 import path from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
-import { AmbiguousSymbolError, IndexMissingError, SymbolNotFoundError, UsageError } from '../../errors.js';
+import {
+  AmbiguousSymbolError,
+  IndexMissingError,
+  SymbolNotFoundError,
+  UsageError,
+} from '../../errors.js';
 import type { FileTarget } from '../../git/paths.js';
 import type { PullRequestOptions } from '../../git/pull-requests.js';
 import type { GitRepository } from '../../git/repository.js';
@@ -13,7 +18,13 @@ import type { Store } from '../../store/db.js';
 import type { DefinitionRow } from '../../store/symbols.js';
 import { debugLogger, useColor, type CliContext } from '../context.js';
 import { outputOption, writeJson } from '../output.js';
-import { addRepoOptions, announceRepo, chooseRepo, type RepoChoice, type RepoOptions } from '../repo.js';
+import {
+  addRepoOptions,
+  announceRepo,
+  chooseRepo,
+  type RepoChoice,
+  type RepoOptions,
+} from '../repo.js';
 
 interface GitCommandOptions extends RepoOptions {
   output: 'text' | 'json';
@@ -39,13 +50,26 @@ export function registerBlameCommands(program: Command, ctx: CliContext): void {
   addRepoOptions(
     program
       .command('blame')
-      .description('who last changed each line, in which commit, and the pull request that brought it into the main line')
-      .argument('<target>', 'FILE, FILE:LINE, FILE:START-END (relative to here or to the repository root), or a symbol: its declaration (indexes the repository first if needed)')
+      .description(
+        'who last changed each line, in which commit, and the pull request that brought it into the main line',
+      )
+      .argument(
+        '<target>',
+        'FILE, FILE:LINE, FILE:START-END (relative to here or to the repository root), or a symbol: its declaration (indexes the repository first if needed)',
+      )
       .option('-w', 'ignore whitespace changes')
       .option('-M', 'follow lines moved within the file')
       .option('-C', 'follow lines moved or copied from other files changed in the same commit')
-      .option('--ignore-rev <rev>', 'look through this commit, e.g. a reformatting (repeatable)', collect, [])
-      .option('--ignore-revs-file <file>', 'look through the commits listed in this file (default: .git-blame-ignore-revs when present)')
+      .option(
+        '--ignore-rev <rev>',
+        'look through this commit, e.g. a reformatting (repeatable)',
+        collect,
+        [],
+      )
+      .option(
+        '--ignore-revs-file <file>',
+        'look through the commits listed in this file (default: .git-blame-ignore-revs when present)',
+      )
       .option('--github <owner/repo>', GITHUB_HELP)
       .addOption(outputOption(['text', 'json'], 'text')),
   )
@@ -61,19 +85,29 @@ export function registerBlameCommands(program: Command, ctx: CliContext): void {
   addRepoOptions(
     program
       .command('history')
-      .description("the commits and pull requests that changed a function's body or a line range, newest first (git log -L)")
-      .argument('<target>', 'a symbol (its declaration; indexes the repository first if needed), FILE:START-END, FILE:LINE or FILE')
+      .description(
+        "the commits and pull requests that changed a function's body or a line range, newest first (git log -L)",
+      )
+      .argument(
+        '<target>',
+        'a symbol (its declaration; indexes the repository first if needed), FILE:START-END, FILE:LINE or FILE',
+      )
       .option('--limit <n>', 'at most this many commits; 0 for all', parseCount, 20)
       .option('--github <owner/repo>', GITHUB_HELP)
       .addOption(outputOption(['text', 'json'], 'text')),
   )
-    .addHelpText('after', '\nExamples:\n  k8s-read history pkg/scheduler/schedule_one.go:60-120\n  k8s-read history scheduleOne --limit 5\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  k8s-read history pkg/scheduler/schedule_one.go:60-120\n  k8s-read history scheduleOne --limit 5\n',
+    )
     .action((target: string, options: HistoryCommandOptions) => runHistory(target, options, ctx));
 
   addRepoOptions(
     program
       .command('pr')
-      .description('a pull request from the local history: its merge commit, title, the files and the indexed symbols it touched')
+      .description(
+        'a pull request from the local history: its merge commit, title, the files and the indexed symbols it touched',
+      )
       .argument('<number>', 'the pull request number', parsePullRequestNumber)
       .option('--github <owner/repo>', GITHUB_HELP)
       .addOption(outputOption(['text', 'json'], 'text')),
@@ -93,7 +127,8 @@ function parseCount(value: string): number {
 
 function parsePullRequestNumber(value: string): number {
   const match = /^#?(\d+)$/.exec(value);
-  if (!match || Number(match[1]) === 0) throw new InvalidArgumentError('write the pull request number, e.g. 123 or #123');
+  if (!match || Number(match[1]) === 0)
+    throw new InvalidArgumentError('write the pull request number, e.g. 123 or #123');
   return Number(match[1]);
 }
 
@@ -111,7 +146,9 @@ async function openGitSession(options: GitCommandOptions, ctx: CliContext): Prom
     import('../../store/git-cache.js'),
   ]);
   if (options.github !== undefined && !isGithubRepoName(options.github)) {
-    throw new UsageError(`--github ${options.github}: write owner/repo, e.g. --github kubernetes/kubernetes`);
+    throw new UsageError(
+      `--github ${options.github}: write owner/repo, e.g. --github kubernetes/kubernetes`,
+    );
   }
   const choice = chooseRepo(options, ctx);
   announceRepo(choice, ctx);
@@ -134,7 +171,11 @@ async function openGitSession(options: GitCommandOptions, ctx: CliContext): Prom
   };
 }
 
-async function withGitSession<T>(options: GitCommandOptions, ctx: CliContext, work: (session: GitSession) => Promise<T>): Promise<T> {
+async function withGitSession<T>(
+  options: GitCommandOptions,
+  ctx: CliContext,
+  work: (session: GitSession) => Promise<T>,
+): Promise<T> {
   const session = await openGitSession(options, ctx);
   try {
     return await work(session);
@@ -156,34 +197,64 @@ const FILE_EXTENSION = /\.(go|mod|sum|md|ya?ml|json|txt|sh|proto|py|ts|js|toml|c
  * An existing path (or `path:line`) is a file; anything else is a symbol, looked up in the index:
  * a few matches (<= 3) are all used, more is ambiguous.
  */
-async function resolveTargets(input: string, options: GitCommandOptions, session: GitSession, ctx: CliContext): Promise<ResolvedTarget[]> {
+async function resolveTargets(
+  input: string,
+  options: GitCommandOptions,
+  session: GitSession,
+  ctx: CliContext,
+): Promise<ResolvedTarget[]> {
   const { findRepoPath, resolveFileTarget, splitLineSuffix } = await import('../../git/paths.js');
   const root = session.choice.root;
-  if (findRepoPath(root, ctx.cwd, input) || splitLineSuffix(input).start !== undefined || FILE_EXTENSION.test(input)) {
+  if (
+    findRepoPath(root, ctx.cwd, input) ||
+    splitLineSuffix(input).start !== undefined ||
+    FILE_EXTENSION.test(input)
+  ) {
     return [{ target: resolveFileTarget(root, ctx.cwd, input) }];
   }
   const definitions = await findSymbolDefinitions(input, options, session, ctx);
   if (definitions.length === 0) throw new SymbolNotFoundError(input);
-  if (definitions.length > 3) throw new AmbiguousSymbolError(input, definitions.map((d) => d.symbol));
-  return definitions.map((d) => ({ target: { file: d.file, start: d.line, end: d.endLine }, symbol: d.symbol }));
+  if (definitions.length > 3)
+    throw new AmbiguousSymbolError(
+      input,
+      definitions.map((d) => d.symbol),
+    );
+  return definitions.map((d) => ({
+    target: { file: d.file, start: d.line, end: d.endLine },
+    symbol: d.symbol,
+  }));
 }
 
 /**
  * The declarations a symbol argument names. With no index yet the index is built first, as every
  * symbol command does; the demo note was printed already, so the index stays quiet about it.
  */
-async function findSymbolDefinitions(input: string, options: RepoOptions, session: GitSession, ctx: CliContext): Promise<DefinitionRow[]> {
-  const [{ openIndex }, { findDefinitions }] = await Promise.all([import('../open-index.js'), import('../../store/symbols.js')]);
+async function findSymbolDefinitions(
+  input: string,
+  options: RepoOptions,
+  session: GitSession,
+  ctx: CliContext,
+): Promise<DefinitionRow[]> {
+  const [{ openIndex }, { findDefinitions }] = await Promise.all([
+    import('../open-index.js'),
+    import('../../store/symbols.js'),
+  ]);
   const index = await openIndex(ctx, options, { quiet: session.choice.source === 'demo' });
   try {
     // An external row is a reference to code outside the tree: nothing here to blame.
-    return (await findDefinitions(index.store, index.treeId, input)).filter((d) => d.kind !== 'external');
+    return (await findDefinitions(index.store, index.treeId, input)).filter(
+      (d) => d.kind !== 'external',
+    );
   } finally {
     await index.close();
   }
 }
 
-async function runBlame(input: string, options: BlameCommandOptions, ctx: CliContext): Promise<void> {
+async function runBlame(
+  input: string,
+  options: BlameCommandOptions,
+  ctx: CliContext,
+): Promise<void> {
   await withGitSession(options, ctx, async (session) => {
     const [{ blameFile }, { renderBlameText }, { default: picocolors }] = await Promise.all([
       import('../../git/blame.js'),
@@ -196,27 +267,51 @@ async function runBlame(input: string, options: BlameCommandOptions, ctx: CliCon
       detectMoves: options.M ?? false,
       detectCopies: options.C ?? false,
       ignoreRevs: options.ignoreRev,
-      ...(options.ignoreRevsFile === undefined ? {} : { ignoreRevsFile: path.resolve(ctx.cwd, options.ignoreRevsFile) }),
+      ...(options.ignoreRevsFile === undefined
+        ? {}
+        : { ignoreRevsFile: path.resolve(ctx.cwd, options.ignoreRevsFile) }),
     };
     const results = [];
-    for (const t of targets) results.push({ ...t, lines: await blameFile(session.repo, t.target, blameOptions, session.context) });
+    for (const t of targets)
+      results.push({
+        ...t,
+        lines: await blameFile(session.repo, t.target, blameOptions, session.context),
+      });
 
     if (options.output === 'json') {
-      const single = targets.length === 1 && !targets[0]?.symbol && targets[0]?.target.start !== undefined && targets[0].target.start === targets[0].target.end;
-      const lines = results.flatMap((r) => (r.symbol ? r.lines.map((l) => ({ symbol: r.symbol, ...l })) : r.lines));
+      const single =
+        targets.length === 1 &&
+        !targets[0]?.symbol &&
+        targets[0]?.target.start !== undefined &&
+        targets[0].target.start === targets[0].target.end;
+      const lines = results.flatMap((r) =>
+        r.symbol ? r.lines.map((l) => ({ symbol: r.symbol, ...l })) : r.lines,
+      );
       writeJson(ctx.stdout, single ? lines[0] : lines);
       return;
     }
     const colors = picocolors.createColors(useColor(ctx));
     ctx.stdout.write(
       results
-        .map((r) => renderBlameText(r.lines, colors, r.symbol ? `${r.symbol}  ${r.target.file}:${r.target.start}-${r.target.end}` : undefined))
+        .map((r) =>
+          renderBlameText(
+            r.lines,
+            colors,
+            r.symbol
+              ? `${r.symbol}  ${r.target.file}:${r.target.start}-${r.target.end}`
+              : undefined,
+          ),
+        )
         .join('\n'),
     );
   });
 }
 
-async function runHistory(input: string, options: HistoryCommandOptions, ctx: CliContext): Promise<void> {
+async function runHistory(
+  input: string,
+  options: HistoryCommandOptions,
+  ctx: CliContext,
+): Promise<void> {
   await withGitSession(options, ctx, async (session) => {
     const [{ readHistory }, { renderHistoryText }, { default: picocolors }] = await Promise.all([
       import('../../git/history.js'),
@@ -225,50 +320,93 @@ async function runHistory(input: string, options: HistoryCommandOptions, ctx: Cl
     ]);
     const targets = await resolveTargets(input, options, session, ctx);
     const results = [];
-    for (const t of targets) results.push({ ...t, history: await readHistory(session.repo, t.target, { limit: options.limit }, session.context) });
+    for (const t of targets)
+      results.push({
+        ...t,
+        history: await readHistory(
+          session.repo,
+          t.target,
+          { limit: options.limit },
+          session.context,
+        ),
+      });
 
     if (options.output === 'json') {
       writeJson(
         ctx.stdout,
-        results.flatMap((r) => (r.symbol ? r.history.entries.map((e) => ({ symbol: r.symbol, ...e })) : r.history.entries)),
+        results.flatMap((r) =>
+          r.symbol ? r.history.entries.map((e) => ({ symbol: r.symbol, ...e })) : r.history.entries,
+        ),
       );
       return;
     }
     const colors = picocolors.createColors(useColor(ctx));
     for (const r of results) {
       const range = r.target.start === undefined ? '' : `:${r.target.start}-${r.target.end}`;
-      ctx.stdout.write(`${colors.bold(`${r.symbol ? `${r.symbol}  ` : ''}${r.target.file}${range}`)}\n`);
+      ctx.stdout.write(
+        `${colors.bold(`${r.symbol ? `${r.symbol}  ` : ''}${r.target.file}${range}`)}\n`,
+      );
       ctx.stdout.write(renderHistoryText(r.history.entries, r.history.more, colors));
     }
   });
 }
 
-async function runPullRequest(number: number, options: GitCommandOptions, ctx: CliContext): Promise<void> {
+async function runPullRequest(
+  number: number,
+  options: GitCommandOptions,
+  ctx: CliContext,
+): Promise<void> {
   await withGitSession(options, ctx, async (session) => {
-    const [{ findPullRequestDetails, symbolsTouched }, { renderPullRequestText }, { default: picocolors }] = await Promise.all([
+    const [
+      { findPullRequestDetails, symbolsTouched },
+      { renderPullRequestText },
+      { default: picocolors },
+    ] = await Promise.all([
       import('../../git/pr-lookup.js'),
       import('../../git/render-text.js'),
       import('picocolors'),
     ]);
-    const details = await findPullRequestDetails(session.repo, number, { github: options.github ?? null });
-    const goFiles = details.files.filter((f) => f.path.endsWith('.go') && f.status !== 'D').map((f) => f.path);
+    const details = await findPullRequestDetails(session.repo, number, {
+      github: options.github ?? null,
+    });
+    const goFiles = details.files
+      .filter((f) => f.path.endsWith('.go') && f.status !== 'D')
+      .map((f) => f.path);
     const definitions = goFiles.length ? await findIndexedDefinitions(goFiles, options, ctx) : [];
     const symbols = definitions
-      ? symbolsTouched(definitions, details.files).map(({ symbol, kind, file, line, endLine }) => ({ symbol, kind, file, line, endLine }))
+      ? symbolsTouched(definitions, details.files).map(({ symbol, kind, file, line, endLine }) => ({
+          symbol,
+          kind,
+          file,
+          line,
+          endLine,
+        }))
       : undefined;
-    if (!symbols) ctx.stderr.write(`note: no index for ${session.choice.root}; run \`k8s-read index\` to list the symbols this pull request touched\n`);
+    if (!symbols)
+      ctx.stderr.write(
+        `note: no index for ${session.choice.root}; run \`k8s-read index\` to list the symbols this pull request touched\n`,
+      );
 
     if (options.output === 'json') {
       writeJson(ctx.stdout, { ...details, symbols: symbols ?? null });
       return;
     }
-    ctx.stdout.write(renderPullRequestText(details, symbols, picocolors.createColors(useColor(ctx))));
+    ctx.stdout.write(
+      renderPullRequestText(details, symbols, picocolors.createColors(useColor(ctx))),
+    );
   });
 }
 
 /** The indexed definitions in these files, or undefined when there is no index to ask (none is built for this). */
-async function findIndexedDefinitions(files: readonly string[], options: RepoOptions, ctx: CliContext): Promise<DefinitionRow[] | undefined> {
-  const [{ openIndex }, { findDefinitionsInFiles }] = await Promise.all([import('../open-index.js'), import('../../store/symbols.js')]);
+async function findIndexedDefinitions(
+  files: readonly string[],
+  options: RepoOptions,
+  ctx: CliContext,
+): Promise<DefinitionRow[] | undefined> {
+  const [{ openIndex }, { findDefinitionsInFiles }] = await Promise.all([
+    import('../open-index.js'),
+    import('../../store/symbols.js'),
+  ]);
   let index: Awaited<ReturnType<typeof openIndex>>;
   try {
     index = await openIndex(ctx, options, { autoIndex: false, quiet: true });
@@ -277,7 +415,9 @@ async function findIndexedDefinitions(files: readonly string[], options: RepoOpt
     throw error;
   }
   try {
-    return (await findDefinitionsInFiles(index.store, index.treeId, files)).filter((d) => d.kind !== 'external');
+    return (await findDefinitionsInFiles(index.store, index.treeId, files)).filter(
+      (d) => d.kind !== 'external',
+    );
   } finally {
     await index.close();
   }
