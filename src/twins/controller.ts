@@ -16,8 +16,11 @@ import type { Timeline } from './sim/timeline.js';
 import { waitForCacheSync } from './informer.js';
 import type { RateLimitingQueue } from './workqueue.js';
 
-/** Syncs one key; may take virtual time; returns an error to have the key retried. */
-export type SyncHandler = (key: string) => Proc<Error | undefined>;
+/**
+ * Syncs one key and returns an error to have it retried. A plain function takes no virtual time;
+ * a generator may (`yield* sleep(...)`) to model a slow sync.
+ */
+export type SyncHandler = (key: string) => Proc<Error | undefined> | Error | undefined;
 
 export interface ControllerOptions {
   clock: VirtualClock;
@@ -94,7 +97,8 @@ export class Controller {
     const worker = `worker-${id}`;
     this.timeline?.emit(worker, 'Get', key, 'sync starts', '(*k8s.io/sample-controller.Controller).processNextWorkItem');
     try {
-      const err = yield* this.syncHandler(key);
+      const outcome = this.syncHandler(key);
+      const err = isProc(outcome) ? yield* outcome : outcome;
       this.handleErr(err, key, worker);
     } finally {
       this.queue.done(key);
@@ -121,4 +125,8 @@ export class Controller {
     this.queue.forget(key);
     this.dropped.push(key);
   }
+}
+
+function isProc(value: Proc<Error | undefined> | Error | undefined): value is Proc<Error | undefined> {
+  return value !== undefined && !(value instanceof Error) && typeof value.next === 'function';
 }

@@ -66,7 +66,7 @@ describe('Controller (the sample-controller worker loop)', () => {
       clock,
       queue,
       cacheSyncs: [() => synced],
-      syncHandler: function* (): Proc<Error | undefined> {
+      syncHandler: () => {
         started.push(clock.now());
         return undefined;
       },

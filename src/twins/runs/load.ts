@@ -55,7 +55,7 @@ export function runInformerLoad(options: InformerLoadOptions): InformerLoadResul
     clock,
     queue,
     cacheSyncs: [() => informer.hasSynced()],
-    syncHandler: function* (key: string): Proc<Error | undefined> {
+    syncHandler: (key) => {
       syncs++;
       informer.indexer.getByKey(key);
       return undefined;
