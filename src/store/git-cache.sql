@@ -4,6 +4,9 @@
 -- of another format are dropped, never misread. Index rebuilds leave these tables alone: a
 -- commit's pull request does not change when the code is re-indexed.
 
+-- As the index: readers never wait for a writer (an `index` run holds its write for long).
+PRAGMA journal_mode = WAL;
+
 CREATE TABLE IF NOT EXISTS git_cache_meta (
   key   TEXT PRIMARY KEY,
   value TEXT NOT NULL

@@ -13,12 +13,18 @@ export const GIT_CACHE_FORMAT = 1;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/** How long a cache write waits for another writer before giving up. */
+const CACHE_WRITE_WAIT_MS = 250;
+
 /** Opens (creating the file and its directory when missing) the database and its git tables. */
 export async function openGitCache(dbPath: string): Promise<Store> {
   if (dbPath !== ':memory:') mkdirSync(path.dirname(dbPath), { recursive: true });
   const store = await Store.open(dbPath);
   try {
     await ensureGitCache(store);
+    // Cache writes are a nicety: while an `index` run holds the write lock, skip them quickly
+    // (callers ignore the SQLITE_BUSY) instead of making a blame wait the default 5 s each time.
+    await store.exec(`PRAGMA busy_timeout = ${CACHE_WRITE_WAIT_MS}`);
   } catch (error) {
     await store.close().catch(() => undefined);
     throw error;

@@ -1,9 +1,11 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { blameFile } from '../../src/git/blame.js';
 import { GitRepository } from '../../src/git/repository.js';
 import type { BlamedLine } from '../../src/git/types.js';
+import { Store } from '../../src/store/db.js';
 import { openGitCache } from '../../src/store/git-cache.js';
 import {
   commitChange,
@@ -365,6 +367,35 @@ describe('blameFile with a cache', () => {
       expect(line(lines, 1).commit).toBe(dir.first);
     } finally {
       dir.git('checkout', '--', 'a.go');
+    }
+  });
+});
+
+describe('blameFile while another process writes the database', () => {
+  it('answers without waiting out the lock: the cache is skipped, the answer is the same', async () => {
+    const dir = createHistoryRepo({ 'a.go': numberedLines(2) });
+    const dbPath = path.join(mkdtempSync(path.join(os.tmpdir(), 'k8s-read-busy-')), 'index.sqlite');
+    const cache = await openGitCache(dbPath);
+    const indexRun = await Store.open(dbPath);
+    await indexRun.exec('BEGIN IMMEDIATE');
+    try {
+      const started = Date.now();
+      const lines = await blameFile(
+        await GitRepository.open(dir.root),
+        { file: 'a.go' },
+        {},
+        { cache },
+      );
+      // The driver's default wait is 5 s for each of the three cache writes.
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(lines.map((l) => [l.commit, l.reason])).toEqual([
+        [dir.first, 'direct commit on the main line with no pull request reference'],
+        [dir.first, 'direct commit on the main line with no pull request reference'],
+      ]);
+    } finally {
+      await indexRun.exec('ROLLBACK');
+      await indexRun.close();
+      await cache.close();
     }
   });
 });
