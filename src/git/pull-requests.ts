@@ -86,12 +86,12 @@ export async function resolvePullRequests(
       : answerFor(
           infos.get(sha),
           introducer === undefined ? undefined : infos.get(introducer),
-          flattened.get(sha),
+          flattened.found.get(sha),
           links,
         );
-    fresh.set(sha, answer ?? notInHistory(sha, repo.shallow));
+    answers.set(sha, answer ?? notInHistory(sha, repo.shallow));
+    if (!flattened.undecided.has(sha)) fresh.set(sha, answers.get(sha) as PullRequestAnswer);
   }
-  for (const [sha, answer] of fresh) answers.set(sha, answer);
   if (cache) {
     await writeCachedPullRequests(cache, cacheKey, fresh).catch((error: unknown) => {
       options.debug?.(`cache write failed: ${String(error)}`);
@@ -213,7 +213,7 @@ async function findFlattenedMerges(
   misses: readonly string[],
   introducers: ReadonlyMap<string, string>,
   infos: ReadonlyMap<string, CommitInfo>,
-): Promise<Map<string, CommitInfo>> {
+): Promise<{ found: Map<string, CommitInfo>; undecided: Set<string> }> {
   const candidates = misses.filter((sha) => {
     const info = infos.get(sha);
     return (
@@ -224,23 +224,36 @@ async function findFlattenedMerges(
     );
   });
   const found = new Map<string, CommitInfo>();
-  if (candidates.length === 0) return found;
+  const undecided = new Set<string>();
+  if (candidates.length === 0) return { found, undecided };
   const windows = new Map<string, string[]>();
   for (const sha of candidates) windows.set(sha, await mainline.above(sha, FLATTENED_MERGE_WINDOW));
   const aboveInfos = await repo.commits([...windows.values()].flat());
   for (const [sha, window] of windows) {
+    let ended = false;
     for (const newer of window) {
       const info = aboveInfos.get(newer);
+      const reference = info ? readPullRequestReference(info) : null;
       // The run of a PR's commits is unbroken: a commit the bot did not cut from kubernetes (no
-      // trailer), another PR's squash, or a real merge ends it.
-      if (!info || parseKubernetesCommit(info.body) === null) break;
-      const reference = readPullRequestReference(info);
-      if (reference) {
-        if (reference.kind === 'merge' && info.parents.length === 1) found.set(sha, info);
-        break;
+      // trailer), a real merge or another PR's squash ends it; the flattened merge closes it.
+      ended =
+        !info ||
+        parseKubernetesCommit(info.body) === null ||
+        info.parents.length > 1 ||
+        reference !== null;
+      if (!ended) continue;
+      if (
+        info &&
+        reference?.kind === 'merge' &&
+        info.parents.length === 1 &&
+        parseKubernetesCommit(info.body)
+      ) {
+        found.set(sha, info);
       }
-      if (info.parents.length > 1) break;
+      break;
     }
+    // HEAD stops inside the run: its flattened merge may not have arrived yet.
+    if (!ended && window.length < FLATTENED_MERGE_WINDOW) undecided.add(sha);
   }
-  return found;
+  return { found, undecided };
 }

@@ -298,6 +298,38 @@ describe('blameFile in a published staging repository', () => {
       reason: `direct commit on the main line with no pull request reference; published from kubernetes/kubernetes commit ${short(upstream(4))} (Kubernetes-commit trailer)`,
     });
   });
+  it('does not keep the answer for a commit at HEAD whose flattened merge has not arrived yet', async () => {
+    const early = createHistoryRepo(
+      { 'types.go': numberedLines(2) },
+      `Initial sync\n\nKubernetes-commit: ${upstream(5)}`,
+    );
+    const change = commitChange(early, {
+      message: `Add a field\n\nKubernetes-commit: ${upstream(6)}`,
+      change: () => setLine(early, 'types.go', 2, 'field'),
+    });
+    const cache = await openGitCache(':memory:');
+    stores.push(cache);
+    const before = await blameFile(
+      await GitRepository.open(early.root),
+      { file: 'types.go', start: 2, end: 2 },
+      {},
+      { cache },
+    );
+    const merge = commitChange(early, {
+      message: `Merge pull request #7 from ada/field\n\nAdd a field\n\nKubernetes-commit: ${upstream(7)}`,
+    });
+    const after = await blameFile(
+      await GitRepository.open(early.root),
+      { file: 'types.go', start: 2, end: 2 },
+      {},
+      { cache },
+    );
+    expect(before[0]).toMatchObject({ commit: change, pr: null });
+    expect(after[0]).toMatchObject({
+      commit: change,
+      pr: { number: 7, title: 'Add a field', mergeCommit: merge },
+    });
+  });
 });
 
 describe('blameFile with a cache', () => {
