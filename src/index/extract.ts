@@ -557,8 +557,13 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
       return ['u', node.childForFieldName('operator')?.text ?? '?', toExpr(node.childForFieldName('operand'), lits, d)];
     case 'parenthesized_expression':
       return toExpr(node.firstNamedChild, lits, d);
-    case 'index_expression':
-      return ['x', toExpr(node.childForFieldName('operand'), lits, d)];
+    case 'index_expression': {
+      // The key text is kept when short: `controllers["replicaset"] = startReplicaSetController`
+      // is how a controller manager names its controllers.
+      const index = node.childForFieldName('index');
+      const key = index && index.endIndex - index.startIndex <= 60 ? index.text : undefined;
+      return key === undefined ? ['x', toExpr(node.childForFieldName('operand'), lits, d)] : ['x', toExpr(node.childForFieldName('operand'), lits, d), key];
+    }
     case 'generic_type':
       return ['g', toExpr(node.childForFieldName('type'), lits, d), node.childForFieldName('type_arguments')?.namedChildren.map((a) => a.text) ?? []];
     case 'slice_expression':

@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 5;
+export const FACTS_VERSION = 6;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -18,7 +18,7 @@ export const FACTS_VERSION = 5;
  * - `['l', type, fields]` composite literal: type text and keyed fields `[key, value]`
  * - `['f', funcIndex]` a function literal (index into `FileFacts.funcs`)
  * - `['u', op, x]` unary (`&x`, `*x`, `<-ch`)
- * - `['x', x]` index `x[i]`; `['g', x, typeArgs]` instantiation `F[T]`; `['sl', x]` slice `x[a:b]`
+ * - `['x', x, key?]` index `x[i]` (key text when short); `['g', x, typeArgs]` instantiation `F[T]`; `['sl', x]` slice `x[a:b]`
  * - `['a', x, type | null]` type assertion (`null` type for `.(type)`)
  * - `['n', kind]` basic literal (`string`, `int`, `float`, `rune`, `imaginary`, `nil`, `bool`)
  * - `['b', op, x, y]` binary; `['?', text]` anything else
@@ -30,7 +30,7 @@ export type Expr =
   | readonly ['l', string | null, readonly (readonly [string, Expr])[]]
   | readonly ['f', number]
   | readonly ['u', string, Expr]
-  | readonly ['x', Expr]
+  | readonly ['x', Expr, string?]
   | readonly ['g', Expr, readonly string[]]
   | readonly ['sl', Expr]
   | readonly ['a', Expr, string | null]

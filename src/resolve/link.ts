@@ -31,7 +31,7 @@ interface PendingEdge {
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 1;
+export const LINK_VERSION = 3;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
   const r = new Resolver(model);
@@ -51,6 +51,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
   const argMethodRules = rules.filter((x) => x.kind === 'arg-methods');
   const queueRules = rules.filter((x) => x.kind === 'queue-handoff');
   const literalRules = rules.filter((x) => x.kind === 'literal-field');
+  const mapRule = rules.find((x) => x.kind === 'map-register');
   const queueProducers = new Map<string, { caller: FuncRef; line: number; col: number; rule: string; expr: string }[]>();
   const queueConsumers = new Map<string, Set<FuncRef>>();
   const counts: Record<string, number> = { calls: 0, resolved: 0, external: 0, unresolved: 0, builtin: 0 };
@@ -130,12 +131,23 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
         }
       }
     }
+    if (mapRule) {
+      for (const a of file.facts.assigns) {
+        if (a.lhs[0] !== 'x' || a.fn < 0 || a.lhs[2] === undefined || !/^["`]/.test(a.lhs[2])) continue;
+        const caller = model.funcs[file.funcIds[a.fn] ?? -1];
+        if (!caller) continue;
+        const ctx: Ctx = { file, fn: a.fn, line: a.line };
+        for (const t of r.funcTargets(a.rhs, ctx)) {
+          edges.push({ caller, target: { fn: t.fn }, kind: 'framework', via: mapRule.id, rank: 0, line: a.line, col: 0, expr: `${exprText(a.lhs[1])}[${a.lhs[2]}]` });
+        }
+      }
+    }
     for (const c of file.facts.composites) {
       if (!c.type || c.fn < 0) continue;
       const caller = model.funcs[file.funcIds[c.fn] ?? -1];
       if (!caller) continue;
       const ctx: Ctx = { file, fn: c.fn, line: c.line };
-      const t = deref(parseType(c.type, r.scopeFor(ctx)));
+      const t = deref(r.parse(c.type, r.scopeFor(ctx)));
       if (t.k !== 'named') continue;
       const key = typeKey(t);
       for (const rule of literalRules) {
@@ -258,8 +270,11 @@ function directCallees(r: Resolver, callee: Expr, ctx: Ctx): FuncRef[] {
   return [];
 }
 
-/** Import path of an unindexed package an expression chain starts from (`klog.V(2).InfoS`). */
-function externalRoot(r: Resolver, expr: Expr, ctx: Ctx): string | undefined {
+/**
+ * Import path of an unindexed package an expression chain starts from (`klog.V(2).InfoS`), also
+ * through locals bound to such chains (`klogV := klog.V(2); klogV.InfoS(...)`).
+ */
+function externalRoot(r: Resolver, expr: Expr, ctx: Ctx, depth = 0): string | undefined {
   let e: Expr = expr;
   for (let i = 0; i < 20; i++) {
     if (e[0] === 's') e = e[1];
@@ -273,6 +288,9 @@ function externalRoot(r: Resolver, expr: Expr, ctx: Ctx): string | undefined {
   if (b?.k === 'local' || b?.k === 'param' || b?.k === 'value') {
     const t = deref(r.typeOfBinding(b));
     if (t.k === 'named' && t.pkg !== '' && !r.model.packages.has(t.pkg)) return t.pkg;
+    if (b.k === 'local' && b.local.value && depth < 4) {
+      return externalRoot(r, b.local.value, { file: b.file, fn: b.local.fn, line: b.local.line }, depth + 1);
+    }
   }
   return undefined;
 }
@@ -301,7 +319,7 @@ export function exprText(e: Expr, depth = 0): string {
     case 'u':
       return `${e[1]}${exprText(e[2], depth + 1)}`;
     case 'x':
-      return `${exprText(e[1], depth + 1)}[…]`;
+      return `${exprText(e[1], depth + 1)}[${e[2] ?? '…'}]`;
     case 'g':
       return `${exprText(e[1], depth + 1)}[${e[2].join(', ')}]`;
     case 'sl':

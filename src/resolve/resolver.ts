@@ -8,7 +8,7 @@
 import type { Expr, LocalFact } from '../index/facts.js';
 import type { FileModel, FuncRef, PackageModel, ProgramModel, TypeDecl, ValueDecl } from './model.js';
 import { localsOf } from './model.js';
-import { builtin, deref, parseType, typeKey, UNKNOWN, type GoType, type TypeScope } from './types.js';
+import { builtin, deref, isBuiltinType, parseType, typeKey, UNKNOWN, type GoType, type TypeScope } from './types.js';
 
 /** Where an expression sits: its file, enclosing function (facts index, -1 at package level), line. */
 export interface Ctx {
@@ -43,8 +43,16 @@ export interface SourceRef {
 /** Beyond this many targets a function value or interface call is reported, not expanded. */
 export const MAX_TARGETS = 40;
 
+/** Interface calls keep this many lower-ranked implementations as alternatives. */
+export const MAX_ALTERNATIVES = 5;
+
 export class Resolver {
   private readonly typeMemo = new WeakMap<object, GoType>();
+  private readonly parseMemo = new WeakMap<TypeScope, Map<string, GoType>>();
+  private readonly ifaceMemo = new Map<string, Map<string, number>>();
+  private readonly scopeMemo = new WeakMap<FileModel, Map<number, TypeScope>>();
+  /** pkg -> type name -> member -> selection (null: none), for named types. */
+  private readonly selectMemo = new Map<string, Map<string, Map<string, Selection | null>>>();
   private readonly inProgress = new WeakSet<object>();
   private readonly underlyingMemo = new Map<string, GoType>();
   private methodIndex: Map<string, Set<string>> | undefined;
@@ -66,6 +74,15 @@ export class Resolver {
     return { file: ref.file, fn: ref.index, line: ref.fact.line };
   }
 
+  /** Type text parsed once per scope (most scopes are a file's; the text repeats a lot). */
+  parse(text: string, scope: TypeScope): GoType {
+    let memo = this.parseMemo.get(scope);
+    if (!memo) this.parseMemo.set(scope, (memo = new Map()));
+    let t = memo.get(text);
+    if (!t) memo.set(text, (t = parseType(text, scope)));
+    return t;
+  }
+
   scopeFor(ctx: Ctx): TypeScope {
     // Type parameters of the enclosing generic function (and its receiver) are in scope.
     let fn = ctx.fn;
@@ -77,7 +94,12 @@ export class Resolver {
       for (const a of f.recv?.typeArgs ?? []) (names ??= new Set()).add(a);
       fn = f.kind === 'lit' ? (f.parent ?? -1) : -1;
     }
-    return names ? { ...ctx.file.scope, typeParams: names } : ctx.file.scope;
+    if (!names) return ctx.file.scope;
+    let byFn = this.scopeMemo.get(ctx.file);
+    if (!byFn) this.scopeMemo.set(ctx.file, (byFn = new Map()));
+    let scope = byFn.get(ctx.fn);
+    if (!scope) byFn.set(ctx.fn, (scope = { ...ctx.file.scope, typeParams: names }));
+    return scope;
   }
 
   resolveIdent(name: string, ctx: Ctx): Binding | undefined {
@@ -109,8 +131,7 @@ export class Resolver {
     const imp = file.imports.get(name);
     if (imp !== undefined) return { k: 'import', path: imp };
     if (BUILTIN_FUNCS.has(name)) return { k: 'builtin', name };
-    const t = parseType(name, this.scopeFor(ctx));
-    if (t.k === 'named' && t.pkg === '') return { k: 'type', type: t };
+    if (isBuiltinType(name)) return { k: 'type', type: builtin(name) };
     return undefined;
   }
 
@@ -143,15 +164,15 @@ export class Resolver {
         if (!sel) return UNKNOWN;
         if (sel.k === 'field') return sel.type;
         if (sel.k === 'method') return this.funcType(sel.fn);
-        return UNKNOWN;
+        return this.interfaceMethodType(sel.iface, name);
       }
       case 'c': {
         const [, callee, args] = expr;
         const b = callee[0] === 'i' ? this.resolveIdent(callee[1], ctx) : undefined;
         if (b?.k === 'builtin') {
           const first = args[0];
-          if (b.name === 'new' && first?.[0] === '?') return { k: 'ptr', elem: parseType(first[1], this.scopeFor(ctx)) };
-          if (b.name === 'make' && first?.[0] === '?') return parseType(first[1], this.scopeFor(ctx));
+          if (b.name === 'new' && first?.[0] === '?') return { k: 'ptr', elem: this.parse(first[1], this.scopeFor(ctx)) };
+          if (b.name === 'make' && first?.[0] === '?') return this.parse(first[1], this.scopeFor(ctx));
           if (b.name === 'append' && first) return this.typeOf(first, ctx);
           if (b.name === 'len' || b.name === 'cap' || b.name === 'copy') return builtin('int');
           if (b.name === 'recover') return builtin('any');
@@ -165,7 +186,7 @@ export class Resolver {
         return ft.results.length === 0 ? UNKNOWN : { k: 'tuple', items: ft.results };
       }
       case 'l':
-        return expr[1] === null ? UNKNOWN : parseType(expr[1], this.scopeFor(ctx));
+        return expr[1] === null ? UNKNOWN : this.parse(expr[1], this.scopeFor(ctx));
       case 'f': {
         const ref = this.model.funcs[ctx.file.funcIds[expr[1]] ?? -1];
         return ref ? this.funcType(ref) : UNKNOWN;
@@ -188,7 +209,7 @@ export class Resolver {
       case 'sl':
         return this.typeOf(expr[1], ctx);
       case 'a':
-        return expr[2] === null ? UNKNOWN : parseType(expr[2], this.scopeFor(ctx));
+        return expr[2] === null ? UNKNOWN : this.parse(expr[2], this.scopeFor(ctx));
       case 'n':
         return expr[1] === 'nil' ? UNKNOWN : builtin(expr[1]);
       case 'b': {
@@ -233,7 +254,7 @@ export class Resolver {
       case 'local':
         return this.typeOfLocal(b.local, b.file);
       case 'param': {
-        const t = parseType(b.type, this.scopeFor({ file: b.file, fn: b.fn, line: 0 }));
+        const t = this.parse(b.type, this.scopeFor({ file: b.file, fn: b.fn, line: 0 }));
         return t;
       }
       case 'recv': {
@@ -258,7 +279,7 @@ export class Resolver {
     let t: GoType = UNKNOWN;
     if (!this.inProgress.has(decl.fact)) {
       this.inProgress.add(decl.fact);
-      if (decl.fact.type) t = parseType(decl.fact.type, ctx.file.scope);
+      if (decl.fact.type) t = this.parse(decl.fact.type, ctx.file.scope);
       else if (decl.fact.value) t = pick(this.typeOf(decl.fact.value, ctx), decl.fact.index);
       this.inProgress.delete(decl.fact);
     }
@@ -273,7 +294,7 @@ export class Resolver {
     this.inProgress.add(local);
     const ctx: Ctx = { file, fn: local.fn, line: local.line };
     let t: GoType = UNKNOWN;
-    if (local.type) t = parseType(local.type, this.scopeFor(ctx));
+    if (local.type) t = this.parse(local.type, this.scopeFor(ctx));
     else if (local.value) {
       const v = local.value;
       const vt = this.typeOf(v, ctx);
@@ -301,8 +322,8 @@ export class Resolver {
     const scope = this.scopeFor(this.funcCtx(ref));
     const t: GoType = {
       k: 'func',
-      params: ref.fact.params.map(([, text]) => parseType(text, scope)),
-      results: ref.fact.results.map(([, text]) => parseType(text, scope)),
+      params: ref.fact.params.map(([, text]) => this.parse(text, scope)),
+      results: ref.fact.results.map(([, text]) => this.parse(text, scope)),
       ...(ref.fact.variadic ? { variadic: true } : {}),
     };
     this.typeMemo.set(ref.fact, t);
@@ -319,7 +340,7 @@ export class Resolver {
   /** The underlying type: struct, interface, map, func... (named types followed, aliases too). */
   underlying(t: GoType, depth = 0): GoType {
     if (t.k !== 'named' || depth > 10) return t;
-    const key = typeKey(t);
+    const key = t.args ? typeKey(t) : `${t.pkg}\u0000${t.name}`;
     const memo = this.underlyingMemo.get(key);
     if (memo) return memo;
     const decl = this.typeDecl(t);
@@ -328,7 +349,7 @@ export class Resolver {
       const scope = decl.file.scope;
       const f = decl.fact;
       const tpScope = f.typeParams ? { ...scope, typeParams: new Set(f.typeParams.map(([n]) => n ?? '')) } : scope;
-      if (f.kind === 'struct') u = { k: 'struct', fields: (f.fields ?? []).map((fl) => ({ name: fl.name, type: parseType(fl.type, tpScope) })) };
+      if (f.kind === 'struct') u = { k: 'struct', fields: (f.fields ?? []).map((fl) => ({ name: fl.name, type: this.parse(fl.type, tpScope) })) };
       else if (f.kind === 'interface') u = { k: 'iface', methods: (f.methods ?? []).map((m) => m.name) };
       else if (f.underlying) u = this.underlying(parseType(f.underlying, tpScope), depth + 1);
     }
@@ -346,6 +367,20 @@ export class Resolver {
    * spec says).
    */
   select(t: GoType, name: string): Selection | undefined {
+    const base = deref(t);
+    if (base.k !== 'named' || base.args) return this.selectUncached(base, name);
+    let byName = this.selectMemo.get(base.pkg);
+    if (!byName) this.selectMemo.set(base.pkg, (byName = new Map()));
+    let byMember = byName.get(base.name);
+    if (!byMember) byName.set(base.name, (byMember = new Map()));
+    const hit = byMember.get(name);
+    if (hit !== undefined) return hit ?? undefined;
+    const sel = this.selectUncached(base, name);
+    byMember.set(name, sel ?? null);
+    return sel;
+  }
+
+  private selectUncached(t: GoType, name: string): Selection | undefined {
     let level: GoType[] = [deref(t)];
     const seen = new Set<string>();
     for (let depth = 0; depth < 6 && level.length > 0; depth++) {
@@ -382,6 +417,14 @@ export class Resolver {
 
   /** Method names of an interface, embedded interfaces included. */
   interfaceMethods(t: GoType, depth = 0): Map<string, number> {
+    if (t.k !== 'named' || depth > 0) return this.interfaceMethodsUncached(t, depth);
+    const key = `${t.pkg}\u0000${t.name}`;
+    let memo = this.ifaceMemo.get(key);
+    if (!memo) this.ifaceMemo.set(key, (memo = this.interfaceMethodsUncached(t, depth)));
+    return memo;
+  }
+
+  private interfaceMethodsUncached(t: GoType, depth: number): Map<string, number> {
     const out = new Map<string, number>();
     if (depth > 8) return out;
     if (t.k === 'iface') {
@@ -401,6 +444,26 @@ export class Resolver {
       for (const [n, c] of this.interfaceMethods(parseType(e, decl.file.scope), depth + 1)) if (!out.has(n)) out.set(n, c);
     }
     return out;
+  }
+
+  /** The signature of an interface's method (embedded interfaces searched), as a func type. */
+  interfaceMethodType(t: GoType, name: string, depth = 0): GoType {
+    if (depth > 8) return UNKNOWN;
+    const decl = this.typeDecl(t);
+    if (!decl) return UNKNOWN;
+    if (decl.fact.kind === 'alias' || decl.fact.kind === 'named') {
+      return this.interfaceMethodType(parseType(decl.fact.underlying ?? '', decl.file.scope), name, depth + 1);
+    }
+    const m = decl.fact.methods?.find((x) => x.name === name);
+    if (m) {
+      const scope = decl.file.scope;
+      return { k: 'func', params: m.params.map(([, text]) => parseType(text, scope)), results: m.results.map(([, text]) => parseType(text, scope)) };
+    }
+    for (const e of decl.fact.embeds ?? []) {
+      const found = this.interfaceMethodType(parseType(e, decl.file.scope), name, depth + 1);
+      if (found.k !== 'unknown') return found;
+    }
+    return UNKNOWN;
   }
 
   /**
@@ -498,7 +561,7 @@ export class Resolver {
       for (const c of facts.composites) {
         if (!c.type) continue;
         const ctx: Ctx = { file, fn: c.fn, line: c.line };
-        const t = deref(parseType(c.type, this.scopeFor(ctx)));
+        const t = deref(this.parse(c.type, this.scopeFor(ctx)));
         if (t.k !== 'named') continue;
         for (const [key, value, line] of c.fields) {
           const sel = this.select(t, key);
@@ -709,14 +772,17 @@ export class Resolver {
     const primary: FuncRef[] = [];
     const rest: FuncRef[] = [];
     for (const impl of impls) {
+      const stored = storedKeys.has(typeKey(impl));
+      // Past the alternatives kept, only stored types still matter.
+      if (!stored && rest.length > MAX_ALTERNATIVES) continue;
       const m = this.select(impl, sel.name);
       if (m?.k !== 'method') continue;
-      if (storedKeys.has(typeKey(impl))) primary.push(m.fn);
+      if (stored) primary.push(m.fn);
       else rest.push(m.fn);
     }
     // Nothing known to be stored: a single implementation is the answer; several stay alternatives.
-    if (primary.length === 0 && rest.length === 1) return [{ fn: rest[0]!, rank: 0 }];
-    return [...primary.map((fn) => ({ fn, rank: 0 })), ...rest.slice(0, MAX_TARGETS).map((fn, i) => ({ fn, rank: i + 1 }))];
+    if (primary.length === 0 && rest.length === 1 && impls.length === 1) return [{ fn: rest[0]!, rank: 0 }];
+    return [...primary.map((fn) => ({ fn, rank: 0 })), ...rest.slice(0, MAX_ALTERNATIVES).map((fn, i) => ({ fn, rank: i + 1 }))];
   }
 }
 

@@ -21,6 +21,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
     arg: z.number().int().min(0),
     methods: z.array(z.string()).min(1),
   }),
+  z.object({ ...base, kind: z.literal('map-register') }),
   z.object({
     ...base,
     kind: z.literal('queue-handoff'),

@@ -2,7 +2,8 @@
  * One writer per database: `index` takes `<db>.lock` (created exclusively, holding its pid). A
  * second run finds it and refuses with a clear message; a lock left by a dead process is taken over.
  */
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import path from 'node:path';
 import { IndexBusyError } from '../errors.js';
 
 export interface IndexLock {
@@ -11,6 +12,7 @@ export interface IndexLock {
 
 export function acquireIndexLock(dbPath: string, pid: number): IndexLock {
   const lockPath = `${dbPath}.lock`;
+  mkdirSync(path.dirname(lockPath), { recursive: true });
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx');

@@ -1,14 +1,144 @@
-import type { Command } from 'commander';
-import { K8sReadError } from '../../errors.js';
-import type { CliContext } from '../context.js';
+import { Option, type Command } from 'commander';
+import { UsageError } from '../../errors.js';
+import { useColor, type CliContext } from '../context.js';
+import { outputOption, writeJson } from '../output.js';
+import { addRepoOptions, type RepoOptions } from '../repo.js';
 
-export function registerTraceCommands(program: Command, _ctx: CliContext): void {
-  program
+interface TraceFlags extends RepoOptions {
+  depth?: string;
+  focus?: string;
+  all?: boolean;
+  includeNoise?: boolean;
+  includeStd?: boolean;
+  github?: string;
+  maxChildren?: string;
+  output: 'tree' | 'json';
+}
+
+interface GraphFlags extends RepoOptions {
+  depth?: string;
+  output: 'text' | 'json';
+}
+
+export function registerTraceCommands(program: Command, ctx: CliContext): void {
+  const trace = program
     .command('trace')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .argument('[args...]')
-    .action(() => {
-      throw new K8sReadError('`k8s-read trace` is not built yet');
+    .argument('<component|symbol>', 'a cmd/<name> component (kube-scheduler), kube-controller-manager/<controller>, or a function symbol')
+    .description(
+      "Follow the calls from a component's main() through cobra, leader election, goroutines, function values and interfaces into its loops. Every hop has its file:line; non-static hops say how they were found.",
+    );
+  addRepoOptions(trace)
+    .option('--depth <n>', 'how many calls deep to follow (default: 25, or 12 with --all/--focus)')
+    .option('--focus <symbol>', 'keep only the paths that reach this symbol')
+    .option('--all', 'expand every function, not only the component’s own spine')
+    .option('--include-noise', 'show calls into logging, metrics, errors (rules/noise.yaml)')
+    .option('--include-std', 'show calls into the Go standard library')
+    .option('--max-children <n>', 'callees shown under one function before the rest fold (spine view)')
+    .option('--github <owner/repo>', 'GitHub repository for permalinks (default: from the origin remote)')
+    .addOption(outputOption(['tree', 'json'], 'tree'))
+    .addHelpText(
+      'after',
+      '\nExamples:\n  k8s-read trace kube-scheduler\n  k8s-read trace kube-controller-manager/replicaset\n' +
+        '  k8s-read trace kube-scheduler --focus selectHost\n  k8s-read trace "(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne" --depth 3\n' +
+        '  k8s-read trace kube-scheduler -o json | jq \'.edges[] | select(.kind == "framework")\'\n',
+    )
+    .action(async (target: string, flags: TraceFlags) => {
+      const depth = positiveInt(flags.depth, '--depth');
+      const maxChildren = positiveInt(flags.maxChildren, '--max-children');
+      const { loadTrace } = await import('../load-trace.js');
+      const result = await loadTrace(ctx, {
+        target,
+        ...(flags.repo ? { repo: flags.repo } : {}),
+        ...(flags.db ? { db: flags.db } : {}),
+        ...(depth !== undefined ? { depth } : {}),
+        ...(maxChildren !== undefined ? { maxChildren } : {}),
+        ...(flags.focus ? { focus: flags.focus } : {}),
+        ...(flags.github ? { github: flags.github } : {}),
+        all: Boolean(flags.all),
+        includeNoise: Boolean(flags.includeNoise),
+        includeStd: Boolean(flags.includeStd),
+      });
+      if (flags.output === 'json') {
+        writeJson(ctx.stdout, result);
+        return;
+      }
+      const { renderers } = await import('../../export/renderers.js');
+      const { defaultRenderOptions } = await import('../../export/types.js');
+      ctx.stdout.write(
+        await renderers.tree(result, {
+          ...defaultRenderOptions,
+          color: useColor(ctx),
+          ...(ctx.stdout.isTTY && ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
+        }),
+      );
+    });
+
+  for (const direction of ['callers', 'callees'] as const) {
+    const cmd = program
+      .command(direction)
+      .argument('<symbol>', 'a function or method: full symbol, or a suffix such as Scheduler).scheduleOne or scheduleOne')
+      .description(
+        direction === 'callers'
+          ? 'Who calls this function (every resolved call site, with how it was found).'
+          : 'What this function calls (resolved targets, alternatives for interface calls, unresolved calls).',
+      );
+    addRepoOptions(cmd)
+      .option('--depth <n>', 'follow this many levels', '1')
+      .addOption(outputOption(['text', 'json'], 'text'))
+      .action(async (symbol: string, flags: GraphFlags) => {
+        const depth = positiveInt(flags.depth, '--depth') ?? 1;
+        const { graphNeighbours, renderNeighbours } = await import('../graph-queries.js');
+        const result = await graphNeighbours(ctx, flags, symbol, direction, depth);
+        if (flags.output === 'json') writeJson(ctx.stdout, result);
+        else ctx.stdout.write(renderNeighbours(result, useColor(ctx)));
+      });
+  }
+
+  const impls = program
+    .command('impls')
+    .argument('<interface>', 'an interface type, e.g. framework.Framework or PodControlInterface')
+    .description('The types that implement an interface, and where values are stored into fields and variables of that interface type.');
+  addRepoOptions(impls)
+    .addOption(outputOption(['text', 'json'], 'text'))
+    .action(async (name: string, flags: GraphFlags) => {
+      const { findImplementations, renderImplementations } = await import('../graph-queries.js');
+      const result = await findImplementations(ctx, flags, name);
+      if (flags.output === 'json') writeJson(ctx.stdout, result);
+      else ctx.stdout.write(renderImplementations(result));
+    });
+
+  const struct = program
+    .command('struct')
+    .argument('<type>', 'a struct type, e.g. v1.Pod or k8s.io/api/core/v1.Pod')
+    .description('A struct with its embedded structs expanded: own and promoted fields and methods (Pod = TypeMeta + ObjectMeta + Spec + Status).');
+  addRepoOptions(struct)
+    .addOption(outputOption(['text', 'json'], 'text'))
+    .action(async (name: string, flags: GraphFlags) => {
+      const { describeStruct, renderStruct } = await import('../graph-queries.js');
+      const result = await describeStruct(ctx, flags, name);
+      if (flags.output === 'json') writeJson(ctx.stdout, result);
+      else ctx.stdout.write(renderStruct(result));
+    });
+
+  const assigns = program
+    .command('assigns')
+    .argument('<Type.field>', 'a struct field, e.g. Scheduler.SchedulePod or ReplicaSetController.syncHandler')
+    .description('Who fills this field: every assignment and keyed literal that stores into it, with the value and its type.');
+  addRepoOptions(assigns)
+    .addOption(outputOption(['text', 'json'], 'text'))
+    .action(async (field: string, flags: GraphFlags) => {
+      const { findAssignments, renderAssignments } = await import('../graph-queries.js');
+      const result = await findAssignments(ctx, flags, field);
+      if (flags.output === 'json') writeJson(ctx.stdout, result);
+      else ctx.stdout.write(renderAssignments(result));
     });
 }
+
+export function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} takes a whole number of 1 or more, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+export { Option };

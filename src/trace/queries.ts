@@ -1,0 +1,246 @@
+/**
+ * The reader's questions answered from the index: callers and callees, implementations of an
+ * interface, a struct with its embedded structs expanded, who fills a field, and what the
+ * identifier at `file:line[:col]` resolves to.
+ */
+import { AmbiguousSymbolError, SymbolNotFoundError } from '../errors.js';
+import type { Store } from '../store/db.js';
+import {
+  findDefinitions,
+  findDetail,
+  findDetailsLike,
+  findEdgesFrom,
+  findEdgesTo,
+  findEnclosingDefinition,
+  findSymbolsByIds,
+  type DefinitionRow,
+  type EdgeRow,
+} from '../store/symbols.js';
+
+export interface IndexRef {
+  store: Store;
+  treeId: number;
+}
+
+export interface NeighbourHop {
+  depth: number;
+  from: string;
+  to: string | null;
+  expr: string | null;
+  kind: string;
+  via: string | null;
+  rank: number;
+  site: string;
+  file: string | null;
+  line: number | null;
+}
+
+export interface Neighbours {
+  symbol: string;
+  direction: 'callers' | 'callees';
+  file: string;
+  line: number;
+  hops: NeighbourHop[];
+}
+
+/** One symbol for a query that must name one callable: the candidates when it names several. */
+export async function resolveOne(index: IndexRef, query: string, kinds?: readonly string[]): Promise<DefinitionRow> {
+  let rows = await findDefinitions(index.store, index.treeId, query);
+  if (kinds) rows = rows.filter((r) => kinds.includes(r.kind));
+  if (rows.length === 0) throw new SymbolNotFoundError(query);
+  const exact = rows.filter((r) => r.symbol === query);
+  if (exact.length === 1) return exact[0]!;
+  const declared = rows.filter((r) => r.kind !== 'external' && r.kind !== 'closure');
+  const pool = declared.length > 0 ? declared : rows;
+  if (pool.length > 1) throw new AmbiguousSymbolError(query, pool.map((r) => r.symbol));
+  return pool[0]!;
+}
+
+export async function neighbours(index: IndexRef, query: string, direction: 'callers' | 'callees', depth: number): Promise<Neighbours> {
+  const start = await resolveOne(index, query, ['func', 'method', 'closure', 'external']);
+  const symbols = new Map<number, DefinitionRow>([[start.id, start]]);
+  const hops: NeighbourHop[] = [];
+  let frontier = [start.id];
+  const seen = new Set(frontier);
+  for (let d = 1; d <= depth && frontier.length > 0; d++) {
+    const rows: EdgeRow[] =
+      direction === 'callees' ? await findEdgesFrom(index.store, index.treeId, frontier) : await findEdgesTo(index.store, index.treeId, frontier);
+    const ids = [...new Set(rows.flatMap((r) => [r.caller, ...(r.callee === null ? [] : [r.callee])]).filter((id) => !symbols.has(id)))];
+    for (const s of await findSymbolsByIds(index.store, index.treeId, ids)) symbols.set(s.id, s);
+    const next: number[] = [];
+    for (const r of rows) {
+      const caller = symbols.get(r.caller);
+      const callee = r.callee === null ? undefined : symbols.get(r.callee);
+      const other = direction === 'callees' ? callee : caller;
+      hops.push({
+        depth: d,
+        from: caller?.symbol ?? '?',
+        to: callee?.symbol ?? null,
+        expr: r.expr,
+        kind: r.kind,
+        via: r.via,
+        rank: r.rank,
+        site: `${r.file}:${r.line}`,
+        file: other?.file || null,
+        line: other?.line || null,
+      });
+      if (other && !seen.has(other.id)) {
+        seen.add(other.id);
+        next.push(other.id);
+      }
+    }
+    frontier = next;
+  }
+  return { symbol: start.symbol, direction, file: start.file, line: start.line, hops };
+}
+
+export interface Implementations {
+  interface: string;
+  file: string;
+  line: number;
+  methods: string[];
+  implementations: { type: string; file: string | null; line: number | null }[];
+  stores: { field: string; file: string; line: number; expr: string; in: string | null; type: string | null }[];
+}
+
+export async function implementations(index: IndexRef, query: string): Promise<Implementations> {
+  const iface = await resolveOne(index, query, ['interface']);
+  const detail = await findDetail<{ methods: string[]; implementations: string[] }>(index.store, index.treeId, iface.symbol, 'interface');
+  const impls: Implementations['implementations'] = [];
+  for (const t of detail?.implementations ?? []) {
+    const def = (await findDefinitions(index.store, index.treeId, t)).find((d) => d.symbol === t);
+    impls.push({ type: t, file: def?.file ?? null, line: def?.line ?? null });
+  }
+  // Where values go into fields of this interface type: the `assigns` details whose stored values
+  // have a concrete type implementing it.
+  const implSet = new Set(detail?.implementations ?? []);
+  const stores: Implementations['stores'] = [];
+  const all = await findDetailsLike<{ file: string; line: number; expr: string; in: string | null; type: string | null }[]>(index.store, index.treeId, 'assigns', '');
+  for (const { symbol, payload } of all) {
+    for (const s of payload) {
+      const t = s.type?.replace(/^\*/, '') ?? null;
+      if (t && implSet.has(t)) stores.push({ field: symbol, ...s });
+    }
+  }
+  return {
+    interface: iface.symbol,
+    file: iface.file,
+    line: iface.line,
+    methods: detail?.methods ?? [],
+    implementations: impls,
+    stores: stores.slice(0, 200),
+  };
+}
+
+export interface StructField {
+  name: string;
+  type: string;
+  embedded: boolean;
+  /** The struct this field is declared in (itself or an embedded one). */
+  from: string;
+  depth: number;
+  line: number;
+  file: string;
+}
+
+export interface StructView {
+  type: string;
+  file: string;
+  line: number;
+  fields: StructField[];
+  methods: { symbol: string; from: string; depth: number }[];
+}
+
+interface StructDetail {
+  fields: { name: string; type: string; embedded: boolean; typeSymbol: string | null; line: number }[];
+  methods: string[];
+}
+
+export async function describeStruct(index: IndexRef, query: string): Promise<StructView> {
+  const root = await resolveOne(index, query, ['struct', 'type']);
+  const fields: StructField[] = [];
+  const methods: StructView['methods'] = [];
+  const seenNames = new Set<string>();
+  const seenTypes = new Set<string>();
+  // Breadth-first, as Go promotes: a shallower name hides a deeper one.
+  let level: { symbol: string; depth: number; file: string }[] = [{ symbol: root.symbol, depth: 0, file: root.file }];
+  while (level.length > 0) {
+    const next: typeof level = [];
+    for (const t of level) {
+      if (seenTypes.has(t.symbol)) continue;
+      seenTypes.add(t.symbol);
+      const detail = await findDetail<StructDetail>(index.store, index.treeId, t.symbol, 'struct');
+      const typeDetail = detail ? undefined : await findDetail<{ methods: string[] }>(index.store, index.treeId, t.symbol, 'type');
+      for (const m of detail?.methods ?? typeDetail?.methods ?? []) {
+        const name = m.slice(m.lastIndexOf('.') + 1);
+        if (seenNames.has(`m:${name}`)) continue;
+        seenNames.add(`m:${name}`);
+        methods.push({ symbol: m, from: t.symbol, depth: t.depth });
+      }
+      let file = t.file;
+      if (!file) {
+        const def = (await findDefinitions(index.store, index.treeId, t.symbol)).find((d) => d.symbol === t.symbol);
+        file = def?.file ?? '';
+      }
+      for (const f of detail?.fields ?? []) {
+        if (!seenNames.has(`f:${f.name}`)) {
+          seenNames.add(`f:${f.name}`);
+          fields.push({ name: f.name, type: f.type, embedded: f.embedded, from: t.symbol, depth: t.depth, line: f.line, file });
+        }
+        if (f.embedded && f.typeSymbol) next.push({ symbol: f.typeSymbol, depth: t.depth + 1, file: '' });
+      }
+    }
+    level = next;
+  }
+  return { type: root.symbol, file: root.file, line: root.line, fields, methods };
+}
+
+export interface FieldAssignments {
+  field: string;
+  stores: { file: string; line: number; expr: string; in: string | null; type: string | null }[];
+}
+
+export async function fieldAssignments(index: IndexRef, query: string): Promise<FieldAssignments[]> {
+  const q = query.trim();
+  const dot = q.lastIndexOf('.');
+  if (dot <= 0) throw new SymbolNotFoundError(q, ['name a field as Type.field, e.g. Scheduler.SchedulePod']);
+  const rows = await findDetailsLike<FieldAssignments['stores']>(index.store, index.treeId, 'assigns', q);
+  const matches = rows.filter(({ symbol }) => {
+    const before = symbol[symbol.length - q.length - 1];
+    return symbol === q || before === '/' || before === '.';
+  });
+  if (matches.length === 0) throw new SymbolNotFoundError(q, ['no assignment stores into a field by that name; check `k8s-read struct <Type>`']);
+  return matches.map(({ symbol, payload }) => ({ field: symbol, stores: payload }));
+}
+
+export interface PositionAnswer {
+  file: string;
+  line: number;
+  col: number | null;
+  /** The declaration that holds this position. */
+  enclosing: DefinitionRow | null;
+  /** What the calls on this line (or at this column) resolve to. */
+  calls: { expr: string | null; col: number; kind: string; via: string | null; rank: number; target: DefinitionRow | null }[];
+  /** A declaration starting on this line, if any. */
+  declared: DefinitionRow | null;
+}
+
+/** What the identifier at `file:line[:col]` resolves to: the calls there, or the declaration. */
+export async function resolvePosition(index: IndexRef, file: string, line: number, col: number | null): Promise<PositionAnswer> {
+  const enclosing = (await findEnclosingDefinition(index.store, index.treeId, file, line)) ?? null;
+  const declared = enclosing && enclosing.line === line ? enclosing : null;
+  const calls: PositionAnswer['calls'] = [];
+  if (enclosing) {
+    const rows = (await findEdgesFrom(index.store, index.treeId, [enclosing.id])).filter(
+      (r) => r.line === line && (col === null || Math.abs(r.col - col) <= 0 || (col >= r.col - 1 && col <= r.col + 40)),
+    );
+    const atCol = col === null ? rows : rows.filter((r) => col >= r.col);
+    const best = col === null ? atCol : atCol.filter((r) => r.col === Math.max(...atCol.map((x) => x.col)));
+    const targets = await findSymbolsByIds(index.store, index.treeId, best.flatMap((r) => (r.callee === null ? [] : [r.callee])));
+    const byId = new Map(targets.map((t) => [t.id, t]));
+    for (const r of best) {
+      calls.push({ expr: r.expr, col: r.col, kind: r.kind, via: r.via, rank: r.rank, target: r.callee === null ? null : (byId.get(r.callee) ?? null) });
+    }
+  }
+  return { file, line, col, enclosing, calls, declared };
+}

@@ -1,0 +1,75 @@
+/**
+ * The CallGraph of one indexed tree, read from SQLite in bulk as the tracer asks.
+ */
+import type { Store } from '../store/db.js';
+import type { TreeRow } from '../store/index-store.js';
+import { findDefinitions, findEdgesFrom, findSymbolsByIds, type DefinitionRow } from '../store/symbols.js';
+import type { CallGraph, ComponentEntry, ComponentRules } from './trace-component.js';
+
+export function createStoreGraph(store: Store, tree: TreeRow, options: { github?: string; components?: Record<string, ComponentRules> } = {}): CallGraph {
+  let components: ComponentEntry[] | undefined;
+  return {
+    repo: { path: tree.root, commit: tree.commit_sha, version: tree.version },
+    urlBase: permalinkBase(tree, options.github),
+    async components() {
+      if (components) return components;
+      const mains = await store.all<DefinitionRow>(
+        `SELECT id, symbol, name, kind, file, line, end_line AS endLine, col, package, detail, doc
+         FROM symbols WHERE tree = ? AND kind = 'func' AND name = 'main'`,
+        [tree.id],
+      );
+      const byName = new Map<string, ComponentEntry>();
+      for (const main of mains.sort((a, b) => a.file.length - b.file.length || (a.file < b.file ? -1 : 1))) {
+        const name = componentName(main.package, tree.module);
+        if (!byName.has(name)) byName.set(name, { name, main });
+      }
+      components = [...byName.values()];
+      return components;
+    },
+    findDefinitions: (query) => findDefinitions(store, tree.id, query),
+    symbolsByIds: (ids) => findSymbolsByIds(store, tree.id, ids),
+    edgesFrom: (ids) => findEdgesFrom(store, tree.id, ids),
+    async controllers(component) {
+      const out = new Map<string, DefinitionRow>();
+      const initMap = options.components?.[component]?.controllers?.initMap;
+      if (!initMap) return out;
+      const owners = (await findDefinitions(store, tree.id, initMap.replace(/^.*?\/(?=[^/]*$)/, (m) => m))).filter((d) => d.symbol.endsWith(initMap));
+      for (const owner of owners) {
+        const edges = (await findEdgesFrom(store, tree.id, [owner.id])).filter((e) => e.via === 'map-register' && e.callee !== null);
+        const targets = await findSymbolsByIds(store, tree.id, edges.map((e) => e.callee!));
+        const byId = new Map(targets.map((t) => [t.id, t]));
+        for (const e of edges) {
+          const key = /\[["`](.*)["`]\]$/.exec(e.expr ?? '')?.[1];
+          const target = byId.get(e.callee!);
+          if (key && target) out.set(key, target);
+        }
+      }
+      return out;
+    },
+  };
+}
+
+/** `cmd/kube-scheduler` -> kube-scheduler; a module's root main package -> the module's last element. */
+export function componentName(pkg: string, module: string | null): string {
+  const cmd = pkg.lastIndexOf('/cmd/');
+  if (cmd >= 0) return pkg.slice(cmd + 5);
+  if (module && pkg === module) return module.slice(module.lastIndexOf('/') + 1);
+  return pkg.slice(pkg.lastIndexOf('/') + 1);
+}
+
+/**
+ * GitHub permalink base for the indexed commit: from the origin remote (any GitHub URL form), or
+ * `--github owner/repo`. Null when neither names GitHub or the commit is unknown: a guessed link
+ * to the wrong code is worse than none.
+ */
+export function permalinkBase(tree: Pick<TreeRow, 'remote' | 'commit_sha' | 'dirty'>, github?: string): string | null {
+  const slug = github ?? githubSlug(tree.remote);
+  if (!slug || !tree.commit_sha) return null;
+  return `https://github.com/${slug}/blob/${tree.commit_sha}`;
+}
+
+export function githubSlug(remote: string | null): string | null {
+  if (!remote) return null;
+  const m = /github\.com[:/]+([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/.exec(remote.trim());
+  return m ? `${m[1]}/${m[2]}` : null;
+}
