@@ -15,7 +15,7 @@ import {
   type BlameCacheKey,
 } from '../store/git-cache.js';
 import { parseBlamePorcelain } from './blame-porcelain.js';
-import { checkLineRange, type FileTarget } from './paths.js';
+import { checkLineRange, readRepoFile, type FileTarget } from './paths.js';
 import {
   UNCOMMITTED_REASON,
   resolvePullRequests,
@@ -51,7 +51,7 @@ export async function blameFile(
   context: PullRequestOptions = {},
 ): Promise<BlamedLine[]> {
   const { file } = target;
-  const text = readFileSync(path.join(repo.root, file));
+  const text = readRepoFile(repo.root, file);
   const lineCount = checkLineRange(file, text, target.start, target.end);
   if (lineCount === 0) return [];
   const range =

@@ -2,9 +2,7 @@
  * The commits that changed a line range (`git log -L`, which follows the range through every
  * edit) or a whole file (`git log --follow`), newest first, each with its pull request.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { checkLineRange, type FileTarget } from './paths.js';
+import { checkLineRange, readRepoFile, type FileTarget } from './paths.js';
 import { resolvePullRequests, type PullRequestOptions } from './pull-requests.js';
 import { COMMIT_FORMAT, parseCommitRecords, type GitRepository } from './repository.js';
 import type { HistoryEntry } from './types.js';
@@ -27,12 +25,7 @@ export async function readHistory(
   context: PullRequestOptions = {},
 ): Promise<History> {
   const limit = options.limit ?? 20;
-  checkLineRange(
-    target.file,
-    readFileSync(path.join(repo.root, target.file)),
-    target.start,
-    target.end,
-  );
+  checkLineRange(target.file, readRepoFile(repo.root, target.file), target.start, target.end);
   const head = await repo.head();
   // One more than asked, to know whether there are more.
   const count = limit > 0 ? ['-n', String(limit + 1)] : [];

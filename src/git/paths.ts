@@ -3,7 +3,7 @@
  * path relative to the current directory or to the repository root, never outside it. Each way to
  * get it wrong has its own message that says what to do instead.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
 
@@ -68,6 +68,16 @@ export function resolveFileTarget(root: string, cwd: string, input: string): Fil
   if (split.start !== undefined) target.start = split.start;
   if (split.end !== undefined) target.end = split.end;
   return target;
+}
+
+/** A file's bytes by its root-relative path, with the same messages as for a typed path. */
+export function readRepoFile(root: string, file: string): Buffer {
+  const absolute = path.join(root, file);
+  if (!existsSync(absolute))
+    throw new UsageError(`${file}: no such file in ${root}; check the path`);
+  if (statSync(absolute).isDirectory())
+    throw new UsageError(`${file} is a directory; name a file inside it`);
+  return readFileSync(absolute);
 }
 
 /** Checks `start..end` against a file's text (and that the text is not binary); returns the line count. */

@@ -536,6 +536,15 @@ describe('blameFile options', () => {
     expect(after[0]?.commit).toBe(dir.first);
   });
 
+  it('rejects a file that is gone or a directory with a message, not a stack', async () => {
+    await expect(blameFile(await open(), { file: 'gone.go' })).rejects.toThrow(
+      `gone.go: no such file in ${dir.root}; check the path`,
+    );
+    await expect(blameFile(await open(), { file: '.git' })).rejects.toThrow(
+      '.git is a directory; name a file inside it',
+    );
+  });
+
   it('rejects an --ignore-rev that is not a commit, and an option smuggled in as one', async () => {
     await expect(
       blameFile(await open(), { file: 'new.go' }, { ignoreRevs: ['nope'] }),
