@@ -4,7 +4,7 @@
  * here; the git work is lazy-loaded from src/git, so `--help` stays instant.
  */
 import path from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   AmbiguousSymbolError,
   IndexMissingError,
@@ -60,11 +60,13 @@ export function registerBlameCommands(program: Command, ctx: CliContext): void {
       .option('-w', 'ignore whitespace changes')
       .option('-M', 'follow lines moved within the file')
       .option('-C', 'follow lines moved or copied from other files changed in the same commit')
-      .option(
-        '--ignore-rev <rev>',
-        'look through this commit, e.g. a reformatting (repeatable)',
-        collect,
-        [],
+      .addOption(
+        new Option(
+          '--ignore-rev <rev>',
+          'look through this commit, e.g. a reformatting (repeatable)',
+        )
+          .argParser(collect)
+          .default([], 'none'),
       )
       .option(
         '--ignore-revs-file <file>',
