@@ -242,6 +242,11 @@ export class FakeApiServer {
     this.faults.push(...rules.map((rule) => ({ ...rule })));
   }
 
+  /** Ends every injected failure: the outage is over. */
+  clearFaults(): void {
+    this.faults = [];
+  }
+
   /**
    * @mirrors (*k8s.io/apiserver/pkg/storage/etcd3.store).Create
    * @mirrors (k8s.io/apiserver/pkg/storage/names.simpleNameGenerator).GenerateName

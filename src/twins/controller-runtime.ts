@@ -20,13 +20,13 @@
  * strings), RecoverPanic, CacheSyncTimeout, and garbage collection of owned objects (the example
  * reconciler deletes its children itself).
  */
-import { sleep, type Proc, type StopChannel, type VirtualClock } from './sim/clock.js';
+import { isProc, sleep, type Proc, type StopChannel, type VirtualClock } from './sim/clock.js';
 import type { SeededRandom } from './sim/random.js';
-import type { Timeline } from './sim/timeline.js';
+import { formatMs, type Timeline } from './sim/timeline.js';
 import type { FakeApiServer, NewObject } from './apiserver.js';
 import { SharedIndexInformer, waitForCacheSync, type ResourceEventHandler } from './informer.js';
 import { NamespaceIndex } from './indexer.js';
-import { RateLimitingQueue, formatMs } from './workqueue.js';
+import { RateLimitingQueue } from './workqueue.js';
 import { DeletedFinalStateUnknown, metaNamespaceKeyFunc, splitMetaNamespaceKey, type CacheEntry, type KubeObject } from './objects.js';
 
 /** @mirrors sigs.k8s.io/controller-runtime/pkg/reconcile.Request */
@@ -41,15 +41,25 @@ export interface Result {
   requeueAfterMs?: number;
 }
 
+/** What Reconcile returns: a Result, or an error (then the Result is ignored). */
+export interface ReconcileOutcome {
+  result?: Result;
+  err?: Error;
+}
+
 /**
- * Reconciles one object, reading everything it needs itself; may take virtual time.
+ * Reconciles one object, reading everything it needs itself. A plain function takes no virtual
+ * time; a generator may (`yield* sleep(...)`).
  * @mirrors sigs.k8s.io/controller-runtime/pkg/reconcile.Reconciler
  */
 export interface Reconciler {
-  reconcile(request: Request): Proc<{ result?: Result; err?: Error }>;
+  reconcile(request: Request): Proc<ReconcileOutcome> | ReconcileOutcome;
 }
 
-/** The string form a Request takes in the work queue (Go compares the struct by value). */
+/**
+ * The string form a Request takes in the work queue (Go compares the struct by value).
+ * @mirrors (k8s.io/apimachinery/pkg/types.NamespacedName).String
+ */
 export function requestKey(request: Request): string {
   return request.namespace ? `${request.namespace}/${request.name}` : request.name;
 }
@@ -377,7 +387,8 @@ export class Controller {
     const request = splitMetaNamespaceKey(key);
     this.reconciles.set(key, (this.reconciles.get(key) ?? 0) + 1);
     this.timeline?.emit(component, 'Reconcile', key, `${worker}`, '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).Reconcile');
-    const { result = {}, err } = yield* this.reconciler.reconcile(request);
+    const outcome = this.reconciler.reconcile(request);
+    const { result = {}, err } = isProc<ReconcileOutcome>(outcome) ? yield* outcome : outcome;
     if (err) {
       this.timeline?.emit(component, 'Reconciler error', key, `${err.message}; AddRateLimited`, '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).reconcileHandler');
       this.queue.addRateLimited(key);

@@ -11,7 +11,7 @@
  * Left out: event recording, klog, and wait.Until's restart of a worker that returned (twin
  * workers only return on shutdown).
  */
-import { sleep, type Proc, type StopChannel, type VirtualClock } from './sim/clock.js';
+import { isProc, sleep, type Proc, type StopChannel, type VirtualClock } from './sim/clock.js';
 import type { Timeline } from './sim/timeline.js';
 import { waitForCacheSync } from './informer.js';
 import type { RateLimitingQueue } from './workqueue.js';
@@ -98,7 +98,7 @@ export class Controller {
     this.timeline?.emit(worker, 'Get', key, 'sync starts', '(*k8s.io/sample-controller.Controller).processNextWorkItem');
     try {
       const outcome = this.syncHandler(key);
-      const err = isProc(outcome) ? yield* outcome : outcome;
+      const err = isProc<Error | undefined>(outcome) ? yield* outcome : outcome;
       this.handleErr(err, key, worker);
     } finally {
       this.queue.done(key);
@@ -125,8 +125,4 @@ export class Controller {
     this.queue.forget(key);
     this.dropped.push(key);
   }
-}
-
-function isProc(value: Proc<Error | undefined> | Error | undefined): value is Proc<Error | undefined> {
-  return value !== undefined && !(value instanceof Error) && typeof value.next === 'function';
 }

@@ -45,7 +45,7 @@ export async function readMirrorTags(twinsSourceDir: string): Promise<MirrorTag[
     const file = path.relative(packageRoot, absolute).split(path.sep).join('/');
     const collect = (node: Node, exportName: string, docs: JSDoc[]) => {
       for (const symbol of mirrorSymbols(docs)) {
-        tags.push({ twin, exportName, symbol, file, line: node.getStartLineNumber(false), endLine: node.getEndLineNumber(), text: node.getText(true) });
+        tags.push({ twin, exportName, symbol, file, line: node.getStartLineNumber(false), endLine: node.getEndLineNumber(), text: declarationText(node) });
       }
     };
     for (const statement of sourceFile.getStatements()) {
@@ -66,6 +66,16 @@ export async function readMirrorTags(twinsSourceDir: string): Promise<MirrorTag[
     }
   }
   return tags.sort((a, b) => (a.file === b.file ? a.line - b.line : a.file < b.file ? -1 : 1));
+}
+
+/** The declaration with its JSDoc, dedented so that a method reads as it would at top level. */
+function declarationText(node: Node): string {
+  const sourceFile = node.getSourceFile();
+  const start = node.getStart(true);
+  const column = start - sourceFile.getFullText().lastIndexOf('\n', start - 1) - 1;
+  const lines = (' '.repeat(column) + node.getText(true)).split('\n');
+  const indent = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length));
+  return lines.map((l) => l.slice(indent)).join('\n');
 }
 
 function mirrorSymbols(docs: readonly JSDoc[]): string[] {

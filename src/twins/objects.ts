@@ -211,7 +211,10 @@ export function selectorMatches(selector: LabelSelector, labels: Readonly<Record
   return true;
 }
 
-/** A short human description of an object for timelines: `Pod default/web-1 rv=7`. */
+/**
+ * A short description of an object for timelines, as klog.KObj is for log lines: `Pod default/web-1 rv=7`.
+ * @mirrors k8s.io/klog/v2.KObj
+ */
 export function describeObject(obj: CacheEntry | undefined): string {
   if (obj === undefined) return '<nil>';
   if (obj instanceof DeletedFinalStateUnknown) return `DeletedFinalStateUnknown{${obj.key}}`;

@@ -16,7 +16,7 @@
 import { Cond, type Proc, type Timer, type VirtualClock } from './sim/clock.js';
 import { RingGrowing } from './sim/buffer.js';
 import { KeyedHeap } from './sim/heap.js';
-import type { Timeline } from './sim/timeline.js';
+import { formatMs, type Timeline } from './sim/timeline.js';
 
 export interface WorkQueueOptions {
   clock: VirtualClock;
@@ -398,10 +398,4 @@ export class RateLimitingQueue<T> extends DelayingQueue<T> {
   forget(item: T): void {
     this.rateLimiter.forget(item);
   }
-}
-
-/** `5ms`, `1.2s`: the durations in timeline details. */
-export function formatMs(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms * 10) / 10}ms`;
-  return `${Math.round(ms) / 1000}s`;
 }

@@ -92,12 +92,18 @@ export class CycleState {
 export const DefaultMilliCPURequest = 100;
 export const DefaultMemoryRequest = 200 * 1024 * 1024;
 
-/** The pod's requests, or zero. */
+/**
+ * The pod's requests, or zero.
+ * @mirrors k8s.io/kubernetes/pkg/scheduler/framework.calculateResource
+ */
 export function podRequests(pod: Pod): Resources {
   return { cpu: pod.spec.requests?.cpu ?? 0, memory: pod.spec.requests?.memory ?? 0 };
 }
 
-/** The pod's requests with zero replaced by the defaults, as scoring counts them. */
+/**
+ * The pod's requests with zero replaced by the defaults, as scoring counts them.
+ * @mirrors k8s.io/kubernetes/pkg/scheduler/util.GetNonzeroRequests
+ */
 export function nonZeroRequests(pod: Pod): Resources {
   const r = podRequests(pod);
   return { cpu: r.cpu || DefaultMilliCPURequest, memory: r.memory || DefaultMemoryRequest };
@@ -162,7 +168,10 @@ export class NodeInfo {
   }
 }
 
-/** The key pods are tracked by in the scheduler (Go uses the UID). */
+/**
+ * The key pods are tracked by in the scheduler: the UID.
+ * @mirrors k8s.io/kubernetes/pkg/scheduler/framework.GetPodKey
+ */
 export function podKey(pod: Pod): string {
   return pod.metadata.uid;
 }

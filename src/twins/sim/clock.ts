@@ -202,6 +202,11 @@ export class VirtualClock {
   }
 }
 
+/** Whether a value is a goroutine body (a generator) rather than a plain result. */
+export function isProc<T>(value: unknown): value is Proc<T> {
+  return typeof value === 'object' && value !== null && typeof (value as { next?: unknown }).next === 'function' && Symbol.iterator in value;
+}
+
 /** `time.Sleep(ms)` for a goroutine. */
 export function* sleep(clock: VirtualClock, ms: number): Proc {
   yield (wake) => {

@@ -28,3 +28,9 @@ export class Timeline {
     this.events.push({ t: Math.round(this.clock.now()) / 1000, component, event, key, detail, mirrors });
   }
 }
+
+/** `5ms`, `1.2s`: the durations in timeline details. */
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms * 10) / 10}ms`;
+  return `${Math.round(ms) / 1000}s`;
+}
