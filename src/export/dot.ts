@@ -31,7 +31,7 @@ export function renderDot(trace: Trace, options: RenderOptions): string {
   const title = `${trace.component} ${describeVersion(trace)}: ${describeSize(trace)}${graph.hidden ? `, ${graph.hidden} folded` : ''}`;
   const out = [
     'digraph trace {',
-    `  graph [rankdir=LR, fontname=${quote(font)}, fontsize=12, labelloc=t, label=${quote(title)}, newrank=true];`,
+    `  graph [rankdir=LR, fontname=${quote(font)}, fontsize=12, labelloc=t, label=${quote(title)}];`,
     `  node [shape=box, style="rounded,filled", fillcolor="#f7f7f7", color="#555555", fontname=${quote(font)}, fontsize=10];`,
     `  edge [fontname=${quote(font)}, fontsize=9];`,
   ];
@@ -41,7 +41,9 @@ export function renderDot(trace: Trace, options: RenderOptions): string {
     const indent = inCluster ? '    ' : '  ';
     if (inCluster) {
       out.push(`  subgraph cluster_${clusterNumber++} {`);
-      out.push(`    label=${quote(key)}; style="rounded,filled"; fillcolor="#eef3fb"; color="#9fb4d6"; fontsize=10;`);
+      out.push(
+        `    label=${quote(key)}; style="rounded,filled"; fillcolor="#eef3fb"; color="#9fb4d6"; fontsize=10;`,
+      );
     }
     const relativeTo = options.cluster === 'package' && inCluster ? key : undefined;
     for (const vertex of vertices) out.push(`${indent}${dotNode(vertex, relativeTo)}`);
@@ -59,7 +61,9 @@ function dotNode(vertex: Vertex, relativeTo: string | undefined): string {
     return `${vertex.id} [label=${quote(label)}, tooltip=${quote(tip)}, shape=folder, style=filled, fillcolor="#eeeeee", color="#999999", fontcolor="#555555"];`;
   }
   const attrs: Record<string, string> = { label: shortSymbol(vertex.symbol, relativeTo) };
-  attrs.tooltip = vertex.node ? `${vertex.symbol}\n${vertex.node.file}:${vertex.node.line}` : vertex.symbol;
+  attrs.tooltip = vertex.node
+    ? `${vertex.symbol}\n${vertex.node.file}:${vertex.node.line}`
+    : vertex.symbol;
   if (vertex.node?.url) Object.assign(attrs, { URL: vertex.node.url, target: '_blank' });
   if (vertex.node?.kind === 'closure') attrs.style = 'rounded,filled,dashed';
   if (vertex.isRoot) Object.assign(attrs, { penwidth: '2.5', fillcolor: '#fff3c4' });
@@ -67,7 +71,8 @@ function dotNode(vertex: Vertex, relativeTo: string | undefined): string {
 }
 
 function dotEdge(link: Link): string {
-  if (!link.edge) return `${link.from} -> ${link.to} [style=dashed, color="#999999", arrowhead=none];`;
+  if (!link.edge)
+    return `${link.from} -> ${link.to} [style=dashed, color="#999999", arrowhead=none];`;
   const edge = link.edge;
   const attrs: Record<string, string> = { ...edgeStyle[edge.kind] };
   const label = edgeLabel(edge);
@@ -99,7 +104,9 @@ function legend(): string[] {
     '    node [shape=point, style=invis, width=0.05, label=""];',
   ];
   kinds.forEach((kind, i) => {
-    lines.push(`    legend_${i}a -> legend_${i}b [${formatAttrs({ ...edgeStyle[kind], label: kind })}];`);
+    lines.push(
+      `    legend_${i}a -> legend_${i}b [${formatAttrs({ ...edgeStyle[kind], label: kind })}];`,
+    );
   });
   // Same rank on each side stacks the samples in rows instead of letting the layout chain them.
   lines.push(`    { rank=same; ${kinds.map((_, i) => `legend_${i}a;`).join(' ')} }`);

@@ -7,7 +7,10 @@ import type { Trace } from '../trace/types.js';
 
 export class OutputFileError extends UsageError {
   constructor(file: string, why: string, options: { cause?: unknown } = {}) {
-    super(`cannot write ${file}: ${why}; choose a writable path for --out`, { code: 'E_OUTPUT', cause: options.cause });
+    super(`cannot write ${file}: ${why}; choose a writable path for --out`, {
+      code: 'E_OUTPUT',
+      cause: options.cause,
+    });
   }
 }
 
@@ -17,8 +20,10 @@ export class EmptyTraceError extends K8sReadError {
     const unresolved = trace.unresolved.length
       ? ` (${trace.unresolved.length} of its calls could not be resolved; \`k8s-read trace ${trace.component}\` lists them)`
       : '';
+    const what =
+      trace.component === trace.root ? trace.root : `${trace.component} (from ${trace.root})`;
     super(
-      `the trace of ${trace.component} from ${trace.root} has no calls to draw${unresolved}; check the component or --focus symbol, and that the index is current (\`k8s-read index\`)`,
+      `the trace of ${what} has no calls to draw${unresolved}; check the component or --focus symbol, and that the index is current (\`k8s-read index\`)`,
       { code: 'E_EMPTY_TRACE' },
     );
   }

@@ -15,7 +15,9 @@ export function renderMarkdown(trace: Trace, options: RenderOptions): string {
   out.push('## Diagram', '', '```mermaid', renderMermaid(trace, options).trimEnd(), '```', '');
   out.push('## Hops', '', '| # | Caller | Callee | Kind | Call site |', '|---:|---|---|---|---|');
   trace.edges.forEach((edge, i) => {
-    out.push(`| ${i + 1} | ${code(shortSymbol(edge.caller))} | ${code(shortSymbol(edge.callee))} | ${kindCell(edge)} | ${siteLink(trace, edge.site)} |`);
+    out.push(
+      `| ${i + 1} | ${code(shortSymbol(edge.caller))} | ${code(shortSymbol(edge.callee))} | ${kindCell(edge)} | ${siteLink(trace, edge.site)} |`,
+    );
   });
   out.push('');
   out.push('## Unresolved calls', '');
@@ -25,7 +27,9 @@ export function renderMarkdown(trace: Trace, options: RenderOptions): string {
     out.push('Calls the resolver could not pin down; they are shown, not guessed.', '');
     out.push('| Caller | Expression | Call site |', '|---|---|---|');
     for (const call of trace.unresolved) {
-      out.push(`| ${code(shortSymbol(call.caller))} | ${code(call.expr)} | ${siteLink(trace, call.site)} |`);
+      out.push(
+        `| ${code(shortSymbol(call.caller))} | ${code(call.expr)} | ${siteLink(trace, call.site)} |`,
+      );
     }
   }
   return `${out.join('\n')}\n`;
@@ -34,9 +38,15 @@ export function renderMarkdown(trace: Trace, options: RenderOptions): string {
 function summary(trace: Trace): string[] {
   const base = permalinkBase(trace);
   const commit = trace.repo.commit;
-  const commitText = commit ? (base ? `[\`${commit.slice(0, 12)}\`](${base.replace(/\/blob\//, '/tree/')})` : `\`${commit.slice(0, 12)}\``) : 'unknown';
+  const commitText = commit
+    ? base
+      ? `[\`${commit.slice(0, 12)}\`](${base.replace(/\/blob\//, '/tree/')})`
+      : `\`${commit.slice(0, 12)}\``
+    : 'unknown';
   const root = trace.nodes.find((node) => node.symbol === trace.root);
-  const rootText = root ? `${code(trace.root)} (${siteLink(trace, `${root.file}:${root.line}`)})` : code(trace.root);
+  const rootText = root
+    ? `${code(trace.root)} (${siteLink(trace, `${root.file}:${root.line}`)})`
+    : code(trace.root);
   return [
     `- **Component:** ${trace.component}`,
     `- **Version:** ${trace.repo.version ?? 'unknown'}`,

@@ -11,7 +11,9 @@ import { clusterVertices, foldTrace, indexTrace } from './trace-graph.js';
 import type { RenderOptions } from './types.js';
 
 export function renderMermaid(trace: Trace, options: RenderOptions): string {
-  return options.style === 'sequence' ? renderSequence(trace, options) : renderFlowchart(trace, options);
+  return options.style === 'sequence'
+    ? renderSequence(trace, options)
+    : renderFlowchart(trace, options);
 }
 
 /** How each kind of call looks: dynamic dispatch dotted, framework hops thick, goroutines end in
@@ -45,9 +47,11 @@ export function renderFlowchart(trace: Trace, options: RenderOptions): string {
   let clusterNumber = 0;
   for (const [key, vertices] of clusterVertices(graph.vertices, options.cluster)) {
     const inCluster = key !== '';
-    if (inCluster) out.push(`  subgraph c${clusterNumber++}["${escapeLabel(key)}"]`, '    direction LR');
+    if (inCluster)
+      out.push(`  subgraph c${clusterNumber++}["${escapeLabel(key)}"]`, '    direction LR');
     const relativeTo = options.cluster === 'package' && inCluster ? key : undefined;
-    for (const vertex of vertices) out.push(`${inCluster ? '    ' : '  '}${flowNode(vertex, relativeTo)}`);
+    for (const vertex of vertices)
+      out.push(`${inCluster ? '    ' : '  '}${flowNode(vertex, relativeTo)}`);
     if (inCluster) out.push('  end');
   }
   const styles = new Map<EdgeKind | 'fold', number[]>();
@@ -58,7 +62,9 @@ export function renderFlowchart(trace: Trace, options: RenderOptions): string {
   });
   for (const vertex of graph.vertices) {
     if (vertex.type === 'symbol' && vertex.node?.url) {
-      out.push(`  click ${vertex.id} href "${vertex.node.url.replaceAll('"', '%22')}" "${escapeLabel(tooltip(vertex))}" _blank`);
+      out.push(
+        `  click ${vertex.id} href "${vertex.node.url.replaceAll('"', '%22')}" "${escapeLabel(tooltip(vertex))}" _blank`,
+      );
     }
   }
   out.push(
@@ -70,7 +76,9 @@ export function renderFlowchart(trace: Trace, options: RenderOptions): string {
   for (const [kind, links] of styles) {
     if (kind === 'static') continue;
     const color = kind === 'fold' ? '#999999' : kindColors[kind];
-    out.push(`  linkStyle ${links.join(',')} stroke:${color}${kind === 'framework' ? ',stroke-width:2px' : ''}`);
+    out.push(
+      `  linkStyle ${links.join(',')} stroke:${color}${kind === 'framework' ? ',stroke-width:2px' : ''}`,
+    );
   }
   return `${out.join('\n')}\n`;
 }
@@ -105,7 +113,9 @@ function linkLabel(edge: TraceEdge): string {
 }
 
 function tooltip(vertex: Vertex & { type: 'symbol' }): string {
-  return vertex.node ? `${vertex.symbol} at ${vertex.node.file}:${vertex.node.line}` : vertex.symbol;
+  return vertex.node
+    ? `${vertex.symbol} at ${vertex.node.file}:${vertex.node.line}`
+    : vertex.symbol;
 }
 
 function classes(vertices: readonly Vertex[]): Map<string, string[]> {
@@ -180,7 +190,8 @@ export function renderSequence(trace: Trace, options: RenderOptions): string {
     ...declarations,
     ...lines,
   ];
-  if (hidden > 0) out.push(`  Note over ${participant(trace.root)}: … ${hidden} more calls (raise --max-nodes)`);
+  if (hidden > 0)
+    out.push(`  Note over ${participant(trace.root)}: … ${hidden} more calls (raise --max-nodes)`);
   return `${out.join('\n')}\n`;
 }
 

@@ -14,7 +14,8 @@ export function checkOutputFile(file: string): void {
   const dirStat = statSync(dir, { throwIfNoEntry: false });
   if (!dirStat) throw new OutputFileError(file, `no directory ${dir}`);
   if (!dirStat.isDirectory()) throw new OutputFileError(file, `${dir} is not a directory`);
-  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw new OutputFileError(file, 'it is a directory');
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory())
+    throw new OutputFileError(file, 'it is a directory');
   try {
     accessSync(dir, constants.W_OK);
   } catch (error) {
@@ -25,7 +26,10 @@ export function checkOutputFile(file: string): void {
 /** Writes `content` to `file` atomically (temporary file + rename in the same directory). */
 export function writeOutputFile(file: string, content: string): void {
   checkOutputFile(file);
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${randomBytes(4).toString('hex')}.tmp`,
+  );
   try {
     writeFileSync(temp, content);
     renameSync(temp, file);

@@ -21,5 +21,11 @@ export async function renderSvg(trace: Trace, options: RenderOptions): Promise<s
 
 /** Lays DOT out with the `dot` engine; throws Graphviz's own message on a syntax error. */
 export async function layoutDot(dot: string): Promise<string> {
-  return (await loadGraphviz()).dot(dot);
+  try {
+    return (await loadGraphviz()).dot(dot);
+  } catch (error) {
+    // Graphviz unloads its module after a failed layout; the next call must load a fresh one.
+    graphviz = undefined;
+    throw error;
+  }
 }

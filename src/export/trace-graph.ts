@@ -103,7 +103,13 @@ export function foldTrace(trace: Trace, maxNodes: number, index = indexTrace(tra
   order.slice(0, limit).forEach((symbol, i) => {
     const id = `n${i}`;
     ids.set(symbol, id);
-    vertices.push({ type: 'symbol', id, symbol, node: index.nodes.get(symbol), isRoot: symbol === trace.root });
+    vertices.push({
+      type: 'symbol',
+      id,
+      symbol,
+      node: index.nodes.get(symbol),
+      isRoot: symbol === trace.root,
+    });
   });
 
   const owner = new Map<string, string | undefined>();
@@ -139,7 +145,10 @@ export function foldTrace(trace: Trace, maxNodes: number, index = indexTrace(tra
 
 /** Vertices grouped for drawing: one group per package or file, in order of first appearance;
  * folds and (with `none`) everything else go in the group keyed `''`. */
-export function clusterVertices(vertices: readonly Vertex[], mode: 'package' | 'file' | 'none'): Map<string, Vertex[]> {
+export function clusterVertices(
+  vertices: readonly Vertex[],
+  mode: 'package' | 'file' | 'none',
+): Map<string, Vertex[]> {
   const groups = new Map<string, Vertex[]>();
   for (const vertex of vertices) {
     const key = mode === 'none' || vertex.type === 'fold' ? '' : clusterKey(vertex, mode);

@@ -33,13 +33,25 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
   const index = indexTrace(trace);
   const lines: string[] = [c.bold(`${trace.component}  ${describeVersion(trace)}`)];
   const expanded = new Set<string>();
-  const emit = (guide: string, symbolPiece: Piece, location: Piece | undefined, ...tags: (Piece | undefined)[]) => {
+  const emit = (
+    guide: string,
+    symbolPiece: Piece,
+    location: Piece | undefined,
+    ...tags: (Piece | undefined)[]
+  ) => {
     const pieces = [symbolPiece, location, ...tags].filter((p): p is Piece => p !== undefined);
     const room = options.width === undefined ? undefined : options.width - [...guide].length;
     lines.push((guide && c.dim(guide)) + joinPieces(pieces, room, location !== undefined));
   };
 
-  const visit = (symbol: string, parentPackage: string | undefined, edge: TraceEdge | undefined, guide: string, childGuide: string, path: Set<string>): void => {
+  const visit = (
+    symbol: string,
+    parentPackage: string | undefined,
+    edge: TraceEdge | undefined,
+    guide: string,
+    childGuide: string,
+    path: Set<string>,
+  ): void => {
     const name: Piece = [shortSymbol(symbol, parentPackage), edge ? plain : c.bold];
     const how = edge ? describeEdge(edge) : '';
     const tag: Piece | undefined = edge && how ? [`[${how}]`, kindPaint[edge.kind]] : undefined;
@@ -72,7 +84,11 @@ type Child = { type: 'call'; edge: TraceEdge } | { type: 'unresolved'; expr: str
 /** Resolved calls in trace order, then the unresolved ones: what is known first. */
 function childrenOf(index: TraceIndex, symbol: string): Child[] {
   const calls: Child[] = (index.calls.get(symbol) ?? []).map((edge) => ({ type: 'call', edge }));
-  const unresolved: Child[] = (index.unresolved.get(symbol) ?? []).map(({ expr, site }) => ({ type: 'unresolved', expr, site }));
+  const unresolved: Child[] = (index.unresolved.get(symbol) ?? []).map(({ expr, site }) => ({
+    type: 'unresolved',
+    expr,
+    site,
+  }));
   return [...calls, ...unresolved];
 }
 

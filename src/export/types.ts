@@ -33,5 +33,12 @@ export const defaultRenderOptions: RenderOptions = {
   maxNodes: 60,
 };
 
-export const styleChoices = ['flow', 'sequence'] as const satisfies readonly RenderOptions['style'][];
-export const clusterChoices = ['package', 'file', 'none'] as const satisfies readonly RenderOptions['cluster'][];
+export const styleChoices = [
+  'flow',
+  'sequence',
+] as const satisfies readonly RenderOptions['style'][];
+export const clusterChoices = [
+  'package',
+  'file',
+  'none',
+] as const satisfies readonly RenderOptions['cluster'][];

@@ -6,7 +6,8 @@ import { expectGolden } from './golden.js';
 import { generatedTrace, schedulerTrace } from './sample-traces.js';
 
 const options = defaultRenderOptions;
-const lineOf = (text: string, needle: string) => text.split('\n').find((line) => line.includes(needle)) ?? '';
+const lineOf = (text: string, needle: string) =>
+  text.split('\n').find((line) => line.includes(needle)) ?? '';
 
 describe('renderDot', () => {
   it('draws the scheduler trace clustered by package, as in its golden file', async () => {
@@ -17,19 +18,26 @@ describe('renderDot', () => {
 
   it('has one cluster per package, or per file, or none', () => {
     const count = (cluster: 'package' | 'file' | 'none') =>
-      renderDot(schedulerTrace(), { ...options, cluster }).match(/subgraph cluster_\d+/g)?.length ?? 0;
+      renderDot(schedulerTrace(), { ...options, cluster }).match(/subgraph cluster_\d+/g)?.length ??
+      0;
     expect(count('package')).toBe(6);
     expect(count('file')).toBe(7);
     expect(count('none')).toBe(0);
-    expect(renderDot(schedulerTrace(), { ...options, cluster: 'file' })).toContain('label="pkg/scheduler/schedule_one.go"');
+    expect(renderDot(schedulerTrace(), { ...options, cluster: 'file' })).toContain(
+      'label="pkg/scheduler/schedule_one.go"',
+    );
   });
 
   it('gives each kind of hop its own line style and a legend that shows them all', () => {
     const text = renderDot(schedulerTrace(), options);
     expect(lineOf(text, 'label="wait.UntilWithContext"')).toContain('style="bold"');
-    expect(lineOf(text, 'tooltip="interface +2 alternatives at pkg/scheduler/schedule_one.go:479')).toContain('style="dashed"');
+    expect(
+      lineOf(text, 'tooltip="interface +2 alternatives at pkg/scheduler/schedule_one.go:479'),
+    ).toContain('style="dashed"');
     expect(lineOf(text, 'tooltip="funcvalue via sched.SchedulePod')).toContain('style="dotted"');
-    expect(lineOf(text, 'tooltip="goroutine at pkg/scheduler/schedule_one.go:193"')).toContain('arrowhead="odiamond"');
+    expect(lineOf(text, 'tooltip="goroutine at pkg/scheduler/schedule_one.go:193"')).toContain(
+      'arrowhead="odiamond"',
+    );
     const legend = text.slice(text.indexOf('subgraph cluster_legend'));
     for (const kind of ['static', 'closure', 'interface', 'funcvalue', 'framework', 'goroutine']) {
       expect(legend).toContain(`label="${kind}"`);
@@ -38,8 +46,12 @@ describe('renderDot', () => {
 
   it('puts the full symbol in the tooltip and the permalink in the URL of each node', () => {
     const line = lineOf(renderDot(schedulerTrace(), options), 'label="(*Scheduler).scheduleOne"');
-    expect(line).toContain('tooltip="(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne\\npkg/scheduler/schedule_one.go:66"');
-    expect(line).toContain('URL="https://github.com/kubernetes/kubernetes/blob/941a0be80ab3ce0fdbe23c9d3cd786b1586a4845/pkg/scheduler/schedule_one.go#L66"');
+    expect(line).toContain(
+      'tooltip="(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne\\npkg/scheduler/schedule_one.go:66"',
+    );
+    expect(line).toContain(
+      'URL="https://github.com/kubernetes/kubernetes/blob/941a0be80ab3ce0fdbe23c9d3cd786b1586a4845/pkg/scheduler/schedule_one.go#L66"',
+    );
     expect(line).toContain('target="_blank"');
   });
 
@@ -64,12 +76,19 @@ describe('renderDot', () => {
 describe('quote', () => {
   it('escapes quotes, backslashes and newlines for a DOT string', async () => {
     expect(quote('a"b\\c\nd')).toBe('"a\\"b\\\\c\\nd"');
-    await expect(layoutDot(`digraph { x [label=${quote('say "hi"\\ now')}]; }`)).resolves.toContain('say &quot;hi&quot;\\ now');
+    await expect(layoutDot(`digraph { x [label=${quote('say "hi"\\ now')}]; }`)).resolves.toContain(
+      'say &quot;hi&quot;\\ now',
+    );
   });
 });
 
 describe('layoutDot', () => {
   it("rejects broken DOT with Graphviz's own message, so a clean layout means something", async () => {
     await expect(layoutDot('digraph { a -> ; }')).rejects.toThrow(/syntax error/);
+  });
+
+  it('lays out again after a failed layout', async () => {
+    await expect(layoutDot('digraph { a -> ; }')).rejects.toThrow();
+    await expect(layoutDot('digraph { a -> b; }')).resolves.toContain('</svg>');
   });
 });

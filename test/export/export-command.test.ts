@@ -23,7 +23,9 @@ describe('k8s-read export trace', () => {
   it('rejects an unknown format and names the formats it knows', async () => {
     const result = await runCli(['export', 'trace', 'kube-scheduler', '-o', 'pdf']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain("argument 'pdf' is invalid. Allowed choices are tree, json, mermaid, dot, svg, md.");
+    expect(result.stderr).toContain(
+      "argument 'pdf' is invalid. Allowed choices are tree, json, mermaid, dot, svg, md.",
+    );
     expect(result.stdout).toBe('');
   });
 
@@ -48,10 +50,22 @@ describe('k8s-read export trace', () => {
     const dir = useTempDir();
     mkdirSync(path.join(dir, 'sub'));
     writeFileSync(path.join(dir, 'file'), '');
-    const intoDirectory = await runCli(['export', 'trace', 'kube-scheduler', '--out', path.join(dir, 'sub')]);
+    const intoDirectory = await runCli([
+      'export',
+      'trace',
+      'kube-scheduler',
+      '--out',
+      path.join(dir, 'sub'),
+    ]);
     expect(intoDirectory.code).toBe(2);
     expect(intoDirectory.stderr).toContain('it is a directory');
-    const underFile = await runCli(['export', 'trace', 'kube-scheduler', '--out', path.join(dir, 'file', 'x.svg')]);
+    const underFile = await runCli([
+      'export',
+      'trace',
+      'kube-scheduler',
+      '--out',
+      path.join(dir, 'file', 'x.svg'),
+    ]);
     expect(underFile.code).toBe(2);
     expect(underFile.stderr).toContain(`${path.join(dir, 'file')} is not a directory`);
     expect(underFile.stderr).not.toMatch(noStack);

@@ -19,7 +19,8 @@ export function expectGolden(name: string, actual: string): void {
     writeFileSync(file, text);
     return;
   }
-  if (!existsSync(file)) expect.fail(`no golden file ${path.relative(process.cwd(), file)} yet; ${accept}`);
+  if (!existsSync(file))
+    expect.fail(`no golden file ${path.relative(process.cwd(), file)} yet; ${accept}`);
   const expected = normalize(readFileSync(file, 'utf8'));
   if (text === expected) return;
   const actualLines = text.split('\n');
@@ -34,5 +35,8 @@ export function expectGolden(name: string, actual: string): void {
 }
 
 function normalize(text: string): string {
-  return `${text.replace(/\r\n/g, '\n').replace(/[ \t]+$/gm, '').trimEnd()}\n`;
+  return `${text
+    .replace(/\r\n/g, '\n')
+    .replace(/[ \t]+$/gm, '')
+    .trimEnd()}\n`;
 }

@@ -23,7 +23,9 @@ describe('renderMarkdown', () => {
   });
 
   it('holds a diagram that the Mermaid parser accepts, in either style', async () => {
-    await expect(parseMermaid(mermaidBlock(renderMarkdown(schedulerTrace(), options)))).resolves.toBe('flowchart-v2');
+    await expect(
+      parseMermaid(mermaidBlock(renderMarkdown(schedulerTrace(), options))),
+    ).resolves.toBe('flowchart-v2');
     const sequence = renderMarkdown(schedulerTrace(), { ...options, style: 'sequence' });
     await expect(parseMermaid(mermaidBlock(sequence))).resolves.toBe('sequence');
   });
@@ -46,13 +48,20 @@ describe('renderMarkdown', () => {
 
   it('lists the unresolved calls, or says there are none', () => {
     const text = renderMarkdown(schedulerTrace(), options);
-    expect(text).toContain('| `(*scheduler.Scheduler).scheduleOne` | `fwk.RunPostFilterPlugins` | [pkg/scheduler/schedule_one.go:108](');
-    expect(renderMarkdown({ ...schedulerTrace(), unresolved: [] }, options)).toContain('Every call in the trace was resolved.');
+    expect(text).toContain(
+      '| `(*scheduler.Scheduler).scheduleOne` | `fwk.RunPostFilterPlugins` | [pkg/scheduler/schedule_one.go:108](',
+    );
+    expect(renderMarkdown({ ...schedulerTrace(), unresolved: [] }, options)).toContain(
+      'Every call in the trace was resolved.',
+    );
   });
 
   it('shows call sites as code when the trace has no permalinks', () => {
     const trace = schedulerTrace();
-    const text = renderMarkdown({ ...trace, nodes: trace.nodes.map((node) => ({ ...node, url: null })) }, options);
+    const text = renderMarkdown(
+      { ...trace, nodes: trace.nodes.map((node) => ({ ...node, url: null })) },
+      options,
+    );
     expect(text).toContain('| `cmd/kube-scheduler/scheduler.go:30` |');
     expect(text).toContain('- **Commit:** `941a0be80ab3`');
   });

@@ -17,7 +17,9 @@ describe('renderMermaid as a flowchart', () => {
 
   it('passes the Mermaid parser clustered by file and without clusters', async () => {
     for (const cluster of ['file', 'none'] as const) {
-      await expect(parseMermaid(renderMermaid(schedulerTrace(), { ...flow, cluster }))).resolves.toBe('flowchart-v2');
+      await expect(
+        parseMermaid(renderMermaid(schedulerTrace(), { ...flow, cluster })),
+      ).resolves.toBe('flowchart-v2');
     }
   });
 
@@ -42,14 +44,19 @@ describe('renderMermaid as a flowchart', () => {
     const text = renderMermaid(schedulerTrace(), flow);
     const clicks = text.split('\n').filter((line) => line.trimStart().startsWith('click '));
     expect(clicks).toHaveLength(schedulerTrace().nodes.filter((node) => node.url).length);
-    expect(clicks[0]).toMatch(/^ {2}click n0 href "https:\/\/github\.com\/kubernetes\/kubernetes\/blob\/941a0be8\w+\/cmd\/kube-scheduler\/scheduler\.go#L29" ".*" _blank$/);
+    expect(clicks[0]).toMatch(
+      /^ {2}click n0 href "https:\/\/github\.com\/kubernetes\/kubernetes\/blob\/941a0be8\w+\/cmd\/kube-scheduler\/scheduler\.go#L29" ".*" _blank$/,
+    );
   });
 
   it('folds a large trace into `… N more` nodes and still parses', async () => {
     const text = renderMermaid(generatedTrace(300), { ...flow, maxNodes: 40 });
     expectGolden('generated-300.flow.mmd', text);
     expect(text.match(/^\s+n\d+\[/gm)).toHaveLength(40);
-    const hidden = [...text.matchAll(/\(\["… (\d+) more"\]\)/g)].reduce((n, m) => n + Number(m[1]), 0);
+    const hidden = [...text.matchAll(/\(\["… (\d+) more"\]\)/g)].reduce(
+      (n, m) => n + Number(m[1]),
+      0,
+    );
     expect(hidden).toBe(260);
     await expect(parseMermaid(text)).resolves.toBe('flowchart-v2');
   });
@@ -79,14 +86,20 @@ describe('renderMermaid as a sequence diagram', () => {
 
 describe('the Mermaid parser used here', () => {
   it('rejects a broken diagram, so a passing check means something', async () => {
-    await expect(parseMermaid('flowchart LR\n  n0["a"b"] --> n1')).rejects.toThrow(/Parse error on line 2/);
-    await expect(parseMermaid('sequenceDiagram\n  p0->>p1 missing colon')).rejects.toThrow(/Parse error/);
+    await expect(parseMermaid('flowchart LR\n  n0["a"b"] --> n1')).rejects.toThrow(
+      /Parse error on line 2/,
+    );
+    await expect(parseMermaid('sequenceDiagram\n  p0->>p1 missing colon')).rejects.toThrow(
+      /Parse error/,
+    );
   });
 });
 
 describe('escapeLabel', () => {
   it('turns the characters Mermaid reads as syntax into entity codes', async () => {
     expect(escapeLabel('a"b<c>#d;')).toBe('a#34;b#60;c#62;#35;d#59;');
-    await expect(parseMermaid(`flowchart LR\n  n0["${escapeLabel('x"];y<z>#')}"]`)).resolves.toBe('flowchart-v2');
+    await expect(parseMermaid(`flowchart LR\n  n0["${escapeLabel('x"];y<z>#')}"]`)).resolves.toBe(
+      'flowchart-v2',
+    );
   });
 });

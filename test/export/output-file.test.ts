@@ -31,12 +31,14 @@ describe('assertDrawable', () => {
   it('says which trace is empty and what to check', () => {
     expect(() => assertDrawable(emptyTrace())).toThrow(EmptyTraceError);
     expect(() => assertDrawable(emptyTrace())).toThrow(
-      'the trace of kube-scheduler from k8s.io/kubernetes/cmd/kube-scheduler.main has no calls to draw; check the component or --focus symbol',
+      'the trace of kube-scheduler (from k8s.io/kubernetes/cmd/kube-scheduler.main) has no calls to draw; check the component or --focus symbol',
     );
   });
 
   it('mentions unresolved calls when they are all the root has', () => {
     const trace = { ...emptyTrace(), unresolved: schedulerTrace().unresolved };
-    expect(() => assertDrawable(trace)).toThrow('(2 of its calls could not be resolved; `k8s-read trace kube-scheduler` lists them)');
+    expect(() => assertDrawable(trace)).toThrow(
+      '(2 of its calls could not be resolved; `k8s-read trace kube-scheduler` lists them)',
+    );
   });
 });

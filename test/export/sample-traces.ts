@@ -16,11 +16,25 @@ const runtime = 'k8s.io/kubernetes/pkg/scheduler/framework/runtime';
 const queue = 'k8s.io/kubernetes/pkg/scheduler/internal/queue';
 const leader = 'k8s.io/client-go/tools/leaderelection';
 
-function node(symbol: string, pkg: string, file: string, line: number, kind: NodeKind = 'func', url: string | null = `${blob}/${file}#L${line}`): TraceNode {
+function node(
+  symbol: string,
+  pkg: string,
+  file: string,
+  line: number,
+  kind: NodeKind = 'func',
+  url: string | null = `${blob}/${file}#L${line}`,
+): TraceNode {
   return { symbol, file, line, kind, package: pkg, url };
 }
 
-function edge(caller: string, callee: string, site: string, kind: EdgeKind = 'static', via: string | null = null, alternatives: string[] = []): TraceEdge {
+function edge(
+  caller: string,
+  callee: string,
+  site: string,
+  kind: EdgeKind = 'static',
+  via: string | null = null,
+  alternatives: string[] = [],
+): TraceEdge {
   return { caller, callee, site, kind, via, alternatives };
 }
 
@@ -68,7 +82,14 @@ export function schedulerTrace(): Trace {
       node(S.newScheduler, sched, 'pkg/scheduler/scheduler.go', 234),
       node(S.run, app, 'cmd/kube-scheduler/app/server.go', 145),
       node(S.runInline, app, 'cmd/kube-scheduler/app/server.go', 168, 'closure'),
-      node(S.runOrDie, leader, 'staging/src/k8s.io/client-go/tools/leaderelection/leaderelection.go', 219, 'func', null),
+      node(
+        S.runOrDie,
+        leader,
+        'staging/src/k8s.io/client-go/tools/leaderelection/leaderelection.go',
+        219,
+        'func',
+        null,
+      ),
       node(S.onStarted, app, 'cmd/kube-scheduler/app/server.go', 213, 'closure'),
       node(S.schedRun, sched, 'pkg/scheduler/scheduler.go', 336, 'method'),
       node(S.queueRun, queue, 'pkg/scheduler/internal/queue/scheduling_queue.go', 289, 'method'),
@@ -95,12 +116,30 @@ export function schedulerTrace(): Trace {
       edge(S.runCommand, S.run, 'cmd/kube-scheduler/app/server.go:141'),
       edge(S.run, S.runInline, 'cmd/kube-scheduler/app/server.go:168', 'closure'),
       edge(S.run, S.runOrDie, 'cmd/kube-scheduler/app/server.go:227'),
-      edge(S.run, S.onStarted, 'cmd/kube-scheduler/app/server.go:213', 'framework', 'leaderelection.OnStartedLeading'),
+      edge(
+        S.run,
+        S.onStarted,
+        'cmd/kube-scheduler/app/server.go:213',
+        'framework',
+        'leaderelection.OnStartedLeading',
+      ),
       edge(S.onStarted, S.schedRun, 'cmd/kube-scheduler/app/server.go:215'),
       edge(S.run, S.schedRun, 'cmd/kube-scheduler/app/server.go:236'),
       edge(S.schedRun, S.queueRun, 'pkg/scheduler/scheduler.go:337', 'interface'),
-      edge(S.schedRun, S.scheduleOne, 'pkg/scheduler/scheduler.go:338', 'framework', 'wait.UntilWithContext'),
-      edge(S.scheduleOne, S.schedulePod, 'pkg/scheduler/schedule_one.go:96', 'funcvalue', 'sched.SchedulePod'),
+      edge(
+        S.schedRun,
+        S.scheduleOne,
+        'pkg/scheduler/scheduler.go:338',
+        'framework',
+        'wait.UntilWithContext',
+      ),
+      edge(
+        S.scheduleOne,
+        S.schedulePod,
+        'pkg/scheduler/schedule_one.go:96',
+        'funcvalue',
+        'sched.SchedulePod',
+      ),
       edge(S.schedulePod, S.findFit, 'pkg/scheduler/schedule_one.go:321'),
       edge(S.findFit, S.passFilters, 'pkg/scheduler/schedule_one.go:406'),
       edge(S.passFilters, S.runFilters, 'pkg/scheduler/schedule_one.go:479', 'interface', null, [
@@ -120,8 +159,16 @@ export function schedulerTrace(): Trace {
       edge(S.finishBinding, S.failure, 'pkg/scheduler/schedule_one.go:796'),
     ],
     unresolved: [
-      { caller: S.scheduleOne, expr: 'fwk.RunPostFilterPlugins', site: 'pkg/scheduler/schedule_one.go:108' },
-      { caller: S.run, expr: 'cc.InformerFactory.Start', site: 'cmd/kube-scheduler/app/server.go:195' },
+      {
+        caller: S.scheduleOne,
+        expr: 'fwk.RunPostFilterPlugins',
+        site: 'pkg/scheduler/schedule_one.go:108',
+      },
+      {
+        caller: S.run,
+        expr: 'cc.InformerFactory.Start',
+        site: 'cmd/kube-scheduler/app/server.go:195',
+      },
     ],
   };
 }
@@ -133,7 +180,16 @@ export function emptyTrace(): Trace {
   return { ...trace, nodes: trace.nodes.slice(0, 1), edges: [], unresolved: [] };
 }
 
-const edgeKinds: EdgeKind[] = ['static', 'static', 'static', 'interface', 'funcvalue', 'closure', 'framework', 'goroutine'];
+const edgeKinds: EdgeKind[] = [
+  'static',
+  'static',
+  'static',
+  'interface',
+  'funcvalue',
+  'closure',
+  'framework',
+  'goroutine',
+];
 
 /**
  * A large trace of `size` functions in `packages` packages: a random call tree from the root
@@ -159,12 +215,26 @@ export function generatedTrace(size = 300, extraCalls = size, packages = 24): Tr
   const at = (i: number) => nodes[i]!;
   for (let i = 1; i < size; i++) {
     const caller = at(random(i));
-    edges.push(edge(caller.symbol, at(i).symbol, `${caller.file}:${caller.line + 1 + random(20)}`, edgeKinds[random(edgeKinds.length)]));
+    edges.push(
+      edge(
+        caller.symbol,
+        at(i).symbol,
+        `${caller.file}:${caller.line + 1 + random(20)}`,
+        edgeKinds[random(edgeKinds.length)],
+      ),
+    );
   }
   for (let i = 0; i < extraCalls; i++) {
     const caller = at(random(size));
     const callee = at(random(size));
-    edges.push(edge(caller.symbol, callee.symbol, `${caller.file}:${caller.line + 1 + random(20)}`, edgeKinds[random(edgeKinds.length)]));
+    edges.push(
+      edge(
+        caller.symbol,
+        callee.symbol,
+        `${caller.file}:${caller.line + 1 + random(20)}`,
+        edgeKinds[random(edgeKinds.length)],
+      ),
+    );
   }
   return {
     component: 'generated',

@@ -17,9 +17,15 @@ describe('renderSvg', () => {
     const root = parseXml(await renderSvg(trace, options));
     const nodes = findAll(root, 'g').filter((g) => g.attributes.get('class') === 'node');
     // Graphviz wraps every node in <a xlink:title> for its tooltip; a link is an <a> with an href.
-    const links = nodes.flatMap((node) => findAll(node, 'a')).filter((a) => a.attributes.has('xlink:href'));
-    expect(nodes.filter((node) => findAll(node, 'a').some((a) => a.attributes.has('xlink:href')))).toHaveLength(links.length);
-    const expected = trace.nodes.filter((node) => node.url).map((node) => node.url!.replaceAll('&', '&amp;'));
+    const links = nodes
+      .flatMap((node) => findAll(node, 'a'))
+      .filter((a) => a.attributes.has('xlink:href'));
+    expect(
+      nodes.filter((node) => findAll(node, 'a').some((a) => a.attributes.has('xlink:href'))),
+    ).toHaveLength(links.length);
+    const expected = trace.nodes
+      .filter((node) => node.url)
+      .map((node) => node.url!.replaceAll('&', '&amp;'));
     expect(links.map((a) => a.attributes.get('xlink:href')).sort()).toEqual(expected.sort());
     expect(links.every((a) => a.attributes.get('target') === '_blank')).toBe(true);
   });
@@ -27,7 +33,9 @@ describe('renderSvg', () => {
   it('leaves a node without a permalink unlinked', async () => {
     const root = parseXml(await renderSvg(schedulerTrace(), options));
     const runOrDie = findAll(root, 'g').find(
-      (g) => g.attributes.get('class') === 'node' && findAll(g, 'text').some((t) => t.text === 'RunOrDie'),
+      (g) =>
+        g.attributes.get('class') === 'node' &&
+        findAll(g, 'text').some((t) => t.text === 'RunOrDie'),
     );
     expect(runOrDie).toBeDefined();
     expect(findAll(runOrDie!, 'a').filter((a) => a.attributes.has('xlink:href'))).toEqual([]);

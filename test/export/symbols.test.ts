@@ -21,7 +21,9 @@ describe('splitSymbol', () => {
   });
 
   it('keeps the $N suffix of a function literal inside a method', () => {
-    expect(splitSymbol('(k8s.io/apimachinery/pkg/util/sets.String).Insert$1').local).toBe('(String).Insert$1');
+    expect(splitSymbol('(k8s.io/apimachinery/pkg/util/sets.String).Insert$1').local).toBe(
+      '(String).Insert$1',
+    );
   });
 
   it('does not split inside type arguments that carry paths of their own', () => {
@@ -38,12 +40,24 @@ describe('splitSymbol', () => {
 
 describe('shortSymbol', () => {
   it('drops the package inside the same package', () => {
-    expect(shortSymbol('(*k8s.io/kubernetes/pkg/scheduler.Scheduler).bind', 'k8s.io/kubernetes/pkg/scheduler')).toBe('(*Scheduler).bind');
+    expect(
+      shortSymbol(
+        '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).bind',
+        'k8s.io/kubernetes/pkg/scheduler',
+      ),
+    ).toBe('(*Scheduler).bind');
   });
 
   it('qualifies by package name elsewhere, as Go source would write it', () => {
-    expect(shortSymbol('(*k8s.io/kubernetes/pkg/scheduler.Scheduler).bind', 'k8s.io/kubernetes/cmd/kube-scheduler/app')).toBe('(*scheduler.Scheduler).bind');
-    expect(shortSymbol('k8s.io/client-go/tools/leaderelection.RunOrDie')).toBe('leaderelection.RunOrDie');
+    expect(
+      shortSymbol(
+        '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).bind',
+        'k8s.io/kubernetes/cmd/kube-scheduler/app',
+      ),
+    ).toBe('(*scheduler.Scheduler).bind');
+    expect(shortSymbol('k8s.io/client-go/tools/leaderelection.RunOrDie')).toBe(
+      'leaderelection.RunOrDie',
+    );
   });
 });
 

@@ -4,7 +4,9 @@ import { clusterVertices, foldTrace, indexTrace } from '../../src/export/trace-g
 import { generatedTrace, schedulerSymbols as S, schedulerTrace } from './sample-traces.js';
 
 const symbols = (vertices: readonly unknown[]) =>
-  (vertices as (SymbolVertex | FoldVertex)[]).filter((v): v is SymbolVertex => v.type === 'symbol').map((v) => v.symbol);
+  (vertices as (SymbolVertex | FoldVertex)[])
+    .filter((v): v is SymbolVertex => v.type === 'symbol')
+    .map((v) => v.symbol);
 const folds = (vertices: readonly unknown[]) =>
   (vertices as (SymbolVertex | FoldVertex)[]).filter((v): v is FoldVertex => v.type === 'fold');
 
@@ -37,7 +39,11 @@ describe('foldTrace', () => {
       { type: 'fold', id: 'f1', hidden: 1, owner: 'n4' },
     ]);
     expect(graph.hidden).toBe(20);
-    expect(graph.links.filter((link) => link.edge === undefined).map((link) => `${link.from}->${link.to}`)).toEqual(['n3->f0', 'n4->f1']);
+    expect(
+      graph.links
+        .filter((link) => link.edge === undefined)
+        .map((link) => `${link.from}->${link.to}`),
+    ).toEqual(['n3->f0', 'n4->f1']);
   });
 
   it('hides as many functions as it drops from a large trace, and folds the same way every time', () => {
@@ -73,7 +79,9 @@ describe('clusterVertices', () => {
 
   it('groups by file, or not at all', () => {
     const graph = foldTrace(schedulerTrace(), 60);
-    expect([...clusterVertices(graph.vertices, 'file').keys()]).toContain('pkg/scheduler/schedule_one.go');
+    expect([...clusterVertices(graph.vertices, 'file').keys()]).toContain(
+      'pkg/scheduler/schedule_one.go',
+    );
     expect([...clusterVertices(graph.vertices, 'none').keys()]).toEqual(['']);
   });
 });

@@ -20,7 +20,9 @@ export function parseXml(text: string): XmlElement {
   const document: XmlElement = { name: '#document', attributes: new Map(), children: [], text: '' };
   const stack = [document];
   const fail = (message: string, at: number): never => {
-    throw new Error(`not well-formed XML: ${message} at offset ${at}: ${JSON.stringify(body.slice(at, at + 60))}`);
+    throw new Error(
+      `not well-formed XML: ${message} at offset ${at}: ${JSON.stringify(body.slice(at, at + 60))}`,
+    );
   };
   const checkText = (from: number, to: number) => {
     stack.at(-1)!.text += body.slice(from, to);
@@ -65,7 +67,8 @@ export function parseXml(text: string): XmlElement {
       if (!found) break;
       if (element.attributes.has(found[1]!)) fail(`duplicate attribute ${found[1]}`, open);
       const value = found[3] ?? found[4] ?? '';
-      if (/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[\da-fA-F]+);)/.test(value)) fail('bare & in attribute', open);
+      if (/&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[\da-fA-F]+);)/.test(value))
+        fail('bare & in attribute', open);
       element.attributes.set(found[1]!, value);
       index = attribute.lastIndex;
     }

@@ -6,7 +6,12 @@
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { renderers, type RenderFormat } from '../../export/renderers.js';
-import { clusterChoices, defaultRenderOptions, styleChoices, type RenderOptions } from '../../export/types.js';
+import {
+  clusterChoices,
+  defaultRenderOptions,
+  styleChoices,
+  type RenderOptions,
+} from '../../export/types.js';
 import { useColor, type CliContext } from '../context.js';
 import { outputOption } from '../output.js';
 import { addRepoOptions, type RepoOptions } from '../repo.js';
@@ -17,6 +22,11 @@ interface ExportTraceFlags extends RepoOptions {
   cluster: RenderOptions['cluster'];
   depth?: number;
   focus?: string;
+  all?: boolean;
+  includeNoise?: boolean;
+  includeStd?: boolean;
+  maxChildren?: number;
+  github?: string;
   maxNodes: number;
   out?: string;
 }
@@ -39,7 +49,9 @@ const formatByExtension: Record<string, RenderFormat> = {
 export function registerExportCommand(program: Command, ctx: CliContext): void {
   const group = program
     .command('export')
-    .description('Draw what k8s-read found, with links back to the code: for slides, design docs and blog posts.');
+    .description(
+      'Draw what k8s-read found, with links back to the code: for slides, design docs and blog posts.',
+    );
   const cmd = group
     .command('trace')
     .description(
@@ -49,12 +61,45 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
     .argument('<target>', 'a component (kube-scheduler) or a function symbol to start from');
   addRepoOptions(cmd)
     .addOption(outputOption(formats, 'mermaid'))
-    .addOption(new Option('--style <style>', 'Mermaid: a flowchart, or a sequence diagram of the spine').choices(styleChoices).default(defaultRenderOptions.style))
-    .addOption(new Option('--cluster <by>', 'group diagram nodes by Go package, by file, or not at all').choices(clusterChoices).default(defaultRenderOptions.cluster))
-    .option('--depth <n>', 'follow calls at most N hops from the start', parsePositive('--depth'))
-    .option('--focus <symbol>', 'start from this function of the component instead of its main()')
-    .option('--max-nodes <n>', 'diagrams keep N functions and fold the rest into "… N more" nodes', parsePositive('--max-nodes'), defaultRenderOptions.maxNodes)
-    .option('--out <file>', 'write to FILE instead of stdout (the format follows its extension unless -o is given)')
+    .addOption(
+      new Option('--style <style>', 'Mermaid: a flowchart, or a sequence diagram of the spine')
+        .choices(styleChoices)
+        .default(defaultRenderOptions.style),
+    )
+    .addOption(
+      new Option('--cluster <by>', 'group diagram nodes by Go package, by file, or not at all')
+        .choices(clusterChoices)
+        .default(defaultRenderOptions.cluster),
+    )
+    // The trace's own flags, as `k8s-read trace` has them, so an export draws the trace a reader saw.
+    .option(
+      '--depth <n>',
+      'how many calls deep to follow (default: 25, or 12 with --all/--focus)',
+      parsePositive('--depth'),
+    )
+    .option('--focus <symbol>', 'keep only the paths that reach this symbol')
+    .option('--all', 'expand every function, not only the component’s own spine')
+    .option('--include-noise', 'show calls into logging, metrics, errors (rules/noise.yaml)')
+    .option('--include-std', 'show calls into the Go standard library')
+    .option(
+      '--max-children <n>',
+      'callees kept under one function by the trace (spine view)',
+      parsePositive('--max-children'),
+    )
+    .option(
+      '--github <owner/repo>',
+      'GitHub repository for permalinks (default: from the origin remote)',
+    )
+    .option(
+      '--max-nodes <n>',
+      'diagrams draw N functions and fold the rest into "… N more" nodes',
+      parsePositive('--max-nodes'),
+      defaultRenderOptions.maxNodes,
+    )
+    .option(
+      '--out <file>',
+      'write to FILE instead of stdout (the format follows its extension unless -o is given)',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -65,17 +110,29 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
     )
     .action(async (target: string, flags: ExportTraceFlags, command: Command) => {
       const out = flags.out === undefined ? undefined : path.resolve(ctx.cwd, flags.out);
-      const format = chooseFormat(flags.output, command.getOptionValueSource('output') === 'default', out);
+      const format = chooseFormat(
+        flags.output,
+        command.getOptionValueSource('output') === 'default',
+        out,
+      );
       const { checkOutputFile, writeOutputFile } = await import('../../export/output-file.js');
       // Fail on a bad path before spending seconds on the trace.
       if (out) checkOutputFile(out);
-      const [{ loadTrace }, { assertDrawable }] = await Promise.all([import('../load-trace.js'), import('../../export/errors.js')]);
+      const [{ loadTrace }, { assertDrawable }] = await Promise.all([
+        import('../load-trace.js'),
+        import('../../export/errors.js'),
+      ]);
       const trace = await loadTrace(ctx, {
         target,
         ...(flags.repo === undefined ? {} : { repo: flags.repo }),
         ...(flags.db === undefined ? {} : { db: flags.db }),
         ...(flags.depth === undefined ? {} : { depth: flags.depth }),
         ...(flags.focus === undefined ? {} : { focus: flags.focus }),
+        ...(flags.maxChildren === undefined ? {} : { maxChildren: flags.maxChildren }),
+        ...(flags.github === undefined ? {} : { github: flags.github }),
+        all: Boolean(flags.all),
+        includeNoise: Boolean(flags.includeNoise),
+        includeStd: Boolean(flags.includeStd),
       });
       assertDrawable(trace);
       const text = await renderers[format](trace, {
@@ -83,18 +140,25 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
         style: flags.style,
         cluster: flags.cluster,
         maxNodes: flags.maxNodes,
-        ...(format === 'tree' && out === undefined && ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
+        ...(format === 'tree' && out === undefined && ctx.stdout.columns
+          ? { width: ctx.stdout.columns }
+          : {}),
       });
       if (out === undefined) {
         ctx.stdout.write(text);
         return;
       }
       writeOutputFile(out, text);
-      ctx.stderr.write(`wrote ${path.relative(ctx.cwd, out) || out} (${format}, ${formatSize(Buffer.byteLength(text))})\n`);
+      const shown = out.startsWith(ctx.cwd + path.sep) ? path.relative(ctx.cwd, out) : out;
+      ctx.stderr.write(`wrote ${shown} (${format}, ${formatSize(Buffer.byteLength(text))})\n`);
     });
 }
 
-function chooseFormat(output: RenderFormat, isDefault: boolean, out: string | undefined): RenderFormat {
+function chooseFormat(
+  output: RenderFormat,
+  isDefault: boolean,
+  out: string | undefined,
+): RenderFormat {
   if (!isDefault || out === undefined) return output;
   return formatByExtension[path.extname(out).toLowerCase()] ?? output;
 }
@@ -102,7 +166,10 @@ function chooseFormat(output: RenderFormat, isDefault: boolean, out: string | un
 function parsePositive(flag: string): (value: string) => number {
   return (value) => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`${flag} takes a whole number >= 1, not ${JSON.stringify(value)}.`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new InvalidArgumentError(
+        `${flag} takes a whole number >= 1, not ${JSON.stringify(value)}.`,
+      );
     return n;
   };
 }
