@@ -13,7 +13,8 @@
  */
 import { isProc, sleep, type Proc, type StopChannel, type VirtualClock } from './sim/clock.js';
 import type { Timeline } from './sim/timeline.js';
-import { waitForCacheSync } from './informer.js';
+import { ResourceEventHandlerFuncs, waitForCacheSync } from './informer.js';
+import { deletionHandlingMetaNamespaceKeyFunc, metaNamespaceKeyFunc } from './objects.js';
 import type { RateLimitingQueue } from './workqueue.js';
 
 /**
@@ -125,4 +126,19 @@ export class Controller {
     this.queue.forget(key);
     this.dropped.push(key);
   }
+}
+
+/**
+ * The handler a controller registers on its informer: every add, update and delete puts the
+ * object's key in the queue (a tombstone's key for a delete noticed by a relist). Keys, not
+ * objects: the worker reads the latest state from the indexer when it gets to the key.
+ * @mirrors (*k8s.io/sample-controller.Controller).enqueueFoo
+ * @mirrors k8s.io/client-go/examples/workqueue.main$1
+ */
+export function enqueueingHandler(queue: { add(key: string): void }): ResourceEventHandlerFuncs {
+  return new ResourceEventHandlerFuncs({
+    addFunc: (obj) => queue.add(metaNamespaceKeyFunc(obj)),
+    updateFunc: (_old, obj) => queue.add(metaNamespaceKeyFunc(obj)),
+    deleteFunc: (obj) => queue.add(deletionHandlingMetaNamespaceKeyFunc(obj)),
+  });
 }

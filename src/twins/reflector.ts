@@ -77,6 +77,8 @@ export class Reflector {
   readonly name: string;
   private readonly listerWatcher: ListerWatcher;
   private readonly store: ReflectorStore;
+  /** How the timeline names the store: `DeltaFIFO` in an informer. */
+  private readonly storeName: string;
   private readonly resyncPeriodMs: number;
   private readonly clock: VirtualClock;
   private readonly rand: SeededRandom;
@@ -88,6 +90,8 @@ export class Reflector {
     this.name = options.name;
     this.listerWatcher = options.listerWatcher;
     this.store = options.store;
+    const className = (options.store as { constructor?: { name?: string } }).constructor?.name;
+    this.storeName = className && className !== 'Object' ? className : 'store';
     this.resyncPeriodMs = options.resyncPeriodMs;
     this.clock = options.clock;
     this.rand = options.rand;
@@ -193,7 +197,7 @@ export class Reflector {
   private listOnce(resourceVersion: string): ListResult {
     this.listCount++;
     const listed = this.listerWatcher.list({ resourceVersion });
-    this.timeline?.emit('reflector', 'list', this.name, `${listed.items.length} items at rv=${listed.resourceVersion} (asked rv=${JSON.stringify(resourceVersion)}) -> Replace`, '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch');
+    this.timeline?.emit('reflector', 'list', this.name, `${listed.items.length} items at rv=${listed.resourceVersion} (asked rv=${JSON.stringify(resourceVersion)}) -> ${this.storeName}.Replace`, '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch');
     return listed;
   }
 
@@ -239,15 +243,15 @@ export class Reflector {
         const key = metaNamespaceKeyFunc(obj);
         switch (event.type) {
           case 'ADDED':
-            this.timeline?.emit('reflector', 'watch ADDED', key, `${describeObject(obj)} -> store.Add`, '(*k8s.io/client-go/tools/cache.Reflector).watchHandler');
+            this.timeline?.emit('reflector', 'watch ADDED', key, `${describeObject(obj)} -> ${this.storeName}.Add`, '(*k8s.io/client-go/tools/cache.Reflector).watchHandler');
             this.store.add(obj);
             break;
           case 'MODIFIED':
-            this.timeline?.emit('reflector', 'watch MODIFIED', key, `${describeObject(obj)} -> store.Update`, '(*k8s.io/client-go/tools/cache.Reflector).watchHandler');
+            this.timeline?.emit('reflector', 'watch MODIFIED', key, `${describeObject(obj)} -> ${this.storeName}.Update`, '(*k8s.io/client-go/tools/cache.Reflector).watchHandler');
             this.store.update(obj);
             break;
           case 'DELETED':
-            this.timeline?.emit('reflector', 'watch DELETED', key, `${describeObject(obj)} -> store.Delete`, '(*k8s.io/client-go/tools/cache.Reflector).watchHandler');
+            this.timeline?.emit('reflector', 'watch DELETED', key, `${describeObject(obj)} -> ${this.storeName}.Delete`, '(*k8s.io/client-go/tools/cache.Reflector).watchHandler');
             this.store.delete(obj);
             break;
           case 'BOOKMARK':

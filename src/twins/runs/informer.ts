@@ -8,9 +8,9 @@
 import { z } from 'zod';
 import { sleep, type Proc } from '../sim/clock.js';
 import { ResourceEventHandlerFuncs, SharedIndexInformer } from '../informer.js';
-import { Controller } from '../controller.js';
+import { Controller, enqueueingHandler } from '../controller.js';
 import { RateLimitingQueue } from '../workqueue.js';
-import { deletionHandlingMetaNamespaceKeyFunc, describeObject, metaNamespaceKeyFunc } from '../objects.js';
+import { describeObject } from '../objects.js';
 import { duration, type Scenario, type ScenarioSpec, type StepAction } from '../scenario.js';
 import { createWorld, finishRun, scenarioDuration, scheduleSteps, type TwinRun } from './world.js';
 
@@ -64,14 +64,7 @@ export function runInformerPipeline(twin: 'informer' | 'controller', scenario: S
     return undefined;
   };
   const controller = new Controller({ clock, queue, syncHandler, cacheSyncs: [() => informer.hasSynced()], maxRetries: settings.maxRetries, timeline });
-  informer.addEventHandler(
-    new ResourceEventHandlerFuncs({
-      addFunc: (obj) => queue.add(metaNamespaceKeyFunc(obj)),
-      updateFunc: (_old, obj) => queue.add(metaNamespaceKeyFunc(obj)),
-      deleteFunc: (obj) => queue.add(deletionHandlingMetaNamespaceKeyFunc(obj)),
-    }),
-    { name: 'controller' },
-  );
+  informer.addEventHandler(enqueueingHandler(queue), { name: 'controller' });
   const narrate = new ResourceEventHandlerFuncs({});
   for (const h of settings.handlers) informer.addEventHandler(narrate, { name: h.name, ...(h.latency ? { latencyMs: h.latency } : {}) });
 

@@ -7,11 +7,11 @@
 import { sleep, StopChannel, VirtualClock, type Proc } from '../sim/clock.js';
 import { SeededRandom } from '../sim/random.js';
 import { FakeApiServer } from '../apiserver.js';
-import { ResourceEventHandlerFuncs, SharedIndexInformer } from '../informer.js';
-import { Controller } from '../controller.js';
+import { SharedIndexInformer } from '../informer.js';
+import { Controller, enqueueingHandler } from '../controller.js';
 import { RateLimitingQueue } from '../workqueue.js';
 import { Scheduler } from '../scheduler/scheduler.js';
-import { deletionHandlingMetaNamespaceKeyFunc, metaNamespaceKeyFunc, type Pod } from '../objects.js';
+import { metaNamespaceKeyFunc, type Pod } from '../objects.js';
 
 export interface InformerLoadOptions {
   objects: number;
@@ -61,14 +61,7 @@ export function runInformerLoad(options: InformerLoadOptions): InformerLoadResul
       return undefined;
     },
   });
-  informer.addEventHandler(
-    new ResourceEventHandlerFuncs({
-      addFunc: (obj) => queue.add(metaNamespaceKeyFunc(obj)),
-      updateFunc: (_old, obj) => queue.add(metaNamespaceKeyFunc(obj)),
-      deleteFunc: (obj) => queue.add(deletionHandlingMetaNamespaceKeyFunc(obj)),
-    }),
-    { name: 'controller' },
-  );
+  informer.addEventHandler(enqueueingHandler(queue), { name: 'controller' });
   let next = options.objects;
   const driver = function* (): Proc {
     yield* sleep(clock, 1000);

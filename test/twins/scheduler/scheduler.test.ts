@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { selectHost } from '../../../src/twins/scheduler/scheduler.js';
+import { Status } from '../../../src/twins/scheduler/framework.js';
 import { PriorityQueue } from '../../../src/twins/scheduler/queue.js';
 import { PrioritySort } from '../../../src/twins/scheduler/plugins.js';
 import { startScheduler } from '../../../src/twins/runs/scheduler.js';
@@ -184,5 +185,42 @@ describe('PriorityQueue', () => {
     clock.after(300_001, () => q.flushUnschedulablePodsLeftover());
     clock.run();
     expect(q.pendingPods()).toEqual({ active: 1, backoff: 0, unschedulable: 0 });
+  });
+});
+
+describe('Scheduler binding and Reserve', () => {
+  it('forgets the assumed pod when binding fails and schedules it again', () => {
+    const w = world(1);
+    w.apiserver.create({ kind: 'Node', metadata: { name: 'n1' }, status: { allocatable: { cpu: 4000, memory: 2 ** 32, pods: 10 } } });
+    const scheduler = startScheduler(w, { percentageOfNodesToScore: 0, bindLatency: 1 });
+    w.apiserver.injectFaults([{ verb: 'bind', times: 1 }]);
+    w.clock.after(100, () => w.apiserver.create({ kind: 'Pod', metadata: { namespace: 'default', name: 'p' } }));
+    w.clock.after(30_000, () => w.stop.close());
+    w.clock.run();
+    expect(w.apiserver.get<Pod>('Pod', 'default', 'p').spec.nodeName).toBe('n1');
+    expect(w.timeline.events.filter((e) => e.event === 'FailedScheduling').map((e) => e.detail)).toEqual(['binding rejected: running Bind plugin "DefaultBinder": injected failure: bind Pod default/p']);
+    expect(scheduler.bound).toBe(1);
+  });
+
+  it('unreserves and requeues when a Reserve plugin fails, and binds once it succeeds', () => {
+    const w = world(1);
+    w.apiserver.create({ kind: 'Node', metadata: { name: 'n1' }, status: { allocatable: { cpu: 4000, memory: 2 ** 32, pods: 10 } } });
+    const scheduler = startScheduler(w, { percentageOfNodesToScore: 0, bindLatency: 1 });
+    const calls: string[] = [];
+    let failures = 1;
+    scheduler.framework.plugins.reserve.push({
+      name: () => 'Volumes',
+      eventsToRegister: () => ['NodeAdd'],
+      reserve: (_state, p, node) => {
+        calls.push(`reserve ${p.metadata.name} ${node}`);
+        return failures-- > 0 ? new Status('Unschedulable', ['volume not ready']) : Status.success;
+      },
+      unreserve: (_state, p, node) => calls.push(`unreserve ${p.metadata.name} ${node}`),
+    });
+    w.clock.after(100, () => w.apiserver.create({ kind: 'Pod', metadata: { namespace: 'default', name: 'p' } }));
+    w.clock.after(400_000, () => w.stop.close());
+    w.clock.run();
+    expect(calls).toEqual(['reserve p n1', 'unreserve p n1', 'reserve p n1']);
+    expect(w.apiserver.get<Pod>('Pod', 'default', 'p').spec.nodeName).toBe('n1');
   });
 });
