@@ -2,7 +2,7 @@
 // Times `export -o svg`, process start included, against its budget (issue 7: the kube-scheduler
 // trace of the real v1.24 tree to SVG in <= 2 s).
 //
-//   node bench/export.mjs [--repo PATH] [--runs N] [--check]
+//   node bench/export.mjs [--repo PATH] [--db FILE] [--runs N] [--check]
 //
 // - real: `node dist/cli.js export trace kube-scheduler -o svg --repo PATH`, after one untimed run
 //   that builds the index if there is none (indexing is `index`'s budget, not export's). Runs
@@ -28,6 +28,7 @@ const { values } = parseArgs({
       type: 'string',
       default: process.env.KUBERNETES_SRC ?? '/tmp/k/SeeTheWorld1+kubernetes',
     },
+    db: { type: 'string' },
     runs: { type: 'string', default: '5' },
     check: { type: 'boolean', default: false },
     'render-generated': { type: 'string' },
@@ -50,6 +51,7 @@ async function main() {
   const cli = path.join(root, 'dist', 'cli.js');
   if (existsSync(path.join(root, 'dist', 'cli', 'load-trace.js')) && existsSync(values.repo)) {
     const args = [cli, 'export', 'trace', 'kube-scheduler', '-o', 'svg', '--repo', values.repo];
+    if (values.db) args.push('--db', values.db);
     const warm = run(args);
     if (warm.status !== 0) throw new Error(`export failed:\n${warm.stderr}`);
     results.push(
