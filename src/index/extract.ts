@@ -407,7 +407,8 @@ function readValueSpec(
       if (n.text === '_') return;
       const local: LocalFact = { fn, name: n.text, at: n.startIndex, line: n.startPosition.row + 1 };
       if (type) local.type = type;
-      else if (values.length === names.length && values[i]) local.value = expr(values[i]);
+      // The value is kept even with a declared type: `var s Store = &MemStore{}` ranks MemStore.
+      if (values.length === names.length && values[i]) local.value = expr(values[i]);
       else if (values.length === 1 && values[0]) {
         local.value = expr(values[0]);
         local.index = i;
@@ -455,29 +456,32 @@ function bindNames(
 function readCall(node: Node, fn: number, expr: (n: Node | null | undefined) => Expr, isGo: boolean, isDefer: boolean): CallFact {
   const callee = node.childForFieldName('function');
   const args = node.childForFieldName('arguments')?.namedChildren ?? [];
+  // The site is where the called name is: in a chain split over lines (`b.\n  For(x).\n  Complete(r)`)
+  // each call sits on its own line, not on the line the chain starts.
+  const at = calleeNode(callee);
   const call: CallFact = {
     fn,
     callee: expr(callee),
     args: args.map((a) => expr(a)),
-    line: node.startPosition.row + 1,
-    col: calleeColumn(callee) ?? node.startPosition.column,
+    line: (at ?? node).startPosition.row + 1,
+    col: (at ?? node).startPosition.column,
   };
   if (isGo) call.go = true;
   if (isDefer) call.defer = true;
   return call;
 }
 
-/** Column of the identifier a reader points at: `Add` in `q.Add(x)`, `f` in `f()`. */
-function calleeColumn(node: Node | null): number | undefined {
+/** The identifier a reader points at: `Add` in `q.Add(x)`, `f` in `f()`. */
+function calleeNode(node: Node | null): Node | undefined {
   let n = node;
   while (n) {
-    if (n.type === 'selector_expression') return n.childForFieldName('field')?.startPosition.column;
-    if (n.type === 'identifier') return n.startPosition.column;
+    if (n.type === 'selector_expression') return n.childForFieldName('field') ?? n;
+    if (n.type === 'identifier') return n;
     if (n.type === 'parenthesized_expression' || n.type === 'generic_type' || n.type === 'index_expression') {
       n = n.firstNamedChild;
       continue;
     }
-    return n.startPosition.column;
+    return n;
   }
   return undefined;
 }
@@ -539,15 +543,23 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
       const fields: [string, Expr][] = [];
       // Keyed fields matter where a literal is a value being passed or bound; deeper ones only
       // contribute their type (and are recorded on their own as composite facts).
+      // Elements of slices and maps (`map[string]func(){"a": handleA}`) flow into `range` values;
+      // basic literals among them carry nothing and are left out.
+      const elements: Expr[] = [];
       if (depth <= 1) {
         for (const element of node.childForFieldName('body')?.namedChildren ?? []) {
-          if (element.type !== 'keyed_element') continue;
-          const key = element.childForFieldName('key')?.firstNamedChild;
-          const value = element.childForFieldName('value')?.firstNamedChild;
-          if (key?.type === 'identifier' && value) fields.push([key.text, toExpr(value, lits, d)]);
+          if (element.type === 'keyed_element') {
+            const key = element.childForFieldName('key')?.firstNamedChild;
+            const value = element.childForFieldName('value')?.firstNamedChild;
+            if (key?.type === 'identifier' && value) fields.push([key.text, toExpr(value, lits, d)]);
+            else if (value) elements.push(toExpr(value, lits, d));
+          } else if (element.type === 'literal_element' && element.firstNamedChild) {
+            elements.push(toExpr(element.firstNamedChild, lits, d));
+          }
         }
       }
-      return ['l', t ? typeText(t) : null, fields];
+      const kept = elements.filter((e) => e[0] !== 'n' && e[0] !== '?');
+      return kept.length ? ['l', t ? typeText(t) : null, fields, kept] : ['l', t ? typeText(t) : null, fields];
     }
     case 'func_literal': {
       const index = lits.get(node.startIndex);

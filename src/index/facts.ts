@@ -8,14 +8,15 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 6;
+export const FACTS_VERSION = 8;
 
 /**
  * An expression, reduced to what resolution needs.
  * - `['i', name]` identifier
  * - `['s', x, field, line, col]` selector `x.field` (position of `field`)
  * - `['c', fn, args]` call; `T(x)` conversions look the same and are told apart by the resolver
- * - `['l', type, fields]` composite literal: type text and keyed fields `[key, value]`
+ * - `['l', type, fields, elements?]` composite literal: type text, keyed fields `[key, value]`,
+ *   and the other element values (slice and map entries)
  * - `['f', funcIndex]` a function literal (index into `FileFacts.funcs`)
  * - `['u', op, x]` unary (`&x`, `*x`, `<-ch`)
  * - `['x', x, key?]` index `x[i]` (key text when short); `['g', x, typeArgs]` instantiation `F[T]`; `['sl', x]` slice `x[a:b]`
@@ -28,6 +29,7 @@ export type Expr =
   | readonly ['s', Expr, string, number, number]
   | readonly ['c', Expr, readonly Expr[]]
   | readonly ['l', string | null, readonly (readonly [string, Expr])[]]
+  | readonly ['l', string | null, readonly (readonly [string, Expr])[], readonly Expr[]]
   | readonly ['f', number]
   | readonly ['u', string, Expr]
   | readonly ['x', Expr, string?]
@@ -119,6 +121,7 @@ export interface CallFact {
   fn: number;
   callee: Expr;
   args: Expr[];
+  /** Line of the called name (in a chain split over lines, each call's own line). */
   line: number;
   /** Column of the callee's last identifier (what a caret points at). */
   col: number;

@@ -31,7 +31,7 @@ interface PendingEdge {
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 3;
+export const LINK_VERSION = 6;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
   const r = new Resolver(model);
@@ -52,6 +52,50 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
   const queueRules = rules.filter((x) => x.kind === 'queue-handoff');
   const literalRules = rules.filter((x) => x.kind === 'literal-field');
   const mapRule = rules.find((x) => x.kind === 'map-register');
+  // `invokedBy` of literal-field rules: calls that run the function values of such literals.
+  const invokedByFunction = new Map<string, { rule: Extract<FrameworkRule, { kind: 'literal-field' }>; arg: number }[]>();
+  const invokedByMethod = new Map<string, { rule: Extract<FrameworkRule, { kind: 'literal-field' }>; receiver: string; arg?: number }[]>();
+  const collectors = new Map<string, string[]>();
+  for (const rule of literalRules) {
+    for (const inv of rule.invokedBy ?? []) {
+      if ('function' in inv) push(invokedByFunction, inv.function, { rule, arg: inv.arg });
+      else push(invokedByMethod, inv.method, { rule, receiver: inv.receiver, ...(inv.arg !== undefined ? { arg: inv.arg } : {}) });
+    }
+    for (const c of rule.collects ?? []) push(collectors, c.method, c.receiver);
+  }
+  /** A receiver rule names a type (`pkg.T`) or a whole package (`pkg`). */
+  const receiverMatches = (t: GoType, receiver: string) => {
+    const base = deref(t);
+    if (base.k !== 'named') return false;
+    const key = typeKey(base);
+    return key === receiver || base.pkg === receiver;
+  };
+  if (collectors.size > 0) {
+    for (const file of model.files) {
+      for (const call of file.facts.calls) {
+        if (call.callee[0] !== 's' || !call.args[0]) continue;
+        const receivers = collectors.get(call.callee[2]);
+        if (!receivers) continue;
+        const ctx: Ctx = { file, fn: call.fn, line: call.line };
+        const t = r.typeOf(call.callee[1], ctx);
+        if (receivers.some((rcv) => receiverMatches(t, rcv))) r.addCollected(call.callee[1], call.args[0], ctx);
+      }
+    }
+  }
+  const invoke = (rule: Extract<FrameworkRule, { kind: 'literal-field' }>, value: Expr, ctx: Ctx, base: { caller: FuncRef; line: number; col: number }, callee: Expr) => {
+    const seen = new Set<number>();
+    for (const { lit, ctx: litCtx } of r.literalsReaching(value, ctx, rule.type)) {
+      if (lit[0] !== 'l') continue;
+      for (const [field, fieldValue] of lit[2]) {
+        if (!rule.fields.includes(field)) continue;
+        for (const t of r.funcTargets(fieldValue, litCtx)) {
+          if (seen.has(t.fn.id)) continue;
+          seen.add(t.fn.id);
+          edges.push({ ...base, target: { fn: t.fn }, kind: 'framework', via: rule.id, rank: 0, expr: exprText(callee) });
+        }
+      }
+    }
+  };
   const queueProducers = new Map<string, { caller: FuncRef; line: number; col: number; rule: string; expr: string }[]>();
   const queueConsumers = new Map<string, Set<FuncRef>>();
   const counts: Record<string, number> = { calls: 0, resolved: 0, external: 0, unresolved: 0, builtin: 0 };
@@ -67,8 +111,11 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
       const base = { caller, line: call.line, col: call.col };
       if (res.k === 'none') counts.builtin!++;
       else if (res.k === 'unresolved') {
-        counts.unresolved!++;
-        edges.push({ ...base, target: null, kind: 'unresolved', via: null, rank: 0, expr: exprText(call.callee) });
+        // A call on a value of unknown type that comes from an unindexed package names the package
+        // (`via: external:<path>`), so views can fold it with that package's calls.
+        if (res.externalPackage) counts.external!++;
+        else counts.unresolved!++;
+        edges.push({ ...base, target: null, kind: 'unresolved', via: res.externalPackage ? `external:${res.externalPackage}` : null, rank: 0, expr: exprText(call.callee) });
       } else if (res.k === 'external') {
         counts.external!++;
         edges.push({ ...base, target: { external: res.symbol }, kind: call.go ? 'goroutine' : 'static', via: call.defer ? 'defer' : null, rank: 0, expr: null });
@@ -95,8 +142,17 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
           }
         }
       }
+      for (const inv of primary ? (invokedByFunction.get(primary) ?? []) : []) {
+        const arg = call.args[inv.arg];
+        if (arg) invoke(inv.rule, arg, ctx, base, call.callee);
+      }
       if (call.callee[0] === 's') {
         const [, operand, name] = call.callee;
+        for (const inv of invokedByMethod.get(name) ?? []) {
+          if (!receiverMatches(r.typeOf(operand, ctx), inv.receiver)) continue;
+          const value = inv.arg === undefined ? operand : call.args[inv.arg];
+          if (value) invoke(inv.rule, value, ctx, base, call.callee);
+        }
         for (const rule of argMethodRules) {
           if (!rule.calls.includes(name) || !fromPackage(r, operand, ctx, rule.package, primary)) continue;
           const arg = call.args[rule.arg];
@@ -175,7 +231,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
 type CallResolution =
   | { k: 'targets'; targets: { fn: FuncRef; kind: string; rank: number }[] }
   | { k: 'external'; symbol: string }
-  | { k: 'unresolved' }
+  | { k: 'unresolved'; externalPackage?: string }
   | { k: 'none' };
 
 function resolveCall(r: Resolver, call: CallFact, ctx: Ctx): CallResolution {
@@ -211,7 +267,7 @@ function resolveCall(r: Resolver, call: CallFact, ctx: Ctx): CallResolution {
           return { k: 'unresolved' };
         }
       }
-      const xt = r.typeOf(x, ctx);
+      const xt = r.methodExpressionType(x, ctx) ?? r.typeOf(x, ctx);
       const sel = r.select(xt, name);
       if (sel?.k === 'method') return { k: 'targets', targets: [{ fn: sel.fn, kind: 'static', rank: 0 }] };
       if (sel?.k === 'imethod') {
@@ -235,8 +291,7 @@ function resolveCall(r: Resolver, call: CallFact, ctx: Ctx): CallResolution {
       }
       if (base.k === 'named' && base.pkg === '') return { k: 'none' };
       const root = externalRoot(r, x, ctx);
-      if (root) return { k: 'external', symbol: `${root}.…${name}` };
-      return { k: 'unresolved' };
+      return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
     }
     case 'c': {
       const targets = r.funcTargets(callee, ctx);
@@ -443,7 +498,7 @@ function toRows(model: ProgramModel, r: Resolver, pending: PendingEdge[], counts
       if (id === undefined) {
         id = nextId++;
         externalIds.set(sym, id);
-        const pkgPath = sym.replace(/^\(\*?/, '').replace(/\.[^./]*$/, '').replace(/\.…$/, '');
+        const pkgPath = sym.replace(/^\(\*?/, '').replace(/\)\.[^./]*$/, '').replace(/\.[^./]*$/, '');
         symbols.push({ id, symbol: sym, name: sym.slice(sym.lastIndexOf('.') + 1), kind: 'external', package: pkgPath, file: '', line: 0, endLine: 0, col: 0, detail: null, doc: null });
       }
       callee = id;

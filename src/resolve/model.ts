@@ -3,7 +3,7 @@
  * functions, methods and package-level values, every function named as go/ssa names it. Built in
  * memory from the stored facts of one tree.
  */
-import type { FileFacts, FuncFact, LocalFact, TypeFact, ValueFact } from '../index/facts.js';
+import type { Expr, FileFacts, FuncFact, LocalFact, TypeFact, ValueFact } from '../index/facts.js';
 import type { ModuleLayout } from '../index/modules.js';
 import type { TypeScope } from './types.js';
 
@@ -33,6 +33,7 @@ export interface PackageModel {
 
 export interface FuncRef {
   id: number;
+  /** Mutable only while the model is built (init literals are renumbered in init order). */
   symbol: string;
   file: FileModel;
   index: number;
@@ -111,7 +112,113 @@ export function buildModel(inputs: readonly ModelInput[], layout: ModuleLayout, 
   }
   const model: ProgramModel = { packages, funcs: [], files, excluded };
   for (const file of files) declare(model, file);
+  for (const pkg of packages.values()) numberInitLiterals(model, pkg);
   return model;
+}
+
+/**
+ * go/ssa numbers the function literals of package-level initializers `init$N` in the order the
+ * variables are initialized: declaration order, except that a variable waits for the package
+ * variables its initializer refers to (inside its function literals too), as the Go spec says.
+ */
+function numberInitLiterals(model: ProgramModel, pkg: PackageModel): void {
+  interface VarInit {
+    name: string;
+    file: FileModel;
+    literals: number[];
+    deps: Set<string>;
+  }
+  const vars: VarInit[] = [];
+  for (const file of pkg.files) {
+    const facts = file.facts;
+    for (const v of facts.values) {
+      if (!v.value || v.const) continue;
+      const literals: number[] = [];
+      const idents = new Set<string>();
+      collectRefs(v.value, literals, idents);
+      // References inside the literals' bodies count too (and so do their nested literals).
+      for (let i = 0; i < literals.length; i++) {
+        const fn = literals[i]!;
+        const inBody = (e: Expr) => collectRefs(e, literals, idents);
+        for (const c of facts.calls) if (c.fn === fn) [c.callee, ...c.args].forEach(inBody);
+        for (const r of facts.returns) if (r.fn === fn) r.values.forEach(inBody);
+        for (const a of facts.assigns) if (a.fn === fn) [a.lhs, a.rhs].forEach(inBody);
+        for (const l of facts.locals) if (l.fn === fn && l.value) inBody(l.value);
+      }
+      const topLevel = literals.filter((i) => facts.funcs[i]?.parent === -1);
+      if (topLevel.length === 0 && idents.size === 0) continue;
+      vars.push({ name: v.name, file, literals: [...new Set(topLevel)].sort((a, b) => a - b), deps: idents });
+    }
+  }
+  if (!vars.some((v) => v.literals.length > 0)) return;
+  const pending = new Set(vars.map((v) => v.name));
+  const order: VarInit[] = [];
+  const remaining = [...vars];
+  while (remaining.length > 0) {
+    let i = remaining.findIndex((v) => ![...v.deps].some((d) => d !== v.name && pending.has(d)));
+    if (i < 0) i = 0; // a cycle: the spec rejects it; keep declaration order
+    const [next] = remaining.splice(i, 1);
+    pending.delete(next!.name);
+    order.push(next!);
+  }
+  let counter = 0;
+  const renamed = new Map<number, string>();
+  for (const v of order) {
+    for (const index of v.literals) {
+      const id = v.file.funcIds[index];
+      if (id === undefined) continue;
+      renamed.set(id, `${pkg.path}.init$${++counter}`);
+    }
+  }
+  // Apply, then rename nested literals from their (new) parents, in declaration order.
+  for (const f of model.funcs) {
+    if (f.pkg !== pkg || f.fact.kind !== 'lit') continue;
+    const fresh = renamed.get(f.id);
+    if (fresh) f.symbol = fresh;
+    else if (f.parentId !== undefined) {
+      const parent = model.funcs[f.parentId];
+      if (parent && renamed.has(parent.id)) f.symbol = `${parent.symbol}$${f.fact.name}`;
+      else if (parent && parent.fact.kind === 'lit' && f.symbol.startsWith(`${pkg.path}.init$`)) f.symbol = `${parent.symbol}$${f.fact.name}`;
+    }
+  }
+}
+
+function collectRefs(e: Expr, literals: number[], idents: Set<string>, depth = 0): void {
+  if (depth > 12) return;
+  switch (e[0]) {
+    case 'i':
+      idents.add(e[1]);
+      return;
+    case 'f':
+      literals.push(e[1]);
+      return;
+    case 's':
+      collectRefs(e[1], literals, idents, depth + 1);
+      return;
+    case 'c':
+      collectRefs(e[1], literals, idents, depth + 1);
+      for (const a of e[2]) collectRefs(a, literals, idents, depth + 1);
+      return;
+    case 'l':
+      for (const [, v] of e[2]) collectRefs(v, literals, idents, depth + 1);
+      for (const v of e[3] ?? []) collectRefs(v, literals, idents, depth + 1);
+      return;
+    case 'u':
+      collectRefs(e[2], literals, idents, depth + 1);
+      return;
+    case 'b':
+      collectRefs(e[2], literals, idents, depth + 1);
+      collectRefs(e[3], literals, idents, depth + 1);
+      return;
+    case 'x':
+    case 'g':
+    case 'sl':
+    case 'a':
+      collectRefs(e[1], literals, idents, depth + 1);
+      return;
+    default:
+      return;
+  }
 }
 
 /**

@@ -29,7 +29,7 @@ export type Binding =
 
 export type Selection =
   | { k: 'method'; fn: FuncRef; depth: number }
-  | { k: 'imethod'; iface: GoType; name: string; depth: number }
+  | { k: 'imethod'; iface: GoType; name: string; depth: number; embeddedIn?: string }
   | { k: 'field'; type: GoType; owner: string; name: string; depth: number };
 
 const BUILTIN_FUNCS = new Set(['append', 'cap', 'clear', 'close', 'complex', 'copy', 'delete', 'imag', 'len', 'make', 'max', 'min', 'new', 'panic', 'print', 'println', 'real', 'recover']);
@@ -65,6 +65,8 @@ export class Resolver {
   readonly argSources = new Map<number, Map<number, SourceRef[]>>();
   /** Local assignments `v = expr` by file, enclosing function and name. */
   private readonly localAssigns = new Map<FileModel, Map<string, SourceRef[]>>();
+  /** Element stores `m[k] = v` into locals and parameters, by file and binding. */
+  private readonly elementAssigns = new Map<FileModel, Map<string, SourceRef[]>>();
 
   constructor(readonly model: ProgramModel) {}
 
@@ -160,7 +162,7 @@ export class Resolver {
           const b = this.resolveIdent(x[1], ctx);
           if (b?.k === 'import') return this.typeOfQualified(b.path, name);
         }
-        const sel = this.select(this.typeOf(x, ctx), name);
+        const sel = this.select(this.methodExpressionType(x, ctx) ?? this.typeOf(x, ctx), name);
         if (!sel) return UNKNOWN;
         if (sel.k === 'field') return sel.type;
         if (sel.k === 'method') return this.funcType(sel.fn);
@@ -219,6 +221,15 @@ export class Resolver {
       default:
         return UNKNOWN;
     }
+  }
+
+  /** The type in a method expression `(*T).M` / `T.M` / `pkg.T.M`, or undefined. */
+  methodExpressionType(x: Expr, ctx: Ctx): GoType | undefined {
+    if (x[0] === 'u' && x[1] === '*') {
+      const t = this.asType(x[2], ctx);
+      return t ? { k: 'ptr', elem: t } : undefined;
+    }
+    return this.asType(x, ctx);
   }
 
   /** `T` or `pkg.T` used as a value (a conversion `T(x)`), or undefined. */
@@ -382,6 +393,8 @@ export class Resolver {
 
   private selectUncached(t: GoType, name: string): Selection | undefined {
     let level: GoType[] = [deref(t)];
+    // For a type reached through an embedded field: `owner.field` of that field.
+    const reachedVia = new Map<GoType, string>();
     const seen = new Set<string>();
     for (let depth = 0; depth < 6 && level.length > 0; depth++) {
       const next: GoType[] = [];
@@ -395,7 +408,10 @@ export class Resolver {
         }
         const u = this.underlying(cur);
         if (u.k === 'iface') {
-          if (this.interfaceMethods(cur).has(name)) return { k: 'imethod', iface: cur, name, depth };
+          if (this.interfaceMethods(cur).has(name)) {
+            const via = reachedVia.get(cur);
+            return { k: 'imethod', iface: cur, name, depth, ...(via ? { embeddedIn: via } : {}) };
+          }
           continue;
         }
         if (u.k !== 'struct') continue;
@@ -403,9 +419,11 @@ export class Resolver {
           if (field.name === name) return { k: 'field', type: field.type, owner: typeKey(cur), name, depth };
           if (field.name === null) {
             const embedded = deref(field.type);
+            const fieldName = embedded.k === 'named' ? embedded.name : '';
             if (embedded.k === 'named' && embedded.name === name) {
               return { k: 'field', type: field.type, owner: typeKey(cur), name, depth };
             }
+            reachedVia.set(embedded, `${typeKey(cur)}.${fieldName}`);
             next.push(embedded);
           }
         }
@@ -494,7 +512,9 @@ export class Resolver {
         let ok = true;
         for (const [name, count] of methods) {
           const sel = this.select(t, name);
-          if (!sel || sel.k === 'field' || (sel.k === 'method' && count >= 0 && sel.fn.fact.params.length !== count)) {
+          // A struct that only embeds the interface forwards to whatever it holds: a wrapper, not
+          // an implementation to dispatch to.
+          if (!sel || sel.k !== 'method' || (count >= 0 && sel.fn.fact.params.length !== count)) {
             ok = false;
             break;
           }
@@ -583,6 +603,13 @@ export class Resolver {
           }
           const sel = this.select(this.typeOf(x, ctx), name);
           if (sel?.k === 'field') push(this.fieldSources, `${sel.owner}.${name}`, source);
+        } else if (a.lhs[0] === 'x' && a.lhs[1][0] === 'i') {
+          const b = this.resolveIdent(a.lhs[1][1], ctx);
+          if (b?.k === 'local' || b?.k === 'param') {
+            let byName = this.elementAssigns.get(file);
+            if (!byName) this.elementAssigns.set(file, (byName = new Map()));
+            push(byName, localKey(b), source);
+          }
         } else if (a.lhs[0] === 'i') {
           const b = this.resolveIdent(a.lhs[1], ctx);
           if (b?.k === 'value') push(this.valueSources, b.decl.symbol, source);
@@ -614,6 +641,10 @@ export class Resolver {
       if (!b) return [];
       if (b.k === 'local') {
         const out: SourceRef[] = [];
+        if (b.local.range && b.local.value) {
+          // `for _, v := range x`: v holds x's elements.
+          return b.local.index === 1 ? this.elementSources(b.local.value, { file: b.file, fn: b.local.fn, line: b.local.line }) : [];
+        }
         if (b.local.value) {
           out.push({ expr: b.local.value, ctx: { file: b.file, fn: b.local.fn, line: b.local.line }, ...(b.local.index !== undefined && !b.local.range ? { index: b.local.index } : {}) });
         }
@@ -651,7 +682,43 @@ export class Resolver {
       return [];
     }
     if (expr[0] === 'u' || expr[0] === 'g') return this.sourcesOf(expr[0] === 'u' ? expr[2] : expr[1], ctx);
+    // `v.(Shape)`: what flows into v flows on (the assertion only narrows it).
+    if (expr[0] === 'a') return [{ expr: expr[1], ctx }];
+    // `m[k]`: the elements stored in m.
+    if (expr[0] === 'x') return this.elementSources(expr[1], ctx);
     return [];
+  }
+
+  /** Records `arg` as collected into the value `into` (a framework's `collects` method). */
+  addCollected(into: Expr, arg: Expr, ctx: Ctx): void {
+    if (into[0] !== 'i') return;
+    const b = this.resolveIdent(into[1], ctx);
+    if (b?.k !== 'local' && b?.k !== 'param') return;
+    let byName = this.elementAssigns.get(b.file);
+    if (!byName) this.elementAssigns.set(b.file, (byName = new Map()));
+    push(byName, localKey(b), { expr: arg, ctx });
+  }
+
+  /** Values stored as elements of a slice or map: literal entries and `m[k] = v` assignments. */
+  elementSources(expr: Expr, ctx: Ctx, depth = 0): SourceRef[] {
+    if (depth > 5) return [];
+    if (expr[0] === 'l') return (expr[3] ?? []).map((e) => ({ expr: e, ctx }));
+    const out: SourceRef[] = [];
+    if (expr[0] === 'i') {
+      const b = this.resolveIdent(expr[1], ctx);
+      if (b && (b.k === 'local' || b.k === 'param')) out.push(...(this.elementAssigns.get(b.file)?.get(localKey(b)) ?? []));
+    }
+    if (expr[0] === 'c') {
+      // A function returning a map or slice: the elements of what it returns.
+      for (const callee of this.calleesForTyping(expr[1], ctx)) {
+        for (const ret of callee.file.facts.returns) {
+          if (ret.fn === callee.index && ret.values[0]) out.push(...this.elementSources(ret.values[0], { file: callee.file, fn: ret.fn, line: ret.line }, depth + 1));
+        }
+      }
+      return out;
+    }
+    for (const s of this.sourcesOf(expr, ctx)) out.push(...this.elementSources(s.expr, s.ctx, depth + 1));
+    return out;
   }
 
   /**
@@ -681,7 +748,7 @@ export class Resolver {
             break;
           }
         }
-        const sel = this.select(this.typeOf(x, ctx), name);
+        const sel = this.select(this.methodExpressionType(x, ctx) ?? this.typeOf(x, ctx), name);
         if (sel?.k === 'method') return [{ fn: sel.fn, literal: false }];
         if (sel?.k === 'imethod') {
           return this.interfaceTargets(sel, x, ctx)
@@ -717,6 +784,55 @@ export class Resolver {
     return dedupe(out);
   }
 
+  /**
+   * Composite literals of type `target` (a type key) whose value can reach `expr`: directly, nested
+   * in another literal's fields, through locals, parameters (via call sites), constructor returns
+   * and stores into struct fields. Flow-insensitive, depth-limited.
+   */
+  literalsReaching(expr: Expr, ctx: Ctx, target: string, depth = 0, seen = new Set<object>()): { lit: Expr; ctx: Ctx }[] {
+    if (depth > 10 || seen.has(expr)) return [];
+    seen.add(expr);
+    const out: { lit: Expr; ctx: Ctx }[] = [];
+    switch (expr[0]) {
+      case 'l': {
+        if (expr[1] !== null && typeKey(deref(this.parse(expr[1], this.scopeFor(ctx)))) === target) return [{ lit: expr, ctx }];
+        for (const [, value] of expr[2]) out.push(...this.literalsReaching(value, ctx, target, depth + 1, seen));
+        return out;
+      }
+      case 'u':
+        return this.literalsReaching(expr[2], ctx, target, depth + 1, seen);
+      case 'c': {
+        for (const callee of this.calleesForTyping(expr[1], ctx)) {
+          for (const ret of callee.file.facts.returns) {
+            if (ret.fn === callee.index && ret.values[0]) {
+              out.push(...this.literalsReaching(ret.values[0], { file: callee.file, fn: ret.fn, line: ret.line }, target, depth + 1, seen));
+            }
+          }
+        }
+        return out;
+      }
+      default: {
+        for (const s of this.sourcesOf(expr, ctx)) out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
+        // Values collected into it (`root.AddCommand(sub)`; `m[k] = v`).
+        for (const s of this.elementSources(expr, ctx)) out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
+        // A struct value whose fields were assigned later (`cfg.Callbacks = LeaderCallbacks{...}`).
+        const t = deref(this.typeOf(expr, ctx));
+        if (t.k === 'named' && typeKey(t) !== target) {
+          const u = this.underlying(t);
+          if (u.k === 'struct') {
+            for (const f of u.fields) {
+              const name = f.name ?? (deref(f.type).k === 'named' ? (deref(f.type) as { name: string }).name : '');
+              for (const s of this.fieldSources.get(`${typeKey(t)}.${name}`) ?? []) {
+                out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
+              }
+            }
+          }
+        }
+        return out;
+      }
+    }
+  }
+
   /** Concrete types that can be stored in an expression of interface type (flow-insensitive). */
   storedTypes(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): GoType[] {
     if (depth > 6 || seen.has(expr)) return [];
@@ -745,7 +861,7 @@ export class Resolver {
     return out;
   }
 
-  private calleesForTyping(callee: Expr, ctx: Ctx): FuncRef[] {
+  calleesForTyping(callee: Expr, ctx: Ctx): FuncRef[] {
     if (callee[0] === 'i') {
       const b = this.resolveIdent(callee[1], ctx);
       return b?.k === 'func' ? [b.ref] : [];
@@ -768,7 +884,11 @@ export class Resolver {
   /** Implementations of an interface method call, ranked: stored types first (rank 0). */
   interfaceTargets(sel: Extract<Selection, { k: 'imethod' }>, operand: Expr, ctx: Ctx): { fn: FuncRef; rank: number }[] {
     const impls = this.implementations(sel.iface);
-    const storedKeys = new Set(this.storedTypes(operand, ctx).map((t) => typeKey(deref(t))));
+    // Promoted through an embedded interface field: what is stored is what that field holds.
+    const stored = sel.embeddedIn
+      ? (this.fieldSources.get(sel.embeddedIn) ?? []).flatMap((src) => this.storedTypes(src.expr, src.ctx))
+      : this.storedTypes(operand, ctx);
+    const storedKeys = new Set(stored.map((t) => typeKey(deref(t))));
     const primary: FuncRef[] = [];
     const rest: FuncRef[] = [];
     for (const impl of impls) {

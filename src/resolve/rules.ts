@@ -11,7 +11,21 @@ import { UsageError } from '../errors.js';
 const base = { id: z.string().min(1), description: z.string().optional() };
 
 const ruleSchema = z.discriminatedUnion('kind', [
-  z.object({ ...base, kind: z.literal('literal-field'), type: z.string(), fields: z.array(z.string()).min(1) }),
+  z.object({
+    ...base,
+    kind: z.literal('literal-field'),
+    type: z.string(),
+    fields: z.array(z.string()).min(1),
+    invokedBy: z
+      .array(
+        z.union([
+          z.object({ method: z.string(), receiver: z.string(), arg: z.number().int().min(0).optional() }),
+          z.object({ function: z.string(), arg: z.number().int().min(0) }),
+        ]),
+      )
+      .optional(),
+    collects: z.array(z.object({ method: z.string(), receiver: z.string() })).optional(),
+  }),
   z.object({ ...base, kind: z.literal('call-arg'), functions: z.array(z.string()).min(1) }),
   z.object({
     ...base,

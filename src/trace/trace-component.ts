@@ -71,9 +71,9 @@ export async function traceComponent(graph: CallGraph, target: string, options: 
   const symbols = new Map<number, DefinitionRow>([[root.main.id, root.main]]);
   for (const extra of root.extraRoots) symbols.set(extra.id, extra);
 
-  const hidden = (s: DefinitionRow) =>
-    (!options.includeStd && isStd(s.package)) ||
-    (!options.includeNoise && noise.some((p) => s.package === p || s.package.startsWith(`${p}/`)));
+  const hiddenPackage = (pkg: string) =>
+    (!options.includeStd && isStd(pkg)) || (!options.includeNoise && noise.some((p) => pkg === p || pkg.startsWith(`${p}/`)));
+  const hidden = (s: DefinitionRow) => hiddenPackage(s.package);
   const inScope = (s: DefinitionRow) =>
     s.kind !== 'external' && (all || Boolean(options.focus) || root.scope.some((dir) => s.file === dir || s.file.startsWith(`${dir}/`)));
 
@@ -155,7 +155,12 @@ export async function traceComponent(graph: CallGraph, target: string, options: 
       if (calleeSym && (inScope(calleeSym) || options.focus)) visit(callee);
     }
     if (s && inScope(s)) {
-      for (const u of unresolvedBy.get(id) ?? []) unresolved.push({ caller: s.symbol, expr: u.expr ?? '?', site: `${u.file}:${u.line}` });
+      for (const u of unresolvedBy.get(id) ?? []) {
+        // Unresolved calls on values from an unindexed package fold like that package's calls.
+        const pkg = u.via?.startsWith('external:') ? u.via.slice('external:'.length) : undefined;
+        if (pkg && hiddenPackage(pkg)) continue;
+        unresolved.push({ caller: s.symbol, expr: u.expr ?? '?', site: `${u.file}:${u.line}` });
+      }
     }
   };
   visit(root.main.id);
