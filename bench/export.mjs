@@ -19,6 +19,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
+import { generatedTrace } from './generated-trace.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const budgetMs = 2000;
@@ -119,62 +120,11 @@ function measure(name, args, runs, budget) {
 /** The child process: load the built renderer, draw a generated trace, print the SVG. */
 async function renderGenerated(maxNodes) {
   const { renderers } = await import(path.join(root, 'dist', 'export', 'renderers.js'));
-  const svg = await renderers.svg(generateTrace(300, 600), {
+  const svg = await renderers.svg(generatedTrace(300, 301), {
     color: false,
     style: 'flow',
     cluster: 'package',
     maxNodes,
   });
   process.stdout.write(svg);
-}
-
-/** A random call tree plus extra calls, from a fixed seed (an LCG's high bits). */
-function generateTrace(size, calls) {
-  let seed = 7;
-  const random = (n) => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return Math.floor(seed / 2 ** 16) % n;
-  };
-  const kinds = [
-    'static',
-    'static',
-    'static',
-    'interface',
-    'funcvalue',
-    'closure',
-    'framework',
-    'goroutine',
-  ];
-  const nodes = Array.from({ length: size }, (_, i) => {
-    const pkg = `k8s.io/kubernetes/pkg/bench/p${i === 0 ? 0 : 1 + random(30)}`;
-    const file = `${pkg.slice('k8s.io/kubernetes/'.length)}/f${i % 4}.go`;
-    const symbol = i % 3 === 1 ? `(*${pkg}.T${i % 5}).Method${i}` : `${pkg}.Func${i}`;
-    return {
-      symbol,
-      file,
-      line: 10 + i,
-      kind: i % 3 === 1 ? 'method' : 'func',
-      package: pkg,
-      url: `https://github.com/kubernetes/kubernetes/blob/0000000000000000000000000000000000000000/${file}#L${10 + i}`,
-    };
-  });
-  const edge = (caller, callee) => ({
-    caller: caller.symbol,
-    callee: callee.symbol,
-    site: `${caller.file}:${caller.line + 1}`,
-    kind: kinds[random(kinds.length)],
-    via: null,
-    alternatives: [],
-  });
-  const edges = [];
-  for (let i = 1; i < size; i++) edges.push(edge(nodes[random(i)], nodes[i]));
-  while (edges.length < calls) edges.push(edge(nodes[random(size)], nodes[random(size)]));
-  return {
-    component: 'bench',
-    root: nodes[0].symbol,
-    repo: { path: root, commit: null, version: null },
-    nodes,
-    edges,
-    unresolved: [],
-  };
 }

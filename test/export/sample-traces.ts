@@ -3,7 +3,7 @@
  * kube-scheduler trace (names and files as in Kubernetes v1.24) and holds one of everything a
  * renderer must show: every edge kind, a framework rule, interface alternatives, a function
  * reached twice, a cycle, a node without a permalink and unresolved calls. `generatedTrace`
- * is a large deterministic one for folding and timing.
+ * (shared with the benchmark) is a large deterministic one for folding and timing.
  */
 import type { EdgeKind, NodeKind, Trace, TraceEdge, TraceNode } from '../../src/trace/types.js';
 
@@ -180,68 +180,5 @@ export function emptyTrace(): Trace {
   return { ...trace, nodes: trace.nodes.slice(0, 1), edges: [], unresolved: [] };
 }
 
-const edgeKinds: EdgeKind[] = [
-  'static',
-  'static',
-  'static',
-  'interface',
-  'funcvalue',
-  'closure',
-  'framework',
-  'goroutine',
-];
-
-/**
- * A large trace of `size` functions in `packages` packages: a random call tree from the root
- * plus as many extra calls again (shared helpers, cycles), drawn from a fixed seed so every run
- * is the same.
- */
-export function generatedTrace(size = 300, extraCalls = size, packages = 24): Trace {
-  let seed = 42;
-  const random = (n: number) => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    // The high bits: an LCG's low bits repeat with a short period.
-    return Math.floor(seed / 2 ** 16) % n;
-  };
-  const nodes: TraceNode[] = [];
-  for (let i = 0; i < size; i++) {
-    const pkgNumber = i === 0 ? 0 : 1 + random(packages - 1);
-    const pkg = `k8s.io/kubernetes/pkg/generated/part${pkgNumber}`;
-    const file = `pkg/generated/part${pkgNumber}/file${i % 3}.go`;
-    const symbol = i % 4 === 1 ? `(*${pkg}.Type${i % 7}).Method${i}` : `${pkg}.Func${i}`;
-    nodes.push(node(symbol, pkg, file, 10 + i, i % 4 === 1 ? 'method' : 'func'));
-  }
-  const edges: TraceEdge[] = [];
-  const at = (i: number) => nodes[i]!;
-  for (let i = 1; i < size; i++) {
-    const caller = at(random(i));
-    edges.push(
-      edge(
-        caller.symbol,
-        at(i).symbol,
-        `${caller.file}:${caller.line + 1 + random(20)}`,
-        edgeKinds[random(edgeKinds.length)],
-      ),
-    );
-  }
-  for (let i = 0; i < extraCalls; i++) {
-    const caller = at(random(size));
-    const callee = at(random(size));
-    edges.push(
-      edge(
-        caller.symbol,
-        callee.symbol,
-        `${caller.file}:${caller.line + 1 + random(20)}`,
-        edgeKinds[random(edgeKinds.length)],
-      ),
-    );
-  }
-  return {
-    component: 'generated',
-    root: at(0).symbol,
-    repo: { path: '/src/generated', commit, version: 'v1.24.0' },
-    nodes,
-    edges,
-    unresolved: [],
-  };
-}
+/** A large deterministic trace for folding and timing; see bench/generated-trace.mjs. */
+export { generatedTrace } from '../../bench/generated-trace.mjs';

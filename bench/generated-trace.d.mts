@@ -1,0 +1,3 @@
+import type { Trace } from '../src/trace/types.js';
+
+export function generatedTrace(size?: number, extraCalls?: number, packages?: number): Trace;
