@@ -81,17 +81,26 @@ export interface EventHandler {
  * @mirrors sigs.k8s.io/controller-runtime/pkg/handler.EnqueueRequestForObject
  */
 export class EnqueueRequestForObject implements EventHandler {
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.EnqueueRequestForObject).Create */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.EnqueueRequestForObject).Create
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.TypedEnqueueRequestForObject[T]).Create
+   */
   create(obj: KubeObject, queue: RequestQueue): void {
     queue.add(metaNamespaceKeyFunc(obj));
   }
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.EnqueueRequestForObject).Update */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.EnqueueRequestForObject).Update
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.TypedEnqueueRequestForObject[T]).Update
+   */
   update(_oldObj: KubeObject, newObj: KubeObject, queue: RequestQueue): void {
     queue.add(metaNamespaceKeyFunc(newObj));
   }
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.EnqueueRequestForObject).Delete */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.EnqueueRequestForObject).Delete
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.TypedEnqueueRequestForObject[T]).Delete
+   */
   delete(obj: KubeObject, queue: RequestQueue): void {
     queue.add(metaNamespaceKeyFunc(obj));
   }
@@ -116,18 +125,27 @@ export class EnqueueRequestForOwner implements EventHandler {
     for (const key of this.getOwnerReconcileRequests(obj)) queue.add(key);
   }
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.EnqueueRequestForOwner).Update */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.EnqueueRequestForOwner).Update
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.enqueueRequestForOwner[object]).Update
+   */
   update(oldObj: KubeObject, newObj: KubeObject, queue: RequestQueue): void {
     const keys = new Set([...this.getOwnerReconcileRequests(oldObj), ...this.getOwnerReconcileRequests(newObj)]);
     for (const key of keys) queue.add(key);
   }
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.EnqueueRequestForOwner).Delete */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.EnqueueRequestForOwner).Delete
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.enqueueRequestForOwner[object]).Delete
+   */
   delete(obj: KubeObject, queue: RequestQueue): void {
     for (const key of this.getOwnerReconcileRequests(obj)) queue.add(key);
   }
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.EnqueueRequestForOwner).getOwnerReconcileRequest */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.EnqueueRequestForOwner).getOwnerReconcileRequest
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.enqueueRequestForOwner[object]).getOwnerReconcileRequest
+   */
   private getOwnerReconcileRequests(obj: KubeObject): string[] {
     return (obj.metadata.ownerReferences ?? [])
       .filter((ref) => ref.kind === this.ownerKind && (!this.isController || ref.controller === true))
@@ -204,14 +222,20 @@ export class InformerCache {
     return informer;
   }
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/cache/internal.InformersMap).Start */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/cache/internal.InformersMap).Start
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/cache/internal.Informers).Start
+   */
   start(stop: StopChannel): void {
     this.started = true;
     this.stop = stop;
     for (const informer of this.informers.values()) this.clock.go(informer.run(stop));
   }
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/cache/internal.InformersMap).WaitForCacheSync */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/cache/internal.InformersMap).WaitForCacheSync
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/cache/internal.Informers).WaitForCacheSync
+   */
   *waitForCacheSync(stop: StopChannel): Proc<boolean> {
     return yield* waitForCacheSync(this.clock, stop, ...[...this.informers.values()].map((i) => () => i.hasSynced()));
   }
@@ -342,7 +366,9 @@ export class Controller {
    * Connects an informer to the handler through the predicates: source.Kind.Start and the
    * internal EventHandler adapter.
    * @mirrors (*sigs.k8s.io/controller-runtime/pkg/source.Kind).Start
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/internal/source.Kind[object, request]).Start
    * @mirrors sigs.k8s.io/controller-runtime/pkg/source/internal.EventHandler
+   * @mirrors sigs.k8s.io/controller-runtime/pkg/internal/source.EventHandler
    */
   private startSource(watch: WatchDescription): void {
     const { handler, predicates, kind } = watch;
@@ -479,52 +505,76 @@ export class Builder {
 
   constructor(private readonly mgr: Manager) {}
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).For */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).For
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.TypedBuilder[request]).For
+   */
   for(kind: string): this {
     if (this.forKind !== undefined) throw new Error('For(...) should only be called once, could not assign multiple objects for reconciliation');
     this.forKind = kind;
     return this;
   }
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).Owns */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).Owns
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.TypedBuilder[request]).Owns
+   */
   owns(kind: string): this {
     this.ownsKinds.push(kind);
     return this;
   }
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).Watches */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).Watches
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.TypedBuilder[request]).Watches
+   */
   watches(kind: string, handler: EventHandler): this {
     this.watchesInput.push({ kind, handler });
     return this;
   }
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).WithEventFilter */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).WithEventFilter
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.TypedBuilder[request]).WithEventFilter
+   */
   withEventFilter(predicate: Predicate): this {
     this.globalPredicates.push(predicate);
     return this;
   }
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).Named */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).Named
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.TypedBuilder[request]).Named
+   */
   named(name: string): this {
     this.name = name;
     return this;
   }
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).WithOptions */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).WithOptions
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.TypedBuilder[request]).WithOptions
+   */
   withOptions(options: { maxConcurrentReconciles?: number }): this {
     this.maxConcurrentReconciles = options.maxConcurrentReconciles ?? this.maxConcurrentReconciles;
     return this;
   }
 
-  /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).Complete */
+  /**
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).Complete
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.TypedBuilder[request]).Complete
+   */
   complete(reconciler: Reconciler): Controller {
     return this.build(reconciler);
   }
 
   /**
    * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).Build
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.TypedBuilder[request]).Build
    * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).doController
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.TypedBuilder[request]).doController
    * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.Builder).doWatch
+   * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.TypedBuilder[request]).doWatch
    */
   build(reconciler: Reconciler): Controller {
     if (this.forKind === undefined) throw new Error('must provide an object for reconciliation');

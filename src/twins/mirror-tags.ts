@@ -83,11 +83,27 @@ function mirrorSymbols(docs: readonly JSDoc[]): string[] {
   for (const doc of docs) {
     for (const tag of doc.getTags()) {
       if (tag.getTagName() !== 'mirrors') continue;
-      const text = (tag.getCommentText() ?? '').trim().split(/\s+/)[0];
+      const text = firstSymbol(tag.getCommentText() ?? '');
       if (text) symbols.push(text);
     }
   }
   return symbols;
+}
+
+/**
+ * The symbol at the start of a tag's text: up to the first space outside brackets, so that a
+ * generic receiver such as `Kind[object, request]` stays whole.
+ */
+function firstSymbol(text: string): string {
+  const trimmed = text.trim();
+  let depth = 0;
+  for (let i = 0; i < trimmed.length; i++) {
+    const c = trimmed[i]!;
+    if (c === '[') depth++;
+    else if (c === ']') depth--;
+    else if (/\s/.test(c) && depth === 0) return trimmed.slice(0, i);
+  }
+  return trimmed;
 }
 
 export interface MirrorCheck {
