@@ -1,5 +1,5 @@
 // Runs the built CLI (`npm run build` first), as a user would.
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
@@ -124,3 +124,22 @@ describe('k8s-read twin show', () => {
     expect(result.stderr).toContain('no symbol matches');
   });
 });
+
+describe('k8s-read twin check', () => {
+  it('checks every @mirrors tag against the index of the tree and reports the missing symbols as JSON', async () => {
+    // The index lives in the cache directory; a user's usually exists already.
+    mkdirSync(path.join(dir, 'cache', 'k8s-read'), { recursive: true });
+    const result = await runCli(['twin', 'check', '-o', 'json'], { env });
+    expect(result.code).toBe(0);
+    const report = JSON.parse(result.stdout) as { mirrors: number; missing: { twin: string; symbol: string }[] };
+    expect(Object.keys(report)).toEqual(['mirrors', 'missing']);
+    expect(report.mirrors).toBeGreaterThan(300);
+    // The demo tree is a slice of Kubernetes: some symbols are missing, and the ones it does
+    // have (the work queue's Add, for one) are not reported.
+    expect(report.missing.length).toBeGreaterThan(0);
+    expect(report.missing.length).toBeLessThan(report.mirrors);
+    expect(report.missing.map((m) => m.symbol)).not.toContain('(*k8s.io/client-go/util/workqueue.Type).Add');
+    expect(report.missing.every((m) => typeof m.twin === 'string' && m.symbol.includes('.'))).toBe(true);
+  });
+});
+
