@@ -32,7 +32,8 @@ beforeAll(async () => {
 
 describe('k8s-read export trace kube-scheduler on the demo tree', () => {
   it('prints a Mermaid flowchart by default that the Mermaid parser accepts', async () => {
-    const result = await exportTrace();
+    // --github pins the permalinks, which would otherwise depend on this clone's origin remote.
+    const result = await exportTrace('--github', 'kubernetes/kubernetes');
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe(demoNote);
     expectGolden('demo-kube-scheduler.flow.mmd', normalize(result.stdout));
