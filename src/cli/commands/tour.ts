@@ -1,14 +1,97 @@
-import type { Command } from 'commander';
-import { K8sReadError } from '../../errors.js';
+/**
+ * `tour list | check | <name>` and `tui`: guided walks through the code, anchored to symbols, and
+ * the same screen to explore a trace. The specs are here; the tours, the index and Ink load in the
+ * actions (src/cli/tour-actions.ts), so `--help` stays instant.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
 import type { CliContext } from '../context.js';
+import { outputOption } from '../output.js';
+import { addRepoOptions, type RepoOptions } from '../repo.js';
 
-export function registerTourCommands(program: Command, _ctx: CliContext): void {
-  program
+export interface TourFlags extends RepoOptions {
+  guides?: string;
+}
+
+interface ListFlags extends TourFlags {
+  output: 'text' | 'json';
+}
+
+interface TakeFlags extends TourFlags {
+  plain?: boolean;
+  step?: number;
+}
+
+interface TuiFlags extends RepoOptions {
+  depth?: number;
+}
+
+const GUIDES_HELP = 'a directory of tour files (default: the bundled guides/)';
+
+export function registerTourCommands(program: Command, ctx: CliContext): void {
+  const tour = program
     .command('tour')
-    .description('(not built yet)')
-    .allowUnknownOption()
-    .argument('[args...]')
-    .action(() => {
-      throw new K8sReadError('`k8s-read tour` is not built yet');
+    .description('guided tours of the Kubernetes code, anchored to symbols: `tour list`, `tour check`, `tour <name>`')
+    .addHelpText(
+      'after',
+      '\nExamples:\n' +
+        '  k8s-read tour list\n' +
+        '  k8s-read tour kube-scheduler                  # the interactive tour (Ink)\n' +
+        '  k8s-read tour client-go --step 4 --plain      # the same tour as text, from step 4\n' +
+        '  k8s-read tour check --repo ~/src/kubernetes   # CI for tour authors: exits 1 when a step is lost\n',
+    );
+
+  tour
+    .command('list')
+    .description('the tours, in the order an expert reads')
+    .option('--guides <dir>', GUIDES_HELP)
+    .addOption(outputOption(['text', 'json'], 'text'))
+    .action(async (flags: ListFlags) => {
+      const { runTourList } = await import('../tour-actions.js');
+      await runTourList(ctx, flags);
     });
+
+  addRepoOptions(
+    tour
+      .command('check')
+      .description('resolve every step of every tour against the index; list what is missing with similar symbols, and exit 1 if anything is')
+      .option('--guides <dir>', GUIDES_HELP)
+      .addOption(outputOption(['text', 'json'], 'text')),
+  ).action(async (flags: ListFlags) => {
+    const { runTourCheck } = await import('../tour-actions.js');
+    await runTourCheck(ctx, flags);
+  });
+
+  // `tour <name>` is the default subcommand, so `tour kube-scheduler` needs no verb.
+  addRepoOptions(
+    tour
+      .command('take', { isDefault: true, hidden: true })
+      .argument('[name]', 'the tour (see `k8s-read tour list`)')
+      .option('--plain', 'print the tour as text instead of the interactive screen (the default without a terminal)')
+      .option('--step <n>', 'start at this step (1 is the first)', parseStep)
+      .option('--guides <dir>', GUIDES_HELP),
+  ).action(async (name: string | undefined, flags: TakeFlags) => {
+    const { runTour, runTourList } = await import('../tour-actions.js');
+    if (name === undefined) {
+      await runTourList(ctx, { ...flags, output: 'text' });
+      return;
+    }
+    await runTour(ctx, name, flags);
+  });
+
+  addRepoOptions(
+    program
+      .command('tui')
+      .argument('[what...]', '`trace <component|symbol>`; without it, the trace of kube-scheduler (or of the tree\'s first component)')
+      .description('explore a trace on the tour screen: the call tree, the Go source, twins, blame and callers')
+      .option('--depth <n>', 'how many calls deep the trace goes', parseStep)
+      .addHelpText('after', '\nExamples:\n  k8s-read tui\n  k8s-read tui trace kube-controller-manager/replicaset\n'),
+  ).action(async (what: string[], flags: TuiFlags) => {
+    const { runTui, parseTuiTarget } = await import('../tour-actions.js');
+    await runTui(ctx, parseTuiTarget(what), flags);
+  });
+}
+
+function parseStep(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('write a whole number, 1 or more');
+  return Number(value);
 }
