@@ -4,7 +4,7 @@
  * their own, so an interrupted run keeps what it parsed and the next run resumes; the tree's
  * derived tables are replaced only by the link phase, in one transaction.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,7 @@ import type { Store } from '../store/db.js';
 import { findParsedBlobs, insertBlobs, loadBlobs, type BlobRow } from '../store/index-store.js';
 import { discoverTree, type TreeInfo } from './discover.js';
 import { FACTS_VERSION } from './facts.js';
-import { parseFile, type ParseResult, type ParseTask } from './parse-file.js';
+import { gitBlobId, parseFile, type ParseResult, type ParseTask } from './parse-file.js';
 
 export interface IndexProgress {
   phase: 'discover' | 'parse' | 'link' | 'write' | 'done';
@@ -77,6 +77,16 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     includeVendor: options.includeVendor ?? false,
     includeTests: options.includeTests ?? false,
   });
+  // Files git has no blob id for (edited, untracked, or no git at all) are hashed like git does,
+  // so unchanged content is never parsed twice whatever its source.
+  for (const f of tree.files) {
+    if (f.blob) continue;
+    try {
+      f.blob = gitBlobId(readFileSync(path.join(root, f.path)));
+    } catch {
+      // Unreadable: parseFile reports it.
+    }
+  }
   const known = await findParsedBlobs(store, tree.files.flatMap((f) => (f.blob ? [f.blob] : [])), FACTS_VERSION);
   const tasks: (ParseTask & { path: string })[] = [];
   const files: IndexedFile[] = [];
