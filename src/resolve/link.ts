@@ -31,7 +31,7 @@ interface PendingEdge {
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 6;
+export const LINK_VERSION = 7;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
   const r = new Resolver(model);
@@ -249,7 +249,12 @@ function resolveCall(r: Resolver, call: CallFact, ctx: Ctx): CallResolution {
       if (b.k === 'func') return { k: 'targets', targets: [{ fn: b.ref, kind: 'static', rank: 0 }] };
       const literalLocal = b.k === 'local';
       const targets = r.funcTargets(callee, ctx);
-      if (targets.length === 0) return r.asType(callee, ctx) ? { k: 'none' } : { k: 'unresolved' };
+      if (targets.length === 0) {
+        if (r.asType(callee, ctx)) return { k: 'none' };
+        // `ctx, cancel := context.WithCancel(ctx); cancel()`: a function value from an unindexed package.
+        const root = externalRoot(r, callee, ctx);
+        return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
+      }
       return { k: 'targets', targets: targets.map((t) => ({ fn: t.fn, kind: t.literal && literalLocal ? 'closure' : 'funcvalue', rank: 0 })) };
     }
     case 's': {

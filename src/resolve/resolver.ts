@@ -67,6 +67,8 @@ export class Resolver {
   private readonly localAssigns = new Map<FileModel, Map<string, SourceRef[]>>();
   /** Element stores `m[k] = v` into locals and parameters, by file and binding. */
   private readonly elementAssigns = new Map<FileModel, Map<string, SourceRef[]>>();
+  /** Element stores into package-level variables (registries: `plugins[name] = factory`). */
+  private readonly valueElementAssigns = new Map<string, SourceRef[]>();
 
   constructor(readonly model: ProgramModel) {}
 
@@ -605,7 +607,8 @@ export class Resolver {
           if (sel?.k === 'field') push(this.fieldSources, `${sel.owner}.${name}`, source);
         } else if (a.lhs[0] === 'x' && a.lhs[1][0] === 'i') {
           const b = this.resolveIdent(a.lhs[1][1], ctx);
-          if (b?.k === 'local' || b?.k === 'param') {
+          if (b?.k === 'value') push(this.valueElementAssigns, b.decl.symbol, source);
+          else if (b?.k === 'local' || b?.k === 'param') {
             let byName = this.elementAssigns.get(file);
             if (!byName) this.elementAssigns.set(file, (byName = new Map()));
             push(byName, localKey(b), source);
@@ -628,9 +631,11 @@ export class Resolver {
     if (args.length === 0) return;
     let byParam = this.argSources.get(target.id);
     if (!byParam) this.argSources.set(target.id, (byParam = new Map()));
+    const last = target.fact.params.length - 1;
     args.forEach((arg, i) => {
-      if (i >= target.fact.params.length) return;
-      push(byParam, i, { expr: arg, ctx });
+      // Arguments past the last parameter of a variadic function are elements of it.
+      if (i > last && !(target.fact.variadic && last >= 0)) return;
+      push(byParam, Math.min(i, last), { expr: arg, ctx });
     });
   }
 
@@ -707,6 +712,13 @@ export class Resolver {
     if (expr[0] === 'i') {
       const b = this.resolveIdent(expr[1], ctx);
       if (b && (b.k === 'local' || b.k === 'param')) out.push(...(this.elementAssigns.get(b.file)?.get(localKey(b)) ?? []));
+      if (b?.k === 'value') out.push(...(this.valueElementAssigns.get(b.decl.symbol) ?? []));
+      if (b?.k === 'param') {
+        // `func New(opts ...Option)`: each argument in the variadic position is an element.
+        const f = b.file.facts.funcs[b.fn];
+        const ref = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
+        if (f?.variadic && ref && b.index === f.params.length - 1) out.push(...(this.argSources.get(ref.id)?.get(b.index) ?? []));
+      }
     }
     if (expr[0] === 'c') {
       // A function returning a map or slice: the elements of what it returns.
