@@ -42,6 +42,7 @@ export function findAssignments(ctx: CliContext, options: RepoOptions, field: st
 }
 
 const kindLabel = (kind: string, via: string | null, rank: number) => {
+  if (kind === 'unresolved') return '';
   const parts = kind === 'static' ? [] : [kind === 'framework' && via ? `framework: ${via}` : kind];
   if (rank > 0) parts.push(`alternative ${rank}`);
   if (via === 'defer') parts.push('defer');
@@ -53,7 +54,8 @@ export function renderNeighbours(n: Neighbours, color: boolean): string {
   const lines = [`${n.symbol}  ${dim(`${n.file}:${n.line}`)}`];
   if (n.hops.length === 0) lines.push(`  (no ${n.direction} in the index)`);
   for (const h of n.hops) {
-    const other = n.direction === 'callees' ? (h.to ?? `? ${h.expr ?? ''} (unresolved)`) : h.from;
+    const outside = h.via?.startsWith('external:') ? `outside the index: ${h.via.slice('external:'.length)}` : 'unresolved';
+    const other = n.direction === 'callees' ? (h.to ?? `? ${h.expr ?? ''} (${outside})`) : h.from;
     const indent = '  '.repeat(h.depth);
     lines.push(`${indent}${n.direction === 'callees' ? '→' : '←'} ${other}  ${dim(h.site)}${kindLabel(h.kind, h.via, h.rank)}`);
   }

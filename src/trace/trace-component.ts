@@ -75,7 +75,8 @@ export async function traceComponent(graph: CallGraph, target: string, options: 
     (!options.includeStd && isStd(pkg)) || (!options.includeNoise && noise.some((p) => pkg === p || pkg.startsWith(`${p}/`)));
   const hidden = (s: DefinitionRow) => hiddenPackage(s.package);
   const inScope = (s: DefinitionRow) =>
-    s.kind !== 'external' && (all || Boolean(options.focus) || root.scope.some((dir) => s.file === dir || s.file.startsWith(`${dir}/`)));
+    s.kind !== 'external' &&
+    (all || Boolean(options.focus) || root.scope.some((dir) => dir === '' || s.file === dir || s.file.startsWith(`${dir}/`)));
 
   // Breadth-first over the graph, loading each level's edges in one query.
   const hops = new Map<number, Hop[]>();
@@ -321,7 +322,8 @@ function spine(
   return shown;
 }
 
-const HOP_BOOST: Record<string, number> = { framework: 6, goroutine: 4, funcvalue: 4, interface: 2, closure: 1.5, static: 1 };
+const HOP_BOOST: Record<string, number> = { framework: 6, goroutine: 4, funcvalue: 4, interface: 1.2, closure: 1.5, static: 1 };
+const HIDDEN_HOPS = new Set(['framework', 'goroutine', 'funcvalue']);
 
 /** How much in-scope code each function leads to (over a breadth-first spanning tree). */
 function subtreeWeights(rootId: number, hops: Map<number, Hop[]>, symbols: Map<number, DefinitionRow>, inScope: (s: DefinitionRow) => boolean): Map<number, number> {
@@ -342,7 +344,10 @@ function subtreeWeights(rootId: number, hops: Map<number, Hop[]>, symbols: Map<n
   const weight = new Map<number, number>();
   for (let i = order.length - 1; i >= 0; i--) {
     const id = order[i]!;
-    const w = (weight.get(id) ?? 0) + 1;
+    // A function counts once, plus five for each hop it makes that the text hides (the hops a
+    // reader needs the tool for), so a short path to a loop outweighs a long list of helpers.
+    const hidden = (hops.get(id) ?? []).filter((h) => HIDDEN_HOPS.has(h.edge.kind)).length;
+    const w = (weight.get(id) ?? 0) + 1 + 5 * hidden;
     weight.set(id, w);
     const p = parent.get(id);
     if (p !== undefined) weight.set(p, (weight.get(p) ?? 0) + w);

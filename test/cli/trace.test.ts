@@ -1,0 +1,172 @@
+/**
+ * `trace` on the demo trees: the connected path from main into the loops on both scheduler eras,
+ * the controller view, other Go repositories, the JSON contract, and bad input.
+ */
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Trace } from '../../src/trace/types.js';
+import { demoRoot, projectRoot, runCli } from '../helpers/run-cli.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tmp = useTempDir('k8s-read-trace-');
+const env = { XDG_CACHE_HOME: path.join(tmp, 'cache') };
+const v115 = path.join(projectRoot, 'fixtures', 'kubernetes-v1.15');
+const sampleController = path.join(projectRoot, 'fixtures', 'sample-controller');
+const operator = path.join(projectRoot, 'fixtures', 'controller-runtime-operator');
+
+async function traceJson(args: string[]): Promise<Trace> {
+  const r = await runCli(['trace', ...args, '-o', 'json'], { env });
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Trace;
+}
+
+/** Asserts that `chain` is a connected path of the trace's edges; returns the edges walked. */
+function expectPath(trace: Trace, chain: string[]): Trace['edges'] {
+  const walked: Trace['edges'] = [];
+  for (let i = 0; i + 1 < chain.length; i++) {
+    const from = chain[i]!;
+    const to = chain[i + 1]!;
+    const edge = trace.edges.find((e) => e.caller.endsWith(from) && e.callee.endsWith(to));
+    expect(edge, `no edge ${from} -> ${to} in the trace`).toBeDefined();
+    walked.push(edge!);
+  }
+  return walked;
+}
+
+describe('k8s-read trace on the modern demo tree', () => {
+  let trace: Trace;
+  beforeAll(async () => {
+    await runCli(['index', '--repo', demoRoot], { env });
+    trace = await traceJson(['kube-scheduler', '--repo', demoRoot]);
+  });
+
+  it('follows main through cobra, leader election and wait.Until into scheduleOne and the algorithm', () => {
+    const hops = expectPath(trace, [
+      'cmd/kube-scheduler.main',
+      'app.NewSchedulerCommand',
+      'app.NewSchedulerCommand$1',
+      'app.runCommand',
+      'app.Run',
+      'app.Run$1',
+      '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).Run',
+      '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne',
+      '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod',
+      '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).findNodesThatFitPod',
+      '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).findNodesThatPassFilters',
+    ]);
+    expect(hops.map((h) => `${h.kind}${h.via ? `:${h.via}` : ''}`)).toEqual([
+      'static',
+      'framework:cobra-run',
+      'static',
+      'static',
+      'framework:leader-election',
+      'static',
+      'framework:wait-until',
+      'funcvalue',
+      'static',
+      'static',
+    ]);
+    expectPath(trace, ['(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod', 'pkg/scheduler.prioritizeNodes']);
+    expectPath(trace, ['(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod', 'pkg/scheduler.selectHost']);
+    expect(trace.edges.some((e) => e.callee.endsWith('(*k8s.io/kubernetes/pkg/scheduler/framework/runtime.frameworkImpl).RunFilterPluginsWithNominatedPods') && e.kind === 'interface')).toBe(true);
+    expect(trace.edges.some((e) => e.callee.endsWith('(*k8s.io/kubernetes/pkg/scheduler.Scheduler).bind'))).toBe(true);
+  });
+
+  it('prints exactly the JSON contract of DESIGN.md', () => {
+    expect(Object.keys(trace).sort()).toEqual(['component', 'edges', 'nodes', 'repo', 'root', 'unresolved']);
+    expect(trace.component).toBe('kube-scheduler');
+    expect(trace.root).toBe('k8s.io/kubernetes/cmd/kube-scheduler.main');
+    expect(Object.keys(trace.repo).sort()).toEqual(['commit', 'path', 'version']);
+    for (const node of trace.nodes) {
+      expect(Object.keys(node).sort()).toEqual(['file', 'kind', 'line', 'package', 'symbol', 'url']);
+      expect(['func', 'method', 'closure']).toContain(node.kind);
+    }
+    for (const edge of trace.edges) {
+      expect(Object.keys(edge).sort()).toEqual(['alternatives', 'callee', 'caller', 'kind', 'site', 'via']);
+      expect(edge.site).toMatch(/^[\w./-]+\.go:\d+$/);
+      expect(['static', 'interface', 'funcvalue', 'closure', 'framework', 'goroutine']).toContain(edge.kind);
+    }
+    const symbols = new Set(trace.nodes.map((n) => n.symbol));
+    for (const edge of trace.edges) expect(symbols.has(edge.callee) && symbols.has(edge.caller)).toBe(true);
+  });
+
+  it('draws a readable tree with file:line and the kind of each hidden hop', async () => {
+    const r = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/NewSchedulerCommand\$1 {2}cmd\/kube-scheduler\/app\/server\.go:\d+ {2}\[framework via cobra-run\]/);
+    expect(r.stdout).toMatch(/\(\*Scheduler\)\.scheduleOne {2}pkg\/scheduler\/schedule_one\.go:\d+ {2}\[framework via wait-until\]/);
+    expect(r.stdout).toMatch(/\(\*Scheduler\)\.schedulePod {2}pkg\/scheduler\/schedule_one\.go:\d+ {2}\[funcvalue\]/);
+    expect(r.stdout.split('\n').length).toBeLessThan(400);
+    expect(r.stdout).not.toMatch(/\x1b\[/);
+  });
+
+  it('keeps only the paths to a symbol with --focus', async () => {
+    const focused = await traceJson(['kube-scheduler', '--repo', demoRoot, '--focus', 'selectHost']);
+    const leaves = focused.nodes.filter((n) => !focused.edges.some((e) => e.caller === n.symbol));
+    expect(leaves.map((n) => n.symbol)).toEqual(['k8s.io/kubernetes/pkg/scheduler.selectHost']);
+    expect(focused.nodes.length).toBeLessThan(trace.nodes.length);
+  });
+
+  it('traces a controller of the controller manager: handler -> queue -> worker -> sync -> pod control', async () => {
+    const rs = await traceJson(['kube-controller-manager/replicaset', '--repo', demoRoot]);
+    expect(rs.root).toBe('k8s.io/kubernetes/cmd/kube-controller-manager.main');
+    expect(rs.edges.some((e) => e.callee.endsWith('app.startReplicaSetController') && e.via === 'map-register')).toBe(true);
+    const rsc = '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController)';
+    expectPath(rs, [`${rsc}.processNextWorkItem`, `${rsc}.syncReplicaSet`, `${rsc}.manageReplicas`]);
+    const sync = rs.edges.find((e) => e.callee === `${rsc}.syncReplicaSet`);
+    expect(sync?.kind).toBe('funcvalue');
+    const create = rs.edges.find((e) => e.callee.endsWith('(k8s.io/kubernetes/pkg/controller.RealPodControl).CreatePods'));
+    expect(create?.kind).toBe('interface');
+    expect(create?.alternatives.some((a) => a.includes('FakePodControl'))).toBe(true);
+    expect(rs.edges.some((e) => e.callee === `${rsc}.processNextWorkItem` && e.via === 'workqueue-handoff')).toBe(true);
+    expect(rs.edges.some((e) => e.via === 'informer-handler' && e.callee.startsWith(rsc))).toBe(true);
+  });
+
+  it('lists the components when the name is unknown', async () => {
+    const r = await runCli(['trace', 'kube-nothing', '--repo', demoRoot], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/unknown component or symbol "kube-nothing"; components in this index:\n {2}kube-controller-manager\n {2}kube-scheduler/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('names the candidates of an ambiguous symbol', async () => {
+    const r = await runCli(['trace', 'Run', '--repo', demoRoot], { env });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/"Run" matches \d+ symbols; name one of them:/);
+    expect(r.stderr).toContain('(*k8s.io/kubernetes/pkg/scheduler.Scheduler).Run');
+  });
+
+  it('rejects a bad --depth', async () => {
+    const r = await runCli(['trace', 'kube-scheduler', '--depth', '0', '--repo', demoRoot], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--depth takes a whole number of 1 or more');
+  });
+});
+
+describe('k8s-read trace on other trees, with no version-specific code', () => {
+  it('follows the v1.15 era through the Algorithm interface to genericScheduler', async () => {
+    const old = await traceJson(['kube-scheduler', '--repo', v115]);
+    const schedule = old.edges.find((e) => e.callee === '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule');
+    expect(schedule?.kind).toBe('interface');
+    expectPath(old, ['(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule', '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).findNodesThatFit']);
+    expectPath(old, ['(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule', 'core.PrioritizeNodes']);
+    expectPath(old, ['(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule', '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).selectHost']);
+    expect(old.edges.some((e) => e.callee.endsWith('(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne') && e.via === 'wait-until')).toBe(true);
+  });
+
+  it('follows sample-controller from its handlers through the work queue into syncHandler', async () => {
+    const t = await traceJson(['sample-controller', '--repo', sampleController]);
+    expect(t.root).toBe('k8s.io/sample-controller.main');
+    const c = '(*k8s.io/sample-controller.Controller)';
+    expect(t.edges.some((e) => e.callee === `${c}.runWorker` && e.via === 'wait-until')).toBe(true);
+    expectPath(t, [`${c}.runWorker`, `${c}.processNextWorkItem`]);
+    expect(t.edges.some((e) => e.callee.startsWith(`${c}.syncHandler`))).toBe(true);
+  });
+
+  it('reaches Reconcile in a controller-runtime operator through Complete(r)', async () => {
+    const t = await traceJson(['memcached-operator', '--repo', operator, '--all', '--depth', '8']);
+    const reconcile = t.edges.find((e) => e.callee.endsWith('MemcachedReconciler).Reconcile'));
+    expect(reconcile?.kind).toBe('framework');
+    expect(reconcile?.via).toBe('controller-runtime');
+  });
+});
