@@ -93,7 +93,7 @@ function renderCheckText(report: TourCheckReport, tree: TreeDescription): string
       continue;
     }
     const notes = [
-      t.skipped.length > 0 ? `${t.skipped.length} not modelled by the demo tree` : '',
+      t.skipped.length > 0 ? `${t.skipped.length} skipped: ${[...new Set(t.skipped.map((s) => s.reason))].join('; ')}` : '',
       t.alternatives.length > 0 ? `${t.alternatives.length} through another version's name` : '',
     ].filter(Boolean);
     const counted = t.steps - t.skipped.length;

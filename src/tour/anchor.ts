@@ -77,6 +77,7 @@ export async function anchorStep(step: TourStep, index: TourIndex, options: Anch
       focusMissing: step.focus !== undefined && focusLine === null,
     };
   }
+  if (step.optional) return { status: 'skipped', reason: 'an optional side trip that this tree does not have' };
   return { status: 'missing', suggestions: await suggestSymbols(index, names) };
 }
 

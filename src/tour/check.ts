@@ -26,7 +26,7 @@ export interface TourCheck {
   steps: number;
   resolved: number;
   missing: MissingStep[];
-  /** Steps the demo trees do not model (`demo: false`), when the tree is a demo tree. */
+  /** Steps not checked: not modelled by the demo trees (`demo: false`), or optional and absent. */
   skipped: { step: number; symbol: string; reason: string }[];
   /** Steps found through an alternative symbol (another version's name). */
   alternatives: { step: number; symbol: string; resolvedAs: string }[];

@@ -9,12 +9,14 @@ import { z } from 'zod';
 const IDENT = String.raw`[\p{L}_][\p{L}\p{N}_]*`;
 /** A package path: at least one `/` (`k8s.io/kubernetes/pkg/scheduler`), no spaces or brackets. */
 const PACKAGE = String.raw`[^\s()]*\/[^\s()]*`;
+/** A generic receiver's type parameters, as go/ssa prints them: `Controller[request]`. */
+const TYPE_PARAMS = String.raw`(?:\[[^\s()\]]+\])?`;
 /**
  * DESIGN's symbol format: `pkg/path.Func`, `(*pkg/path.Type).Method`, `(pkg/path.Type).Method`,
  * `pkg/path.Type`, closures `pkg/path.Func$1$2`. Strict enough to catch a short name
  * (`scheduleOne`, `app.Run`) where a full symbol belongs.
  */
-const SYMBOL = new RegExp(String.raw`^(?:\(\*?${PACKAGE}\.${IDENT}\)\.${IDENT}|${PACKAGE}\.${IDENT})(?:\$\d+)*$`, 'u');
+const SYMBOL = new RegExp(String.raw`^(?:\(\*?${PACKAGE}\.${IDENT}${TYPE_PARAMS}\)\.${IDENT}|${PACKAGE}\.${IDENT})(?:\$\d+)*$`, 'u');
 
 export const symbolSchema = z
   .string()
@@ -60,6 +62,8 @@ export const stepSchema = z.strictObject({
   cite: z.array(citationSchema).default([]),
   /** false when the bundled demo trees do not model this step: `tour check` skips it there. */
   demo: z.boolean().default(true),
+  /** A side trip that only some trees have (an example program): absent is skipped, not an error. */
+  optional: z.boolean().default(false),
 });
 
 export const tourSchema = z.strictObject({

@@ -9,7 +9,7 @@ import { useEffect, useMemo, useReducer, useRef } from 'react';
 import { shortSymbol } from '../export/symbols.js';
 import { highlightLines } from './highlight.js';
 import { ItemList } from './ItemList.js';
-import { commandFor, keyName, type Command } from './key-bindings.js';
+import { commandFor, keyName, keyNames, type Command } from './key-bindings.js';
 import { computeLayout, MIN_SIZE, type Layout } from './layout.js';
 import { initialNavState, navigate, type NavAction, type NavState, type SideView } from './navigation.js';
 import { Overlay } from './Overlay.js';
@@ -66,7 +66,7 @@ export function App(props: AppProps) {
 
   useInput((input, key) => {
     if (state.overlay) handleOverlayKey(input, key);
-    else handleCommand(commandFor(keyName(input, key)));
+    else for (const name of keyNames(input, key)) handleCommand(commandFor(name));
   });
 
   function handleCommand(command: Command | undefined): void {

@@ -26,9 +26,11 @@ export interface SourcePaneProps {
 export function SourcePane({ location, cursor, lines, message, back, focused, width, height }: SourcePaneProps) {
   const size = Math.max(height - 1, 1);
   const total = lines?.length ?? 0;
-  const top = useWindowTop(cursor - 1, size, total, location ? `${location.file}:${location.symbol}` : '');
-  const title = location ? ` ${location.file}:${cursor} · ${shortSymbol(location.symbol)}` : ' (no source)';
+  // The file's length is part of the key: the window is placed again once the text has arrived.
+  const top = useWindowTop(cursor - 1, size, total, location ? `${location.file}:${location.symbol}:${total}` : '');
   const backText = back ? `  ⌫ ${shortSymbol(back)}` : '';
+  const name = location ? ` · ${shortSymbol(location.symbol)}` : '';
+  const title = location ? ` ${fitPath(`${location.file}:${cursor}`, width - name.length - backText.length - 1)}${name}` : ' (no source)';
   let rows: Row[];
   if (!location || !lines) {
     rows = [{ text: '' }, ...(message ?? '').split('\n').map((text): Row => ({ text: ` ${text}`, tone: 'dim' }))];
@@ -51,4 +53,12 @@ export function SourcePane({ location, cursor, lines, message, back, focused, wi
       <Rows rows={rows} width={width} height={size} />
     </Box>
   );
+}
+
+/** A path cut from the left (`…/app/server.go:23`) so the file name and line always show. */
+export function fitPath(text: string, room: number): string {
+  if (text.length <= room) return text;
+  const parts = text.split('/');
+  while (parts.length > 1 && `…/${parts.join('/')}`.length > room) parts.shift();
+  return `…/${parts.join('/')}`;
 }

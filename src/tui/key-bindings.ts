@@ -76,6 +76,18 @@ export function keyName(input: string, key: Key): string {
   return input;
 }
 
+const controlNames: Record<string, string> = { '\r': 'enter', '\n': 'enter', '\t': 'tab', '\x7f': 'backspace', '\b': 'backspace', ' ': 'space' };
+
+/**
+ * The key names in one input event. Keys typed faster than the terminal is read (or sent by tmux
+ * in one write) arrive as one chunk, which Ink hands over whole: `jjj` is three moves.
+ */
+export function keyNames(input: string, key: Key): string[] {
+  const single = keyName(input, key);
+  if (input.length <= 1 || single !== input || input.startsWith('\x1b')) return [single];
+  return [...input].map((ch) => controlNames[ch] ?? ch);
+}
+
 const byKey = new Map(keyBindings.flatMap((b) => b.keys.map((k) => [k, b.command] as const)));
 
 export function commandFor(name: string): Command | undefined {

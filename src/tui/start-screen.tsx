@@ -65,7 +65,10 @@ export async function startScreen(props: AppProps, streams: ScreenStreams, optio
           stderr: streams.stderr,
           exitOnCtrlC: false,
           patchConsole: false,
-          incrementalRendering: true,
+          // Ink 6.8's incremental mode moves the cursor one row short when a frame ends in a
+          // newline (every frame shorter than the screen does), drawing each frame a row low.
+          // The standard mode rewrites the frame inside a synchronized update instead.
+          incrementalRendering: false,
           onRender: () => {
             firstFrame?.();
             firstFrame = undefined;
