@@ -9,7 +9,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { K8sReadError, UsageError } from '../errors.js';
+import { IndexMissingError, K8sReadError, UsageError } from '../errors.js';
 import type { BlamedLine } from '../git/types.js';
 import type { PullRequestOptions } from '../git/pull-requests.js';
 import type { GitRepository } from '../git/repository.js';
@@ -210,14 +210,20 @@ export async function openTourTree(ctx: CliContext, flags: RepoOptions, tour?: T
     quiet = true;
   }
   const demoTree = demoTreeOf(choice.root);
-  // The demo apps (sample-controller, the operator) keep their libraries in vendor/, and their
-  // tours walk into those libraries: their first index includes vendor/.
-  if (demoTree !== null && !existsSync(choice.dbPath) && existsSync(path.join(choice.root, 'vendor'))) {
+  // The demo apps (sample-controller, the operator) keep their libraries in vendor/ — kubernetes
+  // keeps its own in staging/ — and their tours walk into those libraries: their first index
+  // includes vendor/.
+  const withVendor = demoTree !== null && existsSync(path.join(choice.root, 'vendor')) && !existsSync(path.join(choice.root, 'staging'));
+  let index: OpenIndex;
+  try {
+    index = await openIndex(ctx, options, { quiet, autoIndex: !withVendor });
+  } catch (error) {
+    if (!(error instanceof IndexMissingError)) throw error;
     const { runIndex } = await import('./run-index.js');
     ctx.stderr.write(`no index for ${choice.root} yet; indexing it now (once, with its vendor/)\n`);
     await runIndex(choice, ctx, { includeVendor: true });
+    index = await openIndex(ctx, options, { quiet: true, autoIndex: false });
   }
-  const index = await openIndex(ctx, options, { quiet });
   return {
     index,
     tree: {

@@ -41,7 +41,11 @@ export function parseTour(text: string, file: string, options: LoadOptions = {})
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
     throw new TourFileError(
-      doc.errors.map((e) => ({ file, line: e.linePos?.[0].line ?? 1, col: e.linePos?.[0].col ?? 1, field: 'YAML', message: e.message.split('\n')[0]! })),
+      doc.errors.map((e) => {
+        // Without prettyErrors the yaml package leaves linePos empty; the offset is always there.
+        const { line, col } = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
+        return { file, line, col, field: 'YAML', message: e.message.split('\n')[0]! };
+      }),
     );
   }
   const at = (p: readonly (string | number)[], message: string): TourIssue => ({ file, ...positionOf(doc, lineCounter, p), field: formatPath(p), message });

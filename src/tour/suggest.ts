@@ -15,9 +15,14 @@ const MIN_SCORE = 0.55;
 
 export async function suggestSymbols(index: TourIndex, wanted: readonly string[]): Promise<string[]> {
   const targets = wanted.map(symbolParts);
+  // A closure only stands in for a closure: a vanished function's literals went with it.
+  const closures = wanted.some((w) => /\$\d+$/.test(w));
   const candidates = new Map<string, IndexedSymbol>();
   const add = (rows: IndexedSymbol[]) => {
-    for (const row of rows) if (row.kind !== 'external' && row.file && !candidates.has(row.symbol)) candidates.set(row.symbol, row);
+    for (const row of rows) {
+      if (row.kind === 'external' || !row.file || (row.kind === 'closure' && !closures) || candidates.has(row.symbol)) continue;
+      candidates.set(row.symbol, row);
+    }
   };
   for (const target of targets) {
     add(await index.searchSymbols(baseName(target.name), 200));
@@ -25,14 +30,14 @@ export async function suggestSymbols(index: TourIndex, wanted: readonly string[]
     if (target.receiver) add(await index.searchSymbols(target.receiver, 50));
   }
   const scored = [...candidates.values()]
-    .map((row) => ({ symbol: row.symbol, score: Math.max(...targets.map((t) => similarity(t, symbolParts(row.symbol), row.kind))) }))
+    .map((row) => ({ symbol: row.symbol, score: Math.max(...targets.map((t) => similarity(t, symbolParts(row.symbol)))) }))
     .filter((s) => s.score >= MIN_SCORE)
     .sort((a, b) => b.score - a.score || a.symbol.length - b.symbol.length || (a.symbol < b.symbol ? -1 : 1));
   return scored.slice(0, MAX_SUGGESTIONS).map((s) => s.symbol);
 }
 
 /** How alike two symbols are, from their names first and their package and receiver second. */
-export function similarity(wanted: SymbolParts, found: SymbolParts, kind: string): number {
+export function similarity(wanted: SymbolParts, found: SymbolParts): number {
   const a = baseName(wanted.name).toLowerCase();
   const b = baseName(found.name).toLowerCase();
   let score = 1 - editDistance(a, b) / Math.max(a.length, b.length, 1);
@@ -42,7 +47,6 @@ export function similarity(wanted: SymbolParts, found: SymbolParts, kind: string
   else if (lastElement(wanted.package) === lastElement(found.package)) score += 0.05;
   if (wanted.receiver && found.receiver) score += wanted.receiver.toLowerCase() === found.receiver.toLowerCase() ? 0.15 : 0.05;
   else if ((wanted.receiver === null) !== (found.receiver === null)) score -= 0.1;
-  if (kind === 'closure' && !/\$\d+$/.test(wanted.name)) score -= 0.3;
   return score;
 }
 

@@ -27,7 +27,15 @@ const sideCommands: Partial<Record<Command, SideView>> = { blame: 'blame', twin:
 export function App(props: AppProps) {
   const { exit } = useApp();
   const size = useTerminalSize();
-  const [state, dispatch] = useReducer(navigate, undefined, () => props.initialState ?? initialNavState(props.items, props.initialIndex ?? 0));
+  const [state, dispatchToReact] = useReducer(navigate, undefined, () => props.initialState ?? initialNavState(props.items, props.initialIndex ?? 0));
+  // Keys can arrive faster than React re-renders (a paste, tmux send-keys): the handlers read the
+  // state through this ref, which every dispatch advances at once with the same pure reducer.
+  const live = useRef(state);
+  live.current = state;
+  const dispatch = (action: NavAction) => {
+    live.current = navigate(live.current, action);
+    dispatchToReact(action);
+  };
   const cache = useRef<AnswerCache>(props.cache ?? new Map()).current;
   const { onNavigate } = props;
   useEffect(() => onNavigate?.(state), [state, onNavigate]);
@@ -40,6 +48,10 @@ export function App(props: AppProps) {
   const lines = useMemo(() => (text === null ? null : highlightLines(text, 'go', color)), [text, color]);
   const sideInner = (layout.placement === 'right' ? layout.sideWidth - 1 : layout.sideWidth) - 1;
   const side = useSideContent(props, state, cache, sideInner);
+
+  // What the latest render computed, for key handlers that may have been created by an older one.
+  const rendered = useRef({ lines, side, layout });
+  rendered.current = { lines, side, layout };
 
   // A timeline opens at the first event of the current symbol, once per view.
   const opened = useRef<string | null>(null);
@@ -65,12 +77,15 @@ export function App(props: AppProps) {
   const failed = (what: string) => (error: unknown) => say(`${what}: ${error instanceof Error ? error.message : String(error)}`);
 
   useInput((input, key) => {
-    if (state.overlay) handleOverlayKey(input, key);
+    if (live.current.overlay) handleOverlayKey(input, key);
     else for (const name of keyNames(input, key)) handleCommand(commandFor(name));
   });
 
   function handleCommand(command: Command | undefined): void {
     if (command === undefined) return;
+    const state = live.current;
+    const { location } = state;
+    const { lines, side, layout } = rendered.current;
     const limit = state.focus === 'source' ? (lines?.length ?? 1) : state.focus === 'side' ? side.rows.length : props.items.length;
     const page = Math.max(1, (state.focus === 'side' ? layout.sideHeight : layout.mainHeight) - 3);
     const view = sideCommands[command];
@@ -117,6 +132,8 @@ export function App(props: AppProps) {
 
   /** Enter: the list opens its item in the source; the source follows the call on the cursor line; a side list follows its row. */
   function follow(content: SideContent): void {
+    const state = live.current;
+    const { location } = state;
     if (state.focus === 'list') return dispatch({ type: 'cyclePane', delta: 1 });
     if (state.focus === 'side') {
       const target = content.choose?.(state.sideOffset);
@@ -146,7 +163,7 @@ export function App(props: AppProps) {
   }
 
   function handleOverlayKey(input: string, key: Key): void {
-    const overlay = state.overlay!;
+    const overlay = live.current.overlay!;
     const name = keyName(input, key);
     if (overlay.kind === 'help') return dispatch({ type: 'closeOverlay' });
     if (name === 'escape') return dispatch({ type: 'closeOverlay' });
@@ -176,7 +193,7 @@ export function App(props: AppProps) {
 
   if (size.columns < MIN_SIZE.width || size.rows < MIN_SIZE.height) {
     return (
-      <Text wrap="truncate-end">{`k8s-read needs a terminal of at least ${MIN_SIZE.width}x${MIN_SIZE.height}; this one is ${size.columns}x${size.rows}. Enlarge it, or press q.`}</Text>
+      <Text wrap="wrap">{`k8s-read needs a terminal of at least ${MIN_SIZE.width}x${MIN_SIZE.height}; this one is ${size.columns}x${size.rows}. Enlarge it, or press q.`}</Text>
     );
   }
 
@@ -230,6 +247,9 @@ function Body({ layout, state, props, lines, message, side }: BodyProps) {
   );
   const sidePane = (
     <SidePane
+      // Ink sets a border edge when it is turned on but never clears it when turned off, so a
+      // side pane that moves is drawn anew rather than updated.
+      key={layout.placement}
       view={state.side}
       aboutTitle={props.mode === 'tour' ? 'Guide' : 'Node'}
       content={side}

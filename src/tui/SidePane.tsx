@@ -40,11 +40,13 @@ export function SidePane({ view, aboutTitle, content, offset, focused, placement
       borderBottom={false}
     >
       <Box width={inner} height={1} overflow="hidden">
-        {tabs.map(({ v, label }) => (
-          <Text key={v} wrap="truncate-end" bold={v === view} inverse={v === view && focused} dimColor={v !== view}>
-            {` ${label} `}
-          </Text>
-        ))}
+        <Text wrap="truncate-end">
+          {tabs.map(({ v, label }) => (
+            <Text key={v} bold={v === view} inverse={v === view && focused} dimColor={v !== view}>
+              {` ${label} `}
+            </Text>
+          ))}
+        </Text>
       </Box>
       <Rows rows={content.rows.slice(top)} width={inner} height={size} />
     </Box>

@@ -1,6 +1,6 @@
 /**
- * The terminal's size, following resizes: the layout is recomputed from it on every `resize`
- * event of the output stream.
+ * The terminal's size, following resizes. The size is read from the output stream on every render
+ * (so a render for any reason uses the current size), and a `resize` event forces that render.
  */
 import { useStdout } from 'ink';
 import { useEffect, useState } from 'react';
@@ -15,15 +15,13 @@ export const DEFAULT_SIZE: TerminalSize = { columns: 80, rows: 24 };
 
 export function useTerminalSize(): TerminalSize {
   const { stdout } = useStdout();
-  const read = (): TerminalSize => ({ columns: stdout.columns || DEFAULT_SIZE.columns, rows: stdout.rows || DEFAULT_SIZE.rows });
-  const [size, setSize] = useState(read);
+  const [, setResizes] = useState(0);
   useEffect(() => {
-    const onResize = () => setSize(read());
+    const onResize = () => setResizes((n) => n + 1);
     stdout.on('resize', onResize);
     return () => {
       stdout.off('resize', onResize);
     };
-    // `read` only closes over `stdout`, so `stdout` is the whole dependency.
   }, [stdout]);
-  return size;
+  return { columns: stdout.columns || DEFAULT_SIZE.columns, rows: stdout.rows || DEFAULT_SIZE.rows };
 }
