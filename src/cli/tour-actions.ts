@@ -25,7 +25,7 @@ import {
 } from '../store/symbols.js';
 import type { TourIndex } from '../tour/anchor.js';
 import { checkTours, type TourCheckReport } from '../tour/check.js';
-import { findTour, loadTours, type LoadOptions } from '../tour/load-tours.js';
+import { loadTourByName, loadTours, type LoadOptions } from '../tour/load-tours.js';
 import type { Tour } from '../tour/schema.js';
 import { renderTourMarkdown } from '../tour/tour-markdown.js';
 import { describeTree, renderTourText } from '../tour/tour-text.js';
@@ -33,7 +33,9 @@ import { buildTourView, type TreeDescription, type TourView } from '../tour/tour
 import { resolvePosition } from '../trace/queries.js';
 import { permalinkBase } from '../trace/store-graph.js';
 import type { Trace } from '../trace/types.js';
-import type { Location, NavItem, TuiProviders } from '../tui/types.js';
+import type { AppProps, Location, NavItem, TuiProviders } from '../tui/types.js';
+import { sourceKey } from '../tui/answer-keys.js';
+import type { AnswerCache } from '../tui/use-answer.js';
 import type { MirrorTag } from '../twins/mirror-tags.js';
 import type { TourFlags } from './commands/tour.js';
 import { debugLogger, useColor, type CliContext } from './context.js';
@@ -44,13 +46,21 @@ import { chooseRepo, type RepoOptions } from './repo.js';
 
 const fixturesDir = path.join(packageRoot, 'fixtures');
 
-export async function loadGuideTours(ctx: CliContext, flags: TourFlags, options: LoadOptions = {}): Promise<Tour[]> {
-  const dir = flags.guides ? path.resolve(ctx.cwd, flags.guides) : path.join(packageRoot, 'guides');
-  return loadTours(dir, { ...options, shownAs: (file) => shownPath(ctx, file) });
+function guidesDir(ctx: CliContext, flags: TourFlags): string {
+  return flags.guides ? path.resolve(ctx.cwd, flags.guides) : path.join(packageRoot, 'guides');
+}
+
+export function loadGuideTours(ctx: CliContext, flags: TourFlags, options: LoadOptions = {}): Tour[] {
+  return loadTours(guidesDir(ctx, flags), { ...options, shownAs: (file) => shownPath(ctx, file) });
+}
+
+/** One tour by name: only its file is read (a YAML parse per file is most of `tour`'s start-up). */
+export function loadGuideTour(ctx: CliContext, flags: TourFlags, name: string): Tour {
+  return loadTourByName(guidesDir(ctx, flags), name, { shownAs: (file) => shownPath(ctx, file) });
 }
 
 export async function runTourList(ctx: CliContext, flags: TourFlags & { output: 'text' | 'json' }): Promise<void> {
-  const tours = await loadGuideTours(ctx, flags);
+  const tours = loadGuideTours(ctx, flags);
   if (flags.output === 'json') {
     writeJson(
       ctx.stdout,
@@ -65,7 +75,7 @@ export async function runTourList(ctx: CliContext, flags: TourFlags & { output: 
 
 export async function runTourCheck(ctx: CliContext, flags: TourFlags & { output: 'text' | 'json' }): Promise<void> {
   const { twinNames } = await import('../twins/catalog.js');
-  const tours = await loadGuideTours(ctx, flags, { twinNames });
+  const tours = loadGuideTours(ctx, flags, { twinNames });
   const opened = await openTourTree(ctx, flags);
   let report: TourCheckReport;
   try {
@@ -110,18 +120,27 @@ function renderCheckText(report: TourCheckReport, tree: TreeDescription): string
 }
 
 export async function runTour(ctx: CliContext, name: string, flags: TourFlags & { plain?: boolean; step?: number }): Promise<void> {
-  const tour = findTour(await loadGuideTours(ctx, flags), name);
+  const debug = debugLogger(ctx, 'tui');
+  const interactive = !flags.plain && isInteractive(ctx);
+  // Ink, React and the highlighter take longer to load than the index takes to open: start now.
+  const screen = interactive ? loadScreenModules() : undefined;
+  const tour = loadGuideTour(ctx, flags, name);
   if (flags.step !== undefined && flags.step > tour.steps.length) {
     throw new UsageError(`--step ${flags.step}: the tour ${tour.name} has ${tour.steps.length} steps; pass a number from 1 to ${tour.steps.length}`);
   }
+  debug(`tours read ${performance.now().toFixed(0)} ms after start`);
   const opened = await openTourTree(ctx, flags, tour);
   try {
-    const view = await buildView(tour, opened);
-    if (flags.plain || !isInteractive(ctx)) {
+    debug(`index open ${performance.now().toFixed(0)} ms after start`);
+    if (!screen) {
+      const view = await buildView(tour, opened);
       ctx.stdout.write(renderTourText(view, { color: useColor(ctx), fromStep: flags.step ?? 1, width: Math.min(ctx.stdout.columns ?? 80, 100) }));
       return;
     }
-    await runTourScreen(ctx, opened, { kind: 'tour', view, startStep: flags.step ?? 1 });
+    // The screen reads the source itself; the excerpts are for text and Markdown.
+    const view = await buildTourView(tour, opened.tourIndex, opened.tree, { excerpts: false });
+    debug(`steps anchored ${performance.now().toFixed(0)} ms after start`);
+    await runTourScreen(ctx, opened, { kind: 'tour', view, startStep: flags.step ?? 1 }, await screen);
   } finally {
     await opened.index.close();
   }
@@ -131,7 +150,7 @@ export async function runTour(ctx: CliContext, name: string, flags: TourFlags & 
  * For `export tour <name> -o md`: the tour resolved against the chosen tree, as Markdown.
  */
 export async function exportTourMarkdown(ctx: CliContext, name: string, flags: TourFlags): Promise<string> {
-  const tour = findTour(await loadGuideTours(ctx, flags), name);
+  const tour = loadGuideTour(ctx, flags, name);
   const opened = await openTourTree(ctx, flags, tour);
   try {
     return renderTourMarkdown(await buildView(tour, opened));
@@ -150,6 +169,7 @@ export async function runTui(ctx: CliContext, target: string | undefined, flags:
   if (!isInteractive(ctx)) {
     throw new UsageError('`k8s-read tui` needs a terminal; for text use `k8s-read trace <component>` (or `k8s-read tour <name> --plain`)');
   }
+  const screen = loadScreenModules();
   const opened = await openTourTree(ctx, flags);
   try {
     const [{ createStoreGraph }, { traceComponent }, { loadComponentRules }, { loadNoisePackages }] = await Promise.all([
@@ -169,7 +189,7 @@ export async function runTui(ctx: CliContext, target: string | undefined, flags:
       includeStd: false,
       includeNoise: false,
     });
-    await runTourScreen(ctx, opened, { kind: 'trace', trace });
+    await runTourScreen(ctx, opened, { kind: 'trace', trace }, await screen);
   } finally {
     await opened.index.close();
   }
@@ -291,37 +311,66 @@ function homeRelative(root: string): string {
   return root === home || root.startsWith(`${home}${path.sep}`) ? `~${root.slice(home.length)}` : root;
 }
 
-type ScreenInput = { kind: 'tour'; view: TourView; startStep: number } | { kind: 'trace'; trace: Trace };
+export type ScreenInput = { kind: 'tour'; view: TourView; startStep: number } | { kind: 'trace'; trace: Trace };
 
-/** Builds the screen's props — items, and providers over the index, git and the twins — and runs it. */
-async function runTourScreen(ctx: CliContext, opened: TourTree, input: ScreenInput): Promise<void> {
-  const [{ startScreen }, { tourItems, traceItems }] = await Promise.all([import('../tui/start-screen.js'), import('../tui/items.js')]);
+type ScreenModules = [typeof import('../tui/start-screen.js'), typeof import('../tui/items.js')];
+
+function loadScreenModules(): Promise<ScreenModules> {
+  const loading = Promise.all([import('../tui/start-screen.js'), import('../tui/items.js')]);
+  // Awaited later; until then a failure must not count as unhandled (it is rethrown at the await).
+  loading.catch(() => undefined);
+  return loading;
+}
+
+/** Runs the screen on the terminal until the reader quits. */
+async function runTourScreen(ctx: CliContext, opened: TourTree, input: ScreenInput, [{ startScreen }]: ScreenModules): Promise<void> {
   const debug = debugLogger(ctx, 'tui');
-  const items = input.kind === 'tour' ? tourItems(input.view) : await withDeclarationEnds(opened, traceItems(input.trace));
-  const title = input.kind === 'tour' ? input.view.tour.title : `trace ${input.trace.component}`;
-  const providers = createScreenProviders(ctx, opened);
+  const screen = await buildScreenProps(ctx, opened, input);
   try {
     await startScreen(
-      {
-        mode: input.kind === 'tour' ? 'tour' : 'explore',
-        title,
-        treeLabel: describeTree(opened.tree),
-        items,
-        initialIndex: input.kind === 'tour' ? input.startStep - 1 : 0,
-        permalinkBase: opened.tree.permalinkBase,
-        providers: providers.providers,
-        color: useColor(ctx),
-      },
+      screen.props,
       { stdin: process.stdin, stdout: ctx.stdout as NodeJS.WriteStream, stderr: ctx.stderr as NodeJS.WriteStream },
       {
         editor: (file, line) => openEditor(ctx, path.join(opened.index.tree.root, file), line),
         // performance.now() counts from the start of the process: the time a reader waits.
-        onFirstFrame: () => debug(`first frame ${performance.now().toFixed(0)} ms after start`),
+        onFirstFrame: () => {
+          const { user, system } = process.cpuUsage();
+          debug(`first frame ${performance.now().toFixed(0)} ms after start (${((user + system) / 1000).toFixed(0)} ms of CPU)`);
+        },
       },
     );
   } finally {
-    await providers.close();
+    await screen.close();
   }
+}
+
+/**
+ * The screen's props — items, and providers over the index, git and the twins — for a tour or a
+ * trace; `close` releases what the providers opened. (bench/tui.mjs renders the same props.)
+ */
+export async function buildScreenProps(ctx: CliContext, opened: TourTree, input: ScreenInput): Promise<{ props: AppProps; close(): Promise<void> }> {
+  const { tourItems, traceItems } = await import('../tui/items.js');
+  const items = input.kind === 'tour' ? tourItems(input.view) : await withDeclarationEnds(opened, traceItems(input.trace));
+  const providers = createScreenProviders(ctx, opened);
+  // The first place's source is read now, so the first frame shows code rather than "loading…".
+  const cache: AnswerCache = new Map();
+  const first = items[input.kind === 'tour' ? input.startStep - 1 : 0]?.location;
+  const text = first ? await opened.tourIndex.readSource(first.file) : undefined;
+  if (first && text !== undefined) cache.set(sourceKey(first.file), { status: 'ready', value: text });
+  return {
+    props: {
+      cache,
+      mode: input.kind === 'tour' ? 'tour' : 'explore',
+      title: input.kind === 'tour' ? input.view.tour.title : `trace ${input.trace.component}`,
+      treeLabel: describeTree(opened.tree),
+      items,
+      initialIndex: input.kind === 'tour' ? input.startStep - 1 : 0,
+      permalinkBase: opened.tree.permalinkBase,
+      providers: providers.providers,
+      color: useColor(ctx),
+    },
+    close: providers.close,
+  };
 }
 
 /** Trace nodes carry their first line only; the source pane marks the whole declaration. */

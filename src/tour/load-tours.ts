@@ -3,7 +3,7 @@
  * for every problem found (positions from the YAML document through its LineCounter), so a tour
  * author fixes the file without guessing where the schema looked.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { LineCounter, isMap, isScalar, parseDocument, type Document } from 'yaml';
 import type { z } from 'zod';
@@ -104,6 +104,16 @@ export function loadTours(dir: string, options: LoadOptions & { shownAs?: (file:
   }
   if (issues.length > 0) throw new TourFileError(issues);
   return tours.sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : 1));
+}
+
+/**
+ * The tour named `name` from `dir`: its own file when there is one (a tour's name is its file's
+ * name, so one file is read, not all), else every file, to list the names in the error.
+ */
+export function loadTourByName(dir: string, name: string, options: LoadOptions & { shownAs?: (file: string) => string } = {}): Tour {
+  const file = path.join(dir, `${name}.yaml`);
+  if (/^[a-z0-9-]+$/.test(name) && existsSync(file)) return loadTourFile(file, options.shownAs?.(file) ?? file, options);
+  return findTour(loadTours(dir, options), name);
 }
 
 /** The tour of that name, or a UsageError listing the names. */

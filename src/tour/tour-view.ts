@@ -46,6 +46,8 @@ export interface TourView {
 }
 
 export interface ViewOptions {
+  /** Read the source excerpts (text and Markdown show them; the TUI reads the source itself). @default true */
+  excerpts?: boolean;
   /** Lines shown around the focus (before it; twice as many after). @default 3 */
   context?: number;
   /** Lines shown from the declaration when the step has no focus. @default 10 */
@@ -61,7 +63,7 @@ export async function buildTourView(tour: Tour, index: TourIndex, tree: TreeDesc
       step: tour.steps[i]!,
       anchor,
       url: anchor.status === 'resolved' ? stepUrl(tree.permalinkBase, anchor) : null,
-      excerpt: anchor.status === 'resolved' ? await excerptFor(index, anchor, options) : null,
+      excerpt: anchor.status === 'resolved' && options.excerpts !== false ? await excerptFor(index, anchor, options) : null,
     });
   }
   return { tour, tree, steps };

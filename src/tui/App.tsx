@@ -18,8 +18,10 @@ import { SourcePane } from './SourcePane.js';
 import { StatusBar } from './StatusBar.js';
 import { TitleBar } from './TitleBar.js';
 import type { AppProps } from './types.js';
+import { sourceKey } from './answer-keys.js';
 import { fetchAnswer, useAnswer, type AnswerCache } from './use-answer.js';
 import { useSideContent, type SideContent } from './use-side-content.js';
+import { useHighlighter } from './use-highlighter.js';
 import { useTerminalSize } from './use-terminal-size.js';
 
 const sideCommands: Partial<Record<Command, SideView>> = { blame: 'blame', twin: 'twin', timeline: 'timeline', callers: 'callers', about: 'about' };
@@ -43,11 +45,12 @@ export function App(props: AppProps) {
   const color = props.color ?? true;
   const { location } = state;
 
-  const source = useAnswer(cache, location ? `source:${location.file}` : null, () => props.providers.readSource(location!.file));
+  const source = useAnswer(cache, location ? sourceKey(location.file) : null, () => props.providers.readSource(location!.file));
   const text = source?.status === 'ready' ? source.value : null;
-  const lines = useMemo(() => (text === null ? null : highlightLines(text, 'go', color)), [text, color]);
+  const coloured = useHighlighter(color);
+  const lines = useMemo(() => (text === null ? null : highlightLines(text, 'go', coloured)), [text, coloured]);
   const sideInner = (layout.placement === 'right' ? layout.sideWidth - 1 : layout.sideWidth) - 1;
-  const side = useSideContent(props, state, cache, sideInner);
+  const side = useSideContent(props, state, cache, sideInner, coloured);
 
   // What the latest render computed, for key handlers that may have been created by an older one.
   const rendered = useRef({ lines, side, layout });

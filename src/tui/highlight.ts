@@ -1,14 +1,17 @@
 /**
  * Syntax colour for the source and twin panes (cli-highlight), split into lines the panes can
- * window. The theme paints each line on its own, so a token that spans lines (a block comment, a
+ * window. cli-highlight loads every highlight.js grammar at import (a tenth of the first-screen
+ * budget), so it is loaded after the first frame: the code shows at once, the colour a moment
+ * later. The theme paints each line on its own, so a token that spans lines (a block comment, a
  * raw string) stays coloured on every line after the split. Tabs become four spaces first: Ink
  * measures a tab as one column, a terminal draws up to eight.
  */
-import { highlight, type Theme } from 'cli-highlight';
+import type { Theme } from 'cli-highlight';
 import { createColors } from 'picocolors';
 import { TAB } from '../tour/tour-text.js';
 
 type Paint = (text: string) => string;
+type Highlight = typeof import('cli-highlight').highlight;
 
 function perLine(paint: Paint): Paint {
   return (text) => text.split('\n').map((line) => (line ? paint(line) : line)).join('\n');
@@ -43,15 +46,27 @@ function theme(): Theme {
   };
 }
 
-let cachedTheme: Theme | undefined;
+let highlighter: { highlight: Highlight; theme: Theme } | undefined;
+let loading: Promise<void> | undefined;
 
-/** The text as lines, coloured when `color` is on (a language cli-highlight knows, e.g. `go`). */
+/** Loads cli-highlight once; resolves when `highlightLines` colours. */
+export function loadHighlighter(): Promise<void> {
+  loading ??= import('cli-highlight').then((module) => {
+    highlighter = { highlight: module.highlight, theme: theme() };
+  });
+  return loading;
+}
+
+export function highlighterLoaded(): boolean {
+  return highlighter !== undefined;
+}
+
+/** The text as lines, coloured when `color` is on and the highlighter has loaded. */
 export function highlightLines(text: string, language: string, color: boolean): string[] {
   const expanded = text.replace(/\t/g, TAB);
-  if (!color) return expanded.split('\n');
-  cachedTheme ??= theme();
+  if (!color || !highlighter) return expanded.split('\n');
   try {
-    return highlight(expanded, { language, ignoreIllegals: true, theme: cachedTheme }).split('\n');
+    return highlighter.highlight(expanded, { language, ignoreIllegals: true, theme: highlighter.theme }).split('\n');
   } catch {
     // A grammar that chokes on a file must not take the screen down: show it uncoloured.
     return expanded.split('\n');

@@ -32,7 +32,7 @@ const LEAVE_ALTERNATE = '\x1b[?1049l';
 export async function startScreen(props: AppProps, streams: ScreenStreams, options: ScreenOptions = {}): Promise<void> {
   let resume: NavState | undefined;
   let latest: NavState | undefined;
-  const cache: AnswerCache = new Map();
+  const cache: AnswerCache = props.cache ?? new Map();
   let editorRequest: { file: string; line: number } | null = null;
   let firstFrame = options.onFirstFrame;
   streams.stdout.write(ENTER_ALTERNATE);

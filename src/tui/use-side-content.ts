@@ -24,7 +24,7 @@ export interface SideContent {
 
 export const sideTitles: Record<SideView, string> = { about: 'Guide', twin: 'Twin', timeline: 'Run', blame: 'Blame', callers: 'Callers' };
 
-export function useSideContent(props: AppProps, state: NavState, cache: AnswerCache, width: number): SideContent {
+export function useSideContent(props: AppProps, state: NavState, cache: AnswerCache, width: number, coloured: boolean): SideContent {
   const { providers } = props;
   const location = state.location;
   const item = state.items[state.selected];
@@ -56,7 +56,7 @@ export function useSideContent(props: AppProps, state: NavState, cache: AnswerCa
             : found.flatMap((t): Row[] => [
                 { text: `${t.file}:${t.line} · ${t.twin} ${t.exportName}`, tone: 'heading' },
                 { text: `mirrors ${t.symbol}`, tone: 'dim' },
-                ...highlightLines(t.text, 'typescript', props.color ?? true).map((line): Row => ({ text: line })),
+                ...highlightLines(t.text, 'typescript', coloured).map((line): Row => ({ text: line })),
                 { text: '' },
               ]),
         ),

@@ -93,9 +93,10 @@ describe('k8s-read tour in a real terminal (tmux)', () => {
     tmux('send-keys', '-t', session, 'q');
     const deadline = Date.now() + 10_000;
     let state = '';
+    // tmux marks the pane dead a moment before it records how the process ended.
     while (Date.now() < deadline) {
-      state = tmux('display-message', '-p', '-t', session, '#{pane_dead} #{pane_dead_status}').trim();
-      if (state.startsWith('1')) break;
+      state = tmux('display-message', '-p', '-t', session, '#{pane_dead} #{pane_dead_status}#{pane_dead_signal}').trim();
+      if (/^1 \S/.test(state)) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(state).toBe('1 0');
