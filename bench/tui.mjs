@@ -20,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setImmediate as immediate, setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -60,7 +61,7 @@ execFileSync(process.execPath, [cli, 'index', '--repo', repo, '--db', db], { std
 const socket = `k8s-read-bench-${process.pid}`;
 const tmux = (...args) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
 const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
-const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const pause = (ms) => sleep(ms);
 const sessionAlive = (name) => {
   try {
     tmux('has-session', '-t', name);
@@ -148,7 +149,7 @@ async function inProcessKeys() {
   app.stdout.emit('resize');
   const frame = () => stripVTControlCharacters(app.lastFrame() ?? '');
   const settle = async (accept) => {
-    for (let i = 0; i < 10_000 && !accept(frame()); i++) await new Promise((resolve) => setImmediate(resolve));
+    for (let i = 0; i < 10_000 && !accept(frame()); i++) await immediate();
   };
   await settle((f) => f.includes('command := app.NewSchedulerCommand()'));
   const steps = view.steps.length;

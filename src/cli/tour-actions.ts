@@ -33,6 +33,8 @@ import { buildTourView, type TreeDescription, type TourView } from '../tour/tour
 import { resolvePosition } from '../trace/queries.js';
 import { permalinkBase } from '../trace/store-graph.js';
 import type { Trace } from '../trace/types.js';
+import type * as Items from '../tui/items.js';
+import type * as StartScreen from '../tui/start-screen.js';
 import type { AppProps, Location, NavItem, TuiProviders } from '../tui/types.js';
 import { sourceKey } from '../tui/answer-keys.js';
 import type { AnswerCache } from '../tui/use-answer.js';
@@ -313,7 +315,7 @@ function homeRelative(root: string): string {
 
 export type ScreenInput = { kind: 'tour'; view: TourView; startStep: number } | { kind: 'trace'; trace: Trace };
 
-type ScreenModules = [typeof import('../tui/start-screen.js'), typeof import('../tui/items.js')];
+type ScreenModules = [typeof StartScreen, typeof Items];
 
 function loadScreenModules(): Promise<ScreenModules> {
   const loading = Promise.all([import('../tui/start-screen.js'), import('../tui/items.js')]);

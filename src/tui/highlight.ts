@@ -6,12 +6,12 @@
  * raw string) stays coloured on every line after the split. Tabs become four spaces first: Ink
  * measures a tab as one column, a terminal draws up to eight.
  */
-import type { Theme } from 'cli-highlight';
+import type { highlight, Theme } from 'cli-highlight';
 import { createColors } from 'picocolors';
 import { TAB } from '../tour/tour-text.js';
 
 type Paint = (text: string) => string;
-type Highlight = typeof import('cli-highlight').highlight;
+type Highlight = typeof highlight;
 
 function perLine(paint: Paint): Paint {
   return (text) => text.split('\n').map((line) => (line ? paint(line) : line)).join('\n');
