@@ -4,19 +4,12 @@
  * symbols are all absent is `missing`, with suggestions, and a focus that is not in the symbol's
  * source is reported rather than moved to some other line.
  */
+import type { DefinitionRow } from '../store/symbols.js';
 import type { Tour, TourFocus, TourStep } from './schema.js';
 import { suggestSymbols } from './suggest.js';
 
-/** A declaration in the index, as the tour needs it (src/store's DefinitionRow fits). */
-export interface IndexedSymbol {
-  symbol: string;
-  name: string;
-  kind: string;
-  package: string;
-  file: string;
-  line: number;
-  endLine: number;
-}
+/** A declaration in the index, as the tour needs it. */
+export type IndexedSymbol = Pick<DefinitionRow, 'symbol' | 'name' | 'package' | 'file' | 'line' | 'endLine'> & { kind: string };
 
 /**
  * What anchoring asks of an index; src/cli builds it from the store, tests from a list.

@@ -4,6 +4,9 @@
  * is fetched on demand. A provider left out is a capability this build or tree does not have; its
  * pane says so instead of showing anything invented.
  */
+import type { BlamedLine, PullRequest } from '../git/types.js';
+import type { TwinMatch } from '../twins/mirror-tags.js';
+import type { TimelineEvent } from '../twins/sim/timeline.js';
 import type { NavState } from './navigation.js';
 import type { AnswerCache } from './use-answer.js';
 
@@ -69,36 +72,16 @@ export interface CallerSite {
   via: string | null;
 }
 
-export interface BlameInfo {
-  file: string;
-  line: number;
-  commit: string | null;
-  author: string | null;
-  authorTime: string | null;
-  summary: string | null;
-  pr: { number: number; title: string | null; url: string | null } | null;
-  /** How the pull request was found, or why it could not be. */
-  reason: string;
-}
+/** Who last changed a line and in which pull request: `blame -o json`'s answer, as the pane needs it. */
+export type BlameInfo = Pick<BlamedLine, 'file' | 'line' | 'commit' | 'author' | 'authorTime' | 'summary' | 'reason'> & {
+  pr: Pick<PullRequest, 'number' | 'title' | 'url'> | null;
+};
 
-export interface TwinSource {
-  twin: string;
-  exportName: string;
-  /** The Go symbol its `@mirrors` tag names. */
-  symbol: string;
-  file: string;
-  line: number;
-  text: string;
-}
+/** A twin declaration whose `@mirrors` tag names the symbol (`twin show`). */
+export type TwinSource = TwinMatch;
 
-export interface TimelineEntry {
-  t: number;
-  component: string;
-  event: string;
-  key: string;
-  detail: string;
-  mirrors: string;
-}
+/** One event of a twin's run (`twin run`). */
+export type TimelineEntry = TimelineEvent;
 
 export interface TimelineInfo {
   twin: string;
