@@ -52,8 +52,8 @@ export const keyBindings: readonly KeyBinding[] = [
   { command: 'about', keys: ['g'], help: "the step's guide (or the trace node's details)" },
   { command: 'placement', keys: ['v'], help: 'side pane on the right or at the bottom' },
   { command: 'search', keys: ['/'], help: 'search symbols and jump to one', hint: '/ search' },
-  { command: 'editor', keys: ['o'], help: 'open $EDITOR at the file and line' },
-  { command: 'copy', keys: ['y'], help: 'copy the GitHub permalink of the line' },
+  { command: 'editor', keys: ['o'], help: 'open $EDITOR at the file and line', hint: 'o editor' },
+  { command: 'copy', keys: ['y'], help: 'copy the GitHub permalink of the line', hint: 'y link' },
   { command: 'help', keys: ['?'], help: 'this help', hint: '? help' },
   { command: 'quit', keys: ['q', 'ctrl-c'], help: 'quit', hint: 'q quit' },
 ];

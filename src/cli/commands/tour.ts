@@ -4,6 +4,7 @@
  * actions (src/cli/tour-actions.ts), so `--help` stays instant.
  */
 import { InvalidArgumentError, type Command } from 'commander';
+import { hintLine } from '../../tui/key-bindings.js';
 import type { CliContext } from '../context.js';
 import { outputOption } from '../output.js';
 import { addRepoOptions, type RepoOptions } from '../repo.js';
@@ -33,7 +34,12 @@ export function registerTourCommands(program: Command, ctx: CliContext): void {
     .description('guided tours of the Kubernetes code, anchored to symbols: `tour list`, `tour check`, `tour <name>`')
     .addHelpText(
       'after',
-      '\nExamples:\n' +
+      '\nTake a tour:\n' +
+        '  k8s-read tour <name> [--plain] [--step N] [--repo PATH] [--db PATH] [--guides DIR]\n' +
+        '    --plain     print the tour as text (what happens without a terminal)\n' +
+        '    --step N    start at step N\n' +
+        `  keys: ${hintLine()}\n` +
+        '\nExamples:\n' +
         '  k8s-read tour list\n' +
         '  k8s-read tour kube-scheduler                  # the interactive tour (Ink)\n' +
         '  k8s-read tour client-go --step 4 --plain      # the same tour as text, from step 4\n' +
