@@ -4,15 +4,17 @@
  * Kubernetes does, a quote block says what the twin simplifies, and the sources are linked at the
  * version they were read at. A step this tree lacks is said to be missing, never filled in.
  */
-import { describeTree, focusText } from './tour-text.js';
+import { focusText } from './tour-text.js';
 import type { Citation } from './schema.js';
 import type { Excerpt, StepView, TourView } from './tour-view.js';
 
 export function renderTourMarkdown(view: TourView): string {
   const { tour, tree } = view;
   const out: string[] = [`# ${tour.title}`, '', tour.summary.trim(), ''];
-  const commit = tree.commit && tree.permalinkBase ? `[\`${tree.commit.slice(0, 12)}\`](${tree.permalinkBase.replace('/blob/', '/tree/')})` : null;
-  out.push(`*Read on ${commit ? `${tree.label} at ${commit}${tree.version ? ` (${tree.version})` : ''}` : code(describeTree(tree))}, ${tour.steps.length} steps. Take it interactively with \`k8s-read tour ${tour.name}\`.*`, '');
+  const short = tree.commit ? `\`${tree.commit.slice(0, 12)}\`` : null;
+  const commit = short && tree.permalinkBase ? `[${short}](${tree.permalinkBase.replace('/blob/', '/tree/')})` : short;
+  const where = `${tree.label}${commit ? ` at ${commit}` : ''}${tree.version ? ` (${tree.version})` : ''}`;
+  out.push(`*Read on ${where}, ${tour.steps.length} steps. Take it interactively with \`k8s-read tour ${tour.name}\`.*`, '');
   out.push('## Steps', '');
   for (const s of view.steps) out.push(`${s.number}. [${escapeText(s.step.title)}](#${anchorId(s)})`);
   out.push('');

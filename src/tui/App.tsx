@@ -5,9 +5,8 @@
  * navigation reducer, and data is asked of the providers on demand.
  */
 import { Box, Text, useApp, useInput, type Key } from 'ink';
-import { useEffect, useMemo, useReducer, useRef } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import { shortSymbol } from '../export/symbols.js';
-import { highlightLines } from './highlight.js';
 import { ItemList } from './ItemList.js';
 import { commandFor, keyName, keyNames, type Command } from './key-bindings.js';
 import { computeLayout, MIN_SIZE, type Layout } from './layout.js';
@@ -22,6 +21,7 @@ import { sourceKey } from './answer-keys.js';
 import { fetchAnswer, useAnswer, type AnswerCache } from './use-answer.js';
 import { useSideContent, type SideContent } from './use-side-content.js';
 import { useHighlighter } from './use-highlighter.js';
+import { usePreparedSources } from './use-prepared-sources.js';
 import { useTerminalSize } from './use-terminal-size.js';
 
 const sideCommands: Partial<Record<Command, SideView>> = { blame: 'blame', twin: 'twin', timeline: 'timeline', callers: 'callers', about: 'about' };
@@ -48,7 +48,8 @@ export function App(props: AppProps) {
   const source = useAnswer(cache, location ? sourceKey(location.file) : null, () => props.providers.readSource(location!.file));
   const text = source?.status === 'ready' ? source.value : null;
   const coloured = useHighlighter(color);
-  const lines = useMemo(() => (text === null ? null : highlightLines(text, 'go', coloured)), [text, coloured]);
+  const linesOf = usePreparedSources(cache, props.providers, props.items, state.selected, coloured);
+  const lines = text === null || !location ? null : linesOf(location.file, text);
   const sideInner = (layout.placement === 'right' ? layout.sideWidth - 1 : layout.sideWidth) - 1;
   const side = useSideContent(props, state, cache, sideInner, coloured);
 

@@ -140,7 +140,7 @@ describe('the tour as Markdown (export tour -o md)', () => {
     const view = await buildTourView(demoTour(), modernScheduler, { ...tree, permalinkBase: null });
     const md = renderTourMarkdown(view);
     expect(md).toContain('`(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne` — `pkg/scheduler/schedule_one.go:7`');
-    expect(md).toContain('*Read on `fixtures/kubernetes (demo tree) @ 0123456789ab (v1.25.0)`, 2 steps.');
+    expect(md).toContain('*Read on fixtures/kubernetes (demo tree) at `0123456789ab` (v1.25.0), 2 steps.');
     expect(md).not.toContain('/blob/0123');
   });
 
