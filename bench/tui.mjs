@@ -43,7 +43,9 @@ if (!existsSync(cli)) {
 try {
   execFileSync('tmux', ['-V']);
 } catch {
-  console.error('bench/tui: tmux is needed to time the first screen in a real terminal (apt-get install tmux)');
+  console.error(
+    'bench/tui: tmux is needed to time the first screen in a real terminal (apt-get install tmux)',
+  );
   process.exit(2);
 }
 
@@ -51,16 +53,21 @@ const runs = Math.max(1, Number(values.runs));
 const presses = Math.max(10, Number(values.presses));
 const repo = path.resolve(root, values.repo);
 mkdirSync(values.scratch, { recursive: true });
-const db = values.db ? path.resolve(values.db) : path.join(values.scratch, `tui-${path.basename(repo)}.sqlite`);
+const db = values.db
+  ? path.resolve(values.db)
+  : path.join(values.scratch, `tui-${path.basename(repo)}.sqlite`);
 const log = path.join(values.scratch, 'tui-first-frame.log');
 const budgets = { firstScreenMs: 1000, keyMs: 50 };
 let failed = false;
 
 // An indexed tree: the budget is for reading, not for indexing.
-execFileSync(process.execPath, [cli, 'index', '--repo', repo, '--db', db], { stdio: ['ignore', 'ignore', 'inherit'] });
+execFileSync(process.execPath, [cli, 'index', '--repo', repo, '--db', db], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 
 const socket = `k8s-read-bench-${process.pid}`;
-const tmux = (...args) => execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
+const tmux = (...args) =>
+  execFileSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' });
 const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
 const pause = (ms) => sleep(ms);
 const sessionAlive = (name) => {
@@ -76,7 +83,12 @@ function stats(times) {
   const sorted = [...times].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   const round = (n) => Math.round(n * 10) / 10;
-  return { median: round(at(0.5)), p95: round(at(0.95)), max: round(sorted.at(-1)), n: sorted.length };
+  return {
+    median: round(at(0.5)),
+    p95: round(at(0.95)),
+    max: round(sorted.at(-1)),
+    n: sorted.length,
+  };
 }
 
 /** One JSON line; with a budget, `ok` says whether the 95th percentile is within it. */
@@ -97,11 +109,14 @@ async function firstScreen(args, ready) {
     tmux('new-session', '-d', '-s', 'first', '-x', '80', '-y', '24', command);
     for (;;) {
       if (ready(tmux('capture-pane', '-p', '-t', 'first'))) break;
-      if (performance.now() - start > 20_000) throw new Error(`bench/tui: ${args} never drew its first screen`);
+      if (performance.now() - start > 20_000)
+        throw new Error(`bench/tui: ${args} never drew its first screen`);
       await pause(5);
     }
     times.push(performance.now() - start);
-    const frame = /first frame (\d+) ms after start \((\d+) ms of CPU\)/.exec(existsSync(log) ? readFileSync(log, 'utf8') : '');
+    const frame = /first frame (\d+) ms after start \((\d+) ms of CPU\)/.exec(
+      existsSync(log) ? readFileSync(log, 'utf8') : '',
+    );
     if (frame) {
       frames.push(Number(frame[1]));
       cpu.push(Number(frame[2]));
@@ -109,7 +124,11 @@ async function firstScreen(args, ready) {
     tmux('send-keys', '-t', 'first', 'q');
     while (sessionAlive('first')) await pause(10);
   }
-  return { screen: stats(times), inkFirstFrame: frames.length > 0 ? stats(frames) : null, cpu: cpu.length > 0 ? stats(cpu) : null };
+  return {
+    screen: stats(times),
+    inkFirstFrame: frames.length > 0 ? stats(frames) : null,
+    cpu: cpu.length > 0 ? stats(cpu) : null,
+  };
 }
 
 async function tmuxKeys() {
@@ -131,7 +150,13 @@ async function tmuxKeys() {
 }
 
 async function inProcessKeys() {
-  const [{ default: React }, { render }, { openTourTree, buildScreenProps, loadGuideTour }, { buildTourView }, { App }] = await Promise.all([
+  const [
+    { default: React },
+    { render },
+    { openTourTree, buildScreenProps, loadGuideTour },
+    { buildTourView },
+    { App },
+  ] = await Promise.all([
     import('react'),
     import('ink-testing-library'),
     import(pathToFileURL(path.join(root, 'dist', 'cli', 'tour-actions.js')).href),
@@ -170,7 +195,8 @@ async function inProcessKeys() {
     await sleep(150);
     cold.push(await press('j'));
   }
-  for (let i = 0; i < presses; i++) warm.push(await press(Math.floor(i / (steps - 1)) % 2 === 0 ? 'k' : 'j'));
+  for (let i = 0; i < presses; i++)
+    warm.push(await press(Math.floor(i / (steps - 1)) % 2 === 0 ? 'k' : 'j'));
   app.stdin.write('\t');
   await settle(() => true);
   for (let i = 0; i < presses; i++) cursor.push(await press(i % 40 < 20 ? 'j' : 'k'));
@@ -181,16 +207,50 @@ async function inProcessKeys() {
 }
 
 try {
-  const tour = await firstScreen('tour kube-scheduler', (s) => s.includes('command := app.NewSchedulerCommand()'));
-  report('first screen: tour kube-scheduler (80x24, indexed tree, tmux)', budgets.firstScreenMs, tour.screen, { inkFirstFrameMs: tour.inkFirstFrame, cpuMs: tour.cpu, load: os.loadavg()[0], repo: values.repo });
+  const tour = await firstScreen('tour kube-scheduler', (s) =>
+    s.includes('command := app.NewSchedulerCommand()'),
+  );
+  report(
+    'first screen: tour kube-scheduler (80x24, indexed tree, tmux)',
+    budgets.firstScreenMs,
+    tour.screen,
+    {
+      inkFirstFrameMs: tour.inkFirstFrame,
+      cpuMs: tour.cpu,
+      load: os.loadavg()[0],
+      repo: values.repo,
+    },
+  );
   const trace = await firstScreen('tui trace kube-scheduler', (s) => s.includes('func main()'));
-  report('first screen: tui trace kube-scheduler (80x24, indexed tree, tmux)', budgets.firstScreenMs, trace.screen, { inkFirstFrameMs: trace.inkFirstFrame, cpuMs: trace.cpu, load: os.loadavg()[0], repo: values.repo });
+  report(
+    'first screen: tui trace kube-scheduler (80x24, indexed tree, tmux)',
+    budgets.firstScreenMs,
+    trace.screen,
+    {
+      inkFirstFrameMs: trace.inkFirstFrame,
+      cpuMs: trace.cpu,
+      load: os.loadavg()[0],
+      repo: values.repo,
+    },
+  );
   const keys = await inProcessKeys();
-  report('key: next step, first visit after reading the step for 150 ms (in-process)', budgets.keyMs, keys.cold);
-  report('key: next/previous step, visited (reducer + render, in-process)', budgets.keyMs, keys.warm);
+  report(
+    'key: next step, first visit after reading the step for 150 ms (in-process)',
+    budgets.keyMs,
+    keys.cold,
+  );
+  report(
+    'key: next/previous step, visited (reducer + render, in-process)',
+    budgets.keyMs,
+    keys.warm,
+  );
   report('key: source cursor line (reducer + render, in-process)', budgets.keyMs, keys.cursor);
   // Informational: each sample includes two tmux client processes and the 1 ms polling.
-  report('key: next/previous step through a real terminal (tmux send-keys to capture-pane, includes tmux round trips)', null, await tmuxKeys());
+  report(
+    'key: next/previous step through a real terminal (tmux send-keys to capture-pane, includes tmux round trips)',
+    null,
+    await tmuxKeys(),
+  );
 } finally {
   try {
     tmux('kill-server');

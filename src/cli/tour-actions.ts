@@ -52,7 +52,11 @@ function guidesDir(ctx: CliContext, flags: TourFlags): string {
   return flags.guides ? path.resolve(ctx.cwd, flags.guides) : path.join(packageRoot, 'guides');
 }
 
-export function loadGuideTours(ctx: CliContext, flags: TourFlags, options: LoadOptions = {}): Tour[] {
+export function loadGuideTours(
+  ctx: CliContext,
+  flags: TourFlags,
+  options: LoadOptions = {},
+): Tour[] {
   return loadTours(guidesDir(ctx, flags), { ...options, shownAs: (file) => shownPath(ctx, file) });
 }
 
@@ -61,7 +65,10 @@ export function loadGuideTour(ctx: CliContext, flags: TourFlags, name: string): 
   return loadTourByName(guidesDir(ctx, flags), name, { shownAs: (file) => shownPath(ctx, file) });
 }
 
-export async function runTourList(ctx: CliContext, flags: TourFlags & { output: 'text' | 'json' }): Promise<void> {
+export async function runTourList(
+  ctx: CliContext,
+  flags: TourFlags & { output: 'text' | 'json' },
+): Promise<void> {
   const tours = loadGuideTours(ctx, flags);
   if (flags.output === 'json') {
     writeJson(
@@ -71,11 +78,17 @@ export async function runTourList(ctx: CliContext, flags: TourFlags & { output: 
     return;
   }
   const width = Math.max(...tours.map((t) => t.name.length));
-  for (const t of tours) ctx.stdout.write(`${t.name.padEnd(width)}  ${String(t.steps.length).padStart(2)} steps  ${t.title}\n`);
+  for (const t of tours)
+    ctx.stdout.write(
+      `${t.name.padEnd(width)}  ${String(t.steps.length).padStart(2)} steps  ${t.title}\n`,
+    );
   ctx.stdout.write('\ntake one with `k8s-read tour <name>` (add --plain for text)\n');
 }
 
-export async function runTourCheck(ctx: CliContext, flags: TourFlags & { output: 'text' | 'json' }): Promise<void> {
+export async function runTourCheck(
+  ctx: CliContext,
+  flags: TourFlags & { output: 'text' | 'json' },
+): Promise<void> {
   const { twinNames } = await import('../twins/catalog.js');
   const tours = loadGuideTours(ctx, flags, { twinNames });
   const opened = await openTourTree(ctx, flags);
@@ -105,30 +118,44 @@ function renderCheckText(report: TourCheckReport, tree: TreeDescription): string
       continue;
     }
     const notes = [
-      t.skipped.length > 0 ? `${t.skipped.length} skipped: ${[...new Set(t.skipped.map((s) => s.reason))].join('; ')}` : '',
+      t.skipped.length > 0
+        ? `${t.skipped.length} skipped: ${[...new Set(t.skipped.map((s) => s.reason))].join('; ')}`
+        : '',
       t.alternatives.length > 0 ? `${t.alternatives.length} through another version's name` : '',
     ].filter(Boolean);
     const counted = t.steps - t.skipped.length;
-    out.push(`  ${t.missing.length === 0 ? '✓' : '✗'} ${t.name.padEnd(width)}  ${t.resolved}/${counted} steps${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`);
+    out.push(
+      `  ${t.missing.length === 0 ? '✓' : '✗'} ${t.name.padEnd(width)}  ${t.resolved}/${counted} steps${notes.length > 0 ? ` (${notes.join(', ')})` : ''}`,
+    );
     for (const m of t.missing) {
       if (m.reason === 'focus') {
-        out.push(`      step ${m.step} ${m.symbol}: the focus ${m.focus?.call !== undefined ? `call ${m.focus.call}` : JSON.stringify(m.focus?.text)} is not in its source`);
+        out.push(
+          `      step ${m.step} ${m.symbol}: the focus ${m.focus?.call !== undefined ? `call ${m.focus.call}` : JSON.stringify(m.focus?.text)} is not in its source`,
+        );
       } else {
-        out.push(`      step ${m.step} ${m.symbol}: not in this tree${m.suggestions.length > 0 ? `; similar: ${m.suggestions.join(', ')}` : ''}`);
+        out.push(
+          `      step ${m.step} ${m.symbol}: not in this tree${m.suggestions.length > 0 ? `; similar: ${m.suggestions.join(', ')}` : ''}`,
+        );
       }
     }
   }
   return `${out.join('\n')}\n`;
 }
 
-export async function runTour(ctx: CliContext, name: string, flags: TourFlags & { plain?: boolean; step?: number }): Promise<void> {
+export async function runTour(
+  ctx: CliContext,
+  name: string,
+  flags: TourFlags & { plain?: boolean; step?: number },
+): Promise<void> {
   const debug = debugLogger(ctx, 'tui');
   const interactive = !flags.plain && isInteractive(ctx);
   // Ink, React and the highlighter take longer to load than the index takes to open: start now.
   const screen = interactive ? loadScreenModules() : undefined;
   const tour = loadGuideTour(ctx, flags, name);
   if (flags.step !== undefined && flags.step > tour.steps.length) {
-    throw new UsageError(`--step ${flags.step}: the tour ${tour.name} has ${tour.steps.length} steps; pass a number from 1 to ${tour.steps.length}`);
+    throw new UsageError(
+      `--step ${flags.step}: the tour ${tour.name} has ${tour.steps.length} steps; pass a number from 1 to ${tour.steps.length}`,
+    );
   }
   debug(`tours read ${performance.now().toFixed(0)} ms after start`);
   const opened = await openTourTree(ctx, flags, tour);
@@ -136,13 +163,24 @@ export async function runTour(ctx: CliContext, name: string, flags: TourFlags & 
     debug(`index open ${performance.now().toFixed(0)} ms after start`);
     if (!screen) {
       const view = await buildView(tour, opened);
-      ctx.stdout.write(renderTourText(view, { color: useColor(ctx), fromStep: flags.step ?? 1, width: Math.min(ctx.stdout.columns ?? 80, 100) }));
+      ctx.stdout.write(
+        renderTourText(view, {
+          color: useColor(ctx),
+          fromStep: flags.step ?? 1,
+          width: Math.min(ctx.stdout.columns ?? 80, 100),
+        }),
+      );
       return;
     }
     // The screen reads the source itself; the excerpts are for text and Markdown.
     const view = await buildTourView(tour, opened.tourIndex, opened.tree, { excerpts: false });
     debug(`steps anchored ${performance.now().toFixed(0)} ms after start`);
-    await runTourScreen(ctx, opened, { kind: 'tour', view, startStep: flags.step ?? 1 }, await screen);
+    await runTourScreen(
+      ctx,
+      opened,
+      { kind: 'tour', view, startStep: flags.step ?? 1 },
+      await screen,
+    );
   } finally {
     await opened.index.close();
   }
@@ -151,7 +189,11 @@ export async function runTour(ctx: CliContext, name: string, flags: TourFlags & 
 /**
  * For `export tour <name> -o md`: the tour resolved against the chosen tree, as Markdown.
  */
-export async function exportTourMarkdown(ctx: CliContext, name: string, flags: TourFlags): Promise<string> {
+export async function exportTourMarkdown(
+  ctx: CliContext,
+  name: string,
+  flags: TourFlags,
+): Promise<string> {
   const tour = loadGuideTour(ctx, flags, name);
   const opened = await openTourTree(ctx, flags, tour);
   try {
@@ -164,17 +206,30 @@ export async function exportTourMarkdown(ctx: CliContext, name: string, flags: T
 export function parseTuiTarget(what: readonly string[]): string | undefined {
   if (what.length === 0) return undefined;
   if (what[0] === 'trace' && what.length === 2) return what[1];
-  throw new UsageError(`\`k8s-read tui ${what.join(' ')}\`: write \`k8s-read tui\` or \`k8s-read tui trace <component|symbol>\``);
+  throw new UsageError(
+    `\`k8s-read tui ${what.join(' ')}\`: write \`k8s-read tui\` or \`k8s-read tui trace <component|symbol>\``,
+  );
 }
 
-export async function runTui(ctx: CliContext, target: string | undefined, flags: RepoOptions & { depth?: number }): Promise<void> {
+export async function runTui(
+  ctx: CliContext,
+  target: string | undefined,
+  flags: RepoOptions & { depth?: number },
+): Promise<void> {
   if (!isInteractive(ctx)) {
-    throw new UsageError('`k8s-read tui` needs a terminal; for text use `k8s-read trace <component>` (or `k8s-read tour <name> --plain`)');
+    throw new UsageError(
+      '`k8s-read tui` needs a terminal; for text use `k8s-read trace <component>` (or `k8s-read tour <name> --plain`)',
+    );
   }
   const screen = loadScreenModules();
   const opened = await openTourTree(ctx, flags);
   try {
-    const [{ createStoreGraph }, { traceComponent }, { loadComponentRules }, { loadNoisePackages }] = await Promise.all([
+    const [
+      { createStoreGraph },
+      { traceComponent },
+      { loadComponentRules },
+      { loadNoisePackages },
+    ] = await Promise.all([
       import('../trace/store-graph.js'),
       import('../trace/trace-component.js'),
       import('../trace/rules-data.js'),
@@ -197,10 +252,15 @@ export async function runTui(ctx: CliContext, target: string | undefined, flags:
   }
 }
 
-async function defaultComponent(graph: { components(): Promise<{ name: string }[]> }): Promise<string> {
+async function defaultComponent(graph: {
+  components(): Promise<{ name: string }[]>;
+}): Promise<string> {
   const names = (await graph.components()).map((c) => c.name);
   if (names.includes('kube-scheduler')) return 'kube-scheduler';
-  if (names[0] === undefined) throw new UsageError('this tree has no main package to trace; name a function: `k8s-read tui trace <symbol>`');
+  if (names[0] === undefined)
+    throw new UsageError(
+      'this tree has no main package to trace; name a function: `k8s-read tui trace <symbol>`',
+    );
   return names[0];
 }
 
@@ -220,22 +280,39 @@ export interface TourTree {
  * a tour that the default demo tree does not model opens the demo tree that does (sample-controller,
  * the controller-runtime operator), and says so.
  */
-export async function openTourTree(ctx: CliContext, flags: RepoOptions, tour?: Tour): Promise<TourTree> {
-  let options: RepoOptions = { ...(flags.repo ? { repo: flags.repo } : {}), ...(flags.db ? { db: flags.db } : {}) };
+export async function openTourTree(
+  ctx: CliContext,
+  flags: RepoOptions,
+  tour?: Tour,
+): Promise<TourTree> {
+  let options: RepoOptions = {
+    ...(flags.repo ? { repo: flags.repo } : {}),
+    ...(flags.db ? { db: flags.db } : {}),
+  };
   let choice = chooseRepo(options, ctx);
   let quiet = false;
   const preferred = tour?.demoTrees[0];
-  if (choice.source === 'demo' && tour && preferred && !tour.demoTrees.includes(path.basename(choice.root))) {
+  if (
+    choice.source === 'demo' &&
+    tour &&
+    preferred &&
+    !tour.demoTrees.includes(path.basename(choice.root))
+  ) {
     options = { ...options, repo: path.join(fixturesDir, preferred) };
     choice = chooseRepo(options, ctx);
-    ctx.stderr.write(`note: no --repo, KUBERNETES_SRC or Go checkout here; using the bundled demo tree fixtures/${preferred}, which models this tour\n`);
+    ctx.stderr.write(
+      `note: no --repo, KUBERNETES_SRC or Go checkout here; using the bundled demo tree fixtures/${preferred}, which models this tour\n`,
+    );
     quiet = true;
   }
   const demoTree = demoTreeOf(choice.root);
   // The demo apps (sample-controller, the operator) keep their libraries in vendor/ — kubernetes
   // keeps its own in staging/ — and their tours walk into those libraries: their first index
   // includes vendor/.
-  const withVendor = demoTree !== null && existsSync(path.join(choice.root, 'vendor')) && !existsSync(path.join(choice.root, 'staging'));
+  const withVendor =
+    demoTree !== null &&
+    existsSync(path.join(choice.root, 'vendor')) &&
+    !existsSync(path.join(choice.root, 'staging'));
   let index: OpenIndex;
   try {
     index = await openIndex(ctx, options, { quiet, autoIndex: !withVendor });
@@ -267,7 +344,12 @@ function buildView(tour: Tour, opened: TourTree): Promise<TourView> {
 export function demoTreeOf(root: string): string | null {
   if (!existsSync(fixturesDir)) return null;
   const relative = path.relative(realpathSync(fixturesDir), root);
-  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) && !relative.includes(path.sep) ? relative : null;
+  return relative &&
+    !relative.startsWith('..') &&
+    !path.isAbsolute(relative) &&
+    !relative.includes(path.sep)
+    ? relative
+    : null;
 }
 
 const PACKAGE_KINDS: readonly SymbolKind[] = ['func', 'method', 'struct', 'interface', 'type'];
@@ -276,19 +358,27 @@ const PACKAGE_KINDS: readonly SymbolKind[] = ['func', 'method', 'struct', 'inter
 export function createTourIndex(index: OpenIndex): TourIndex {
   const { store, treeId } = index;
   const sources = new Map<string, Promise<string | undefined>>();
-  const inPackage = async (prefix: string, kinds: readonly SymbolKind[], stopAtFirst: boolean): Promise<DefinitionRow[]> => {
+  const inPackage = async (
+    prefix: string,
+    kinds: readonly SymbolKind[],
+    stopAtFirst: boolean,
+  ): Promise<DefinitionRow[]> => {
     const out: DefinitionRow[] = [];
     for (const kind of kinds) {
-      const rows = (await listSymbolsInPackagePrefix(store, treeId, prefix, kind)).filter((d) => d.package === prefix || d.package.startsWith(`${prefix}/`));
+      const rows = (await listSymbolsInPackagePrefix(store, treeId, prefix, kind)).filter(
+        (d) => d.package === prefix || d.package.startsWith(`${prefix}/`),
+      );
       out.push(...rows);
       if (stopAtFirst && out.length > 0) break;
     }
     return out;
   };
   return {
-    findSymbol: async (symbol) => (await findDefinitions(store, treeId, symbol)).filter((d) => d.symbol === symbol),
+    findSymbol: async (symbol) =>
+      (await findDefinitions(store, treeId, symbol)).filter((d) => d.symbol === symbol),
     searchSymbols: (text, limit) => searchSymbols(store, treeId, text, limit),
-    symbolsInPackage: async (pkg) => (await inPackage(pkg, PACKAGE_KINDS, false)).filter((d) => d.package === pkg),
+    symbolsInPackage: async (pkg) =>
+      (await inPackage(pkg, PACKAGE_KINDS, false)).filter((d) => d.package === pkg),
     hasPackage: async (prefix) => (await inPackage(prefix, PACKAGE_KINDS, true)).length > 0,
     readSource: (file) => {
       let text = sources.get(file);
@@ -310,10 +400,13 @@ function shownPath(ctx: CliContext, file: string): string {
 
 function homeRelative(root: string): string {
   const home = os.homedir();
-  return root === home || root.startsWith(`${home}${path.sep}`) ? `~${root.slice(home.length)}` : root;
+  return root === home || root.startsWith(`${home}${path.sep}`)
+    ? `~${root.slice(home.length)}`
+    : root;
 }
 
-export type ScreenInput = { kind: 'tour'; view: TourView; startStep: number } | { kind: 'trace'; trace: Trace };
+export type ScreenInput =
+  { kind: 'tour'; view: TourView; startStep: number } | { kind: 'trace'; trace: Trace };
 
 type ScreenModules = [typeof StartScreen, typeof Items];
 
@@ -325,19 +418,30 @@ function loadScreenModules(): Promise<ScreenModules> {
 }
 
 /** Runs the screen on the terminal until the reader quits. */
-async function runTourScreen(ctx: CliContext, opened: TourTree, input: ScreenInput, [{ startScreen }]: ScreenModules): Promise<void> {
+async function runTourScreen(
+  ctx: CliContext,
+  opened: TourTree,
+  input: ScreenInput,
+  [{ startScreen }]: ScreenModules,
+): Promise<void> {
   const debug = debugLogger(ctx, 'tui');
   const screen = await buildScreenProps(ctx, opened, input);
   try {
     await startScreen(
       screen.props,
-      { stdin: process.stdin, stdout: ctx.stdout as NodeJS.WriteStream, stderr: ctx.stderr as NodeJS.WriteStream },
+      {
+        stdin: process.stdin,
+        stdout: ctx.stdout as NodeJS.WriteStream,
+        stderr: ctx.stderr as NodeJS.WriteStream,
+      },
       {
         editor: (file, line) => openEditor(ctx, path.join(opened.index.tree.root, file), line),
         // performance.now() counts from the start of the process: the time a reader waits.
         onFirstFrame: () => {
           const { user, system } = process.cpuUsage();
-          debug(`first frame ${performance.now().toFixed(0)} ms after start (${((user + system) / 1000).toFixed(0)} ms of CPU)`);
+          debug(
+            `first frame ${performance.now().toFixed(0)} ms after start (${((user + system) / 1000).toFixed(0)} ms of CPU)`,
+          );
         },
       },
     );
@@ -350,15 +454,23 @@ async function runTourScreen(ctx: CliContext, opened: TourTree, input: ScreenInp
  * The screen's props — items, and providers over the index, git and the twins — for a tour or a
  * trace; `close` releases what the providers opened. (bench/tui.mjs renders the same props.)
  */
-export async function buildScreenProps(ctx: CliContext, opened: TourTree, input: ScreenInput): Promise<{ props: AppProps; close(): Promise<void> }> {
+export async function buildScreenProps(
+  ctx: CliContext,
+  opened: TourTree,
+  input: ScreenInput,
+): Promise<{ props: AppProps; close(): Promise<void> }> {
   const { tourItems, traceItems } = await import('../tui/items.js');
-  const items = input.kind === 'tour' ? tourItems(input.view) : await withDeclarationEnds(opened, traceItems(input.trace));
+  const items =
+    input.kind === 'tour'
+      ? tourItems(input.view)
+      : await withDeclarationEnds(opened, traceItems(input.trace));
   const providers = createScreenProviders(ctx, opened);
   // The first place's source is read now, so the first frame shows code rather than "loading…".
   const cache: AnswerCache = new Map();
   const first = items[input.kind === 'tour' ? input.startStep - 1 : 0]?.location;
   const text = first ? await opened.tourIndex.readSource(first.file) : undefined;
-  if (first && text !== undefined) cache.set(sourceKey(first.file), { status: 'ready', value: text });
+  if (first && text !== undefined)
+    cache.set(sourceKey(first.file), { status: 'ready', value: text });
   return {
     props: {
       cache,
@@ -381,17 +493,33 @@ async function withDeclarationEnds(opened: TourTree, items: NavItem[]): Promise<
   for (const item of items) {
     const location = item.location;
     const def = location ? (await opened.tourIndex.findSymbol(location.symbol))[0] : undefined;
-    out.push(location && def ? { ...item, location: { ...location, endLine: Math.max(def.endLine, location.line) } } : item);
+    out.push(
+      location && def
+        ? { ...item, location: { ...location, endLine: Math.max(def.endLine, location.line) } }
+        : item,
+    );
   }
   return out;
 }
 
-function toLocation(def: Pick<DefinitionRow, 'symbol' | 'file' | 'line' | 'endLine'>, focusLine: number | null = null): Location {
-  return { symbol: def.symbol, file: def.file, line: def.line, endLine: Math.max(def.endLine, def.line), focusLine };
+function toLocation(
+  def: Pick<DefinitionRow, 'symbol' | 'file' | 'line' | 'endLine'>,
+  focusLine: number | null = null,
+): Location {
+  return {
+    symbol: def.symbol,
+    file: def.file,
+    line: def.line,
+    endLine: Math.max(def.endLine, def.line),
+    focusLine,
+  };
 }
 
 /** The providers of the screen; `close` releases what they opened (the git cache). */
-function createScreenProviders(ctx: CliContext, opened: TourTree): { providers: TuiProviders; close(): Promise<void> } {
+function createScreenProviders(
+  ctx: CliContext,
+  opened: TourTree,
+): { providers: TuiProviders; close(): Promise<void> } {
   const { store, treeId } = opened.index;
   const root = opened.index.tree.root;
   const twinsDir = path.join(packageRoot, 'src', 'twins');
@@ -405,7 +533,10 @@ function createScreenProviders(ctx: CliContext, opened: TourTree): { providers: 
   };
   const openGit = () =>
     (git ??= (async () => {
-      const [{ GitRepository }, { openGitCache }] = await Promise.all([import('../git/repository.js'), import('../store/git-cache.js')]);
+      const [{ GitRepository }, { openGitCache }] = await Promise.all([
+        import('../git/repository.js'),
+        import('../store/git-cache.js'),
+      ]);
       const repo = await GitRepository.open(root);
       // The cache only makes answers faster; without it they are the same.
       const cache = await openGitCache(opened.index.choice.dbPath).catch(() => undefined);
@@ -423,7 +554,8 @@ function createScreenProviders(ctx: CliContext, opened: TourTree): { providers: 
       return answer.calls.map((c) => ({
         line,
         expr: c.expr,
-        target: c.target && c.target.kind !== 'external' && c.target.file ? toLocation(c.target) : null,
+        target:
+          c.target && c.target.kind !== 'external' && c.target.file ? toLocation(c.target) : null,
         kind: c.kind,
         via: c.via,
       }));
@@ -432,13 +564,29 @@ function createScreenProviders(ctx: CliContext, opened: TourTree): { providers: 
       const def = (await findDefinitions(store, treeId, symbol)).find((d) => d.symbol === symbol);
       if (!def) return [];
       const edges = await findEdgesTo(store, treeId, [def.id]);
-      const callers = new Map((await findSymbolsByIds(store, treeId, [...new Set(edges.map((e) => e.caller))])).map((d) => [d.id, d]));
+      const callers = new Map(
+        (await findSymbolsByIds(store, treeId, [...new Set(edges.map((e) => e.caller))])).map(
+          (d) => [d.id, d],
+        ),
+      );
       return edges.flatMap((e) => {
         const caller = callers.get(e.caller);
-        return caller && caller.file ? [{ caller: toLocation(caller, e.line), site: `${e.file}:${e.line}`, kind: e.kind, via: e.via }] : [];
+        return caller && caller.file
+          ? [
+              {
+                caller: toLocation(caller, e.line),
+                site: `${e.file}:${e.line}`,
+                kind: e.kind,
+                via: e.via,
+              },
+            ]
+          : [];
       });
     },
-    search: async (text) => (await searchSymbols(store, treeId, text, 40)).filter((d) => d.file).map((d) => toLocation(d)),
+    search: async (text) =>
+      (await searchSymbols(store, treeId, text, 40))
+        .filter((d) => d.file)
+        .map((d) => toLocation(d)),
     blame: async (file, line) => {
       const { repo, context } = await openGit();
       let lines = blames.get(file);
@@ -469,14 +617,27 @@ function createScreenProviders(ctx: CliContext, opened: TourTree): { providers: 
       return findTwinsForSymbol(await mirrorTags(), symbol);
     };
     providers.timeline = async (symbol, preferred) => {
-      const [{ twinNames, findTwin, defaultScenarioPath }, { findTwinsForSymbol }] = await Promise.all([import('../twins/catalog.js'), import('../twins/mirror-tags.js')]);
-      const runnable = (name: string | null | undefined): name is string => name != null && (twinNames as readonly string[]).includes(name);
-      const name = runnable(preferred) ? preferred : findTwinsForSymbol(await mirrorTags(), symbol).map((m) => m.twin).find(runnable);
-      if (!name) throw new Error(`no runnable twin mirrors this symbol; the twins are: ${twinNames.join(', ')}`);
+      const [{ twinNames, findTwin, defaultScenarioPath }, { findTwinsForSymbol }] =
+        await Promise.all([import('../twins/catalog.js'), import('../twins/mirror-tags.js')]);
+      const runnable = (name: string | null | undefined): name is string =>
+        name != null && (twinNames as readonly string[]).includes(name);
+      const name = runnable(preferred)
+        ? preferred
+        : findTwinsForSymbol(await mirrorTags(), symbol)
+            .map((m) => m.twin)
+            .find(runnable);
+      if (!name)
+        throw new Error(
+          `no runnable twin mirrors this symbol; the twins are: ${twinNames.join(', ')}`,
+        );
       const twin = findTwin(name);
       const scenario = defaultScenarioPath(packageRoot, twin.name);
       const { result } = twin.run(scenario);
-      return { twin: twin.name, scenario: path.relative(packageRoot, scenario), events: result.events };
+      return {
+        twin: twin.name,
+        scenario: path.relative(packageRoot, scenario),
+        events: result.events,
+      };
     };
   }
   return {
@@ -497,7 +658,9 @@ function openEditor(ctx: CliContext, file: string, line: number): string {
   if (!editor) return 'set $EDITOR (or $VISUAL) to open files from here';
   const [command, ...args] = editor.split(/\s+/).filter(Boolean);
   const base = path.basename(command!);
-  const where = /^(code|codium|code-insiders|cursor)$/.test(base) ? ['--goto', `${file}:${line}`] : [`+${line}`, file];
+  const where = /^(code|codium|code-insiders|cursor)$/.test(base)
+    ? ['--goto', `${file}:${line}`]
+    : [`+${line}`, file];
   const result = spawnSync(command!, [...args, ...where], { stdio: 'inherit' });
   if (result.error) return `could not start ${editor}: ${result.error.message}`;
   return `back from ${base} (${path.relative(ctx.cwd, file) || file}:${line})`;
@@ -517,12 +680,18 @@ async function copyToClipboard(ctx: CliContext, text: string): Promise<string> {
   ];
   for (const [tool, args] of tools) {
     if (!onPath(ctx, tool)) continue;
-    const result = spawnSync(tool, args, { input: text, stdio: ['pipe', 'ignore', 'ignore'], timeout: 2000 });
+    const result = spawnSync(tool, args, {
+      input: text,
+      stdio: ['pipe', 'ignore', 'ignore'],
+      timeout: 2000,
+    });
     if (!result.error && result.status === 0) return `copied ${text}`;
   }
   return `copied to the terminal's clipboard: ${text}`;
 }
 
 function onPath(ctx: CliContext, tool: string): boolean {
-  return (ctx.env.PATH ?? '').split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, tool)));
+  return (ctx.env.PATH ?? '')
+    .split(path.delimiter)
+    .some((dir) => dir && existsSync(path.join(dir, tool)));
 }

@@ -9,7 +9,10 @@ import type { Tour, TourFocus, TourStep } from './schema.js';
 import { suggestSymbols } from './suggest.js';
 
 /** A declaration in the index, as the tour needs it. */
-export type IndexedSymbol = Pick<DefinitionRow, 'symbol' | 'name' | 'package' | 'file' | 'line' | 'endLine'> & { kind: string };
+export type IndexedSymbol = Pick<
+  DefinitionRow,
+  'symbol' | 'name' | 'package' | 'file' | 'line' | 'endLine'
+> & { kind: string };
 
 /**
  * What anchoring asks of an index; src/cli builds it from the store, tests from a list.
@@ -50,11 +53,18 @@ export interface AnchorOptions {
   demoTree?: boolean;
 }
 
-export async function anchorStep(step: TourStep, index: TourIndex, options: AnchorOptions = {}): Promise<StepAnchor> {
-  if (options.demoTree && !step.demo) return { status: 'skipped', reason: 'the demo trees do not model this step (demo: false)' };
+export async function anchorStep(
+  step: TourStep,
+  index: TourIndex,
+  options: AnchorOptions = {},
+): Promise<StepAnchor> {
+  if (options.demoTree && !step.demo)
+    return { status: 'skipped', reason: 'the demo trees do not model this step (demo: false)' };
   const names = [step.symbol, ...step.alternatives];
   for (const name of names) {
-    const found = (await index.findSymbol(name)).filter((d) => d.symbol === name && d.kind !== 'external' && d.file);
+    const found = (await index.findSymbol(name)).filter(
+      (d) => d.symbol === name && d.kind !== 'external' && d.file,
+    );
     const def = found[0];
     if (!def) continue;
     const focusLine = step.focus ? await findFocusLine(index, def, step.focus) : null;
@@ -70,18 +80,27 @@ export async function anchorStep(step: TourStep, index: TourIndex, options: Anch
       focusMissing: step.focus !== undefined && focusLine === null,
     };
   }
-  if (step.optional) return { status: 'skipped', reason: 'an optional side trip that this tree does not have' };
+  if (step.optional)
+    return { status: 'skipped', reason: 'an optional side trip that this tree does not have' };
   return { status: 'missing', suggestions: await suggestSymbols(index, names) };
 }
 
-export async function anchorTour(tour: Tour, index: TourIndex, options: AnchorOptions = {}): Promise<StepAnchor[]> {
+export async function anchorTour(
+  tour: Tour,
+  index: TourIndex,
+  options: AnchorOptions = {},
+): Promise<StepAnchor[]> {
   const anchors: StepAnchor[] = [];
   for (const step of tour.steps) anchors.push(await anchorStep(step, index, options));
   return anchors;
 }
 
 /** The first line of the symbol's span that holds the focus. */
-export async function findFocusLine(index: TourIndex, def: Pick<IndexedSymbol, 'file' | 'line' | 'endLine'>, focus: TourFocus): Promise<number | null> {
+export async function findFocusLine(
+  index: TourIndex,
+  def: Pick<IndexedSymbol, 'file' | 'line' | 'endLine'>,
+  focus: TourFocus,
+): Promise<number | null> {
   const text = await index.readSource(def.file);
   if (text === undefined) return null;
   const lines = text.split('\n');

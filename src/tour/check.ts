@@ -43,13 +43,26 @@ export interface CheckOptions {
   demoTree?: string | null;
 }
 
-export async function checkTours(tours: readonly Tour[], index: TourIndex, options: CheckOptions = {}): Promise<TourCheckReport> {
+export async function checkTours(
+  tours: readonly Tour[],
+  index: TourIndex,
+  options: CheckOptions = {},
+): Promise<TourCheckReport> {
   const demoTree = options.demoTree ?? null;
   const checks: TourCheck[] = [];
   for (const tour of tours) {
     const reason = await whyNotApplicable(tour, index, demoTree);
     if (reason !== null) {
-      checks.push({ name: tour.name, applies: false, reason, steps: tour.steps.length, resolved: 0, missing: [], skipped: [], alternatives: [] });
+      checks.push({
+        name: tour.name,
+        applies: false,
+        reason,
+        steps: tour.steps.length,
+        resolved: 0,
+        missing: [],
+        skipped: [],
+        alternatives: [],
+      });
       continue;
     }
     const anchors = await anchorTour(tour, index, { demoTree: demoTree !== null });
@@ -59,10 +72,17 @@ export async function checkTours(tours: readonly Tour[], index: TourIndex, optio
 }
 
 /** Null when the tour applies to the tree; else one sentence saying why not. */
-export async function whyNotApplicable(tour: Tour, index: TourIndex, demoTree: string | null): Promise<string | null> {
+export async function whyNotApplicable(
+  tour: Tour,
+  index: TourIndex,
+  demoTree: string | null,
+): Promise<string | null> {
   if (demoTree !== null) {
     if (tour.demoTrees.includes(demoTree)) return null;
-    const models = tour.demoTrees.length > 0 ? `; it runs on the demo tree${tour.demoTrees.length > 1 ? 's' : ''} ${tour.demoTrees.map((d) => `fixtures/${d}`).join(', ')}` : '';
+    const models =
+      tour.demoTrees.length > 0
+        ? `; it runs on the demo tree${tour.demoTrees.length > 1 ? 's' : ''} ${tour.demoTrees.map((d) => `fixtures/${d}`).join(', ')}`
+        : '';
     return `the demo tree fixtures/${demoTree} does not model this tour${models}`;
   }
   if (await index.hasPackage(tour.requires)) return null;
@@ -70,18 +90,40 @@ export async function whyNotApplicable(tour: Tour, index: TourIndex, demoTree: s
 }
 
 export function summarize(tour: Tour, anchors: readonly StepAnchor[]): TourCheck {
-  const check: TourCheck = { name: tour.name, applies: true, steps: tour.steps.length, resolved: 0, missing: [], skipped: [], alternatives: [] };
+  const check: TourCheck = {
+    name: tour.name,
+    applies: true,
+    steps: tour.steps.length,
+    resolved: 0,
+    missing: [],
+    skipped: [],
+    alternatives: [],
+  };
   anchors.forEach((anchor, i) => {
     const step = tour.steps[i]!;
     const number = i + 1;
     if (anchor.status === 'skipped') {
       check.skipped.push({ step: number, symbol: step.symbol, reason: anchor.reason });
     } else if (anchor.status === 'missing') {
-      check.missing.push({ step: number, title: step.title, symbol: step.symbol, reason: 'symbol', suggestions: anchor.suggestions });
+      check.missing.push({
+        step: number,
+        title: step.title,
+        symbol: step.symbol,
+        reason: 'symbol',
+        suggestions: anchor.suggestions,
+      });
     } else {
-      if (anchor.viaAlternative) check.alternatives.push({ step: number, symbol: step.symbol, resolvedAs: anchor.symbol });
+      if (anchor.viaAlternative)
+        check.alternatives.push({ step: number, symbol: step.symbol, resolvedAs: anchor.symbol });
       if (anchor.focusMissing) {
-        check.missing.push({ step: number, title: step.title, symbol: anchor.symbol, reason: 'focus', suggestions: [], ...(step.focus ? { focus: step.focus } : {}) });
+        check.missing.push({
+          step: number,
+          title: step.title,
+          symbol: anchor.symbol,
+          reason: 'focus',
+          suggestions: [],
+          ...(step.focus ? { focus: step.focus } : {}),
+        });
       } else {
         check.resolved++;
       }

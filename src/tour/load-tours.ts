@@ -23,9 +23,15 @@ export interface TourIssue {
 export class TourFileError extends UsageError {
   readonly issues: readonly TourIssue[];
   constructor(issues: readonly TourIssue[]) {
-    const shown = issues.slice(0, 12).map((i) => `${i.file}:${i.line}:${i.col}: ${i.field}: ${i.message}`);
-    const more = issues.length > shown.length ? `\n  ... and ${issues.length - shown.length} more` : '';
-    super(`invalid tour:\n  ${shown.join('\n  ')}${more}\nfix the field(s) above (guides/kube-scheduler.yaml is a working example)`, { code: 'E_TOUR' });
+    const shown = issues
+      .slice(0, 12)
+      .map((i) => `${i.file}:${i.line}:${i.col}: ${i.field}: ${i.message}`);
+    const more =
+      issues.length > shown.length ? `\n  ... and ${issues.length - shown.length} more` : '';
+    super(
+      `invalid tour:\n  ${shown.join('\n  ')}${more}\nfix the field(s) above (guides/kube-scheduler.yaml is a working example)`,
+      { code: 'E_TOUR' },
+    );
     this.issues = issues;
   }
 }
@@ -48,18 +54,35 @@ export function parseTour(text: string, file: string, options: LoadOptions = {})
       }),
     );
   }
-  const at = (p: readonly (string | number)[], message: string): TourIssue => ({ file, ...positionOf(doc, lineCounter, p), field: formatPath(p), message });
+  const at = (p: readonly (string | number)[], message: string): TourIssue => ({
+    file,
+    ...positionOf(doc, lineCounter, p),
+    field: formatPath(p),
+    message,
+  });
   const parsed = tourSchema.safeParse(doc.toJS() ?? {});
-  if (!parsed.success) throw new TourFileError(parsed.error.issues.map((issue) => describeIssue(issue, at)));
+  if (!parsed.success)
+    throw new TourFileError(parsed.error.issues.map((issue) => describeIssue(issue, at)));
   const tour = parsed.data;
   const issues: TourIssue[] = [];
   const expected = path.basename(file).replace(/\.ya?ml$/, '');
-  if (tour.name !== expected) issues.push(at(['name'], `the name must be the file's name, ${JSON.stringify(expected)} (it is what \`k8s-read tour <name>\` takes)`));
+  if (tour.name !== expected)
+    issues.push(
+      at(
+        ['name'],
+        `the name must be the file's name, ${JSON.stringify(expected)} (it is what \`k8s-read tour <name>\` takes)`,
+      ),
+    );
   if (options.twinNames) {
     tour.steps.forEach((step, i) => {
       const name = step.twin?.name;
       if (name !== undefined && !options.twinNames!.includes(name)) {
-        issues.push(at(['steps', i, 'twin', 'name'], `no twin named ${JSON.stringify(name)}; the twins are: ${options.twinNames!.join(', ')}`));
+        issues.push(
+          at(
+            ['steps', i, 'twin', 'name'],
+            `no twin named ${JSON.stringify(name)}; the twins are: ${options.twinNames!.join(', ')}`,
+          ),
+        );
       }
     });
   }
@@ -73,7 +96,9 @@ export function loadTourFile(file: string, shownAs = file, options: LoadOptions 
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read tour ${shownAs}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; check the path`);
+    throw new UsageError(
+      `cannot read tour ${shownAs}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; check the path`,
+    );
   }
   return parseTour(text, shownAs, options);
 }
@@ -82,14 +107,19 @@ export function loadTourFile(file: string, shownAs = file, options: LoadOptions 
  * Every `*.yaml` directly in `dir` (not in subfolders: guides/scenarios holds twin scenarios),
  * in reading order. Problems of all files are reported together.
  */
-export function loadTours(dir: string, options: LoadOptions & { shownAs?: (file: string) => string } = {}): Tour[] {
+export function loadTours(
+  dir: string,
+  options: LoadOptions & { shownAs?: (file: string) => string } = {},
+): Tour[] {
   let names: string[];
   try {
     names = readdirSync(dir, { withFileTypes: true })
       .filter((e) => e.isFile() && /\.ya?ml$/.test(e.name))
       .map((e) => e.name);
   } catch (error) {
-    throw new UsageError(`cannot read the guides directory ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; pass --guides DIR with tour files`);
+    throw new UsageError(
+      `cannot read the guides directory ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; pass --guides DIR with tour files`,
+    );
   }
   const tours: Tour[] = [];
   const issues: TourIssue[] = [];
@@ -110,9 +140,14 @@ export function loadTours(dir: string, options: LoadOptions & { shownAs?: (file:
  * The tour named `name` from `dir`: its own file when there is one (a tour's name is its file's
  * name, so one file is read, not all), else every file, to list the names in the error.
  */
-export function loadTourByName(dir: string, name: string, options: LoadOptions & { shownAs?: (file: string) => string } = {}): Tour {
+export function loadTourByName(
+  dir: string,
+  name: string,
+  options: LoadOptions & { shownAs?: (file: string) => string } = {},
+): Tour {
   const file = path.join(dir, `${name}.yaml`);
-  if (/^[a-z0-9-]+$/.test(name) && existsSync(file)) return loadTourFile(file, options.shownAs?.(file) ?? file, options);
+  if (/^[a-z0-9-]+$/.test(name) && existsSync(file))
+    return loadTourFile(file, options.shownAs?.(file) ?? file, options);
   return findTour(loadTours(dir, options), name);
 }
 
@@ -120,16 +155,22 @@ export function loadTourByName(dir: string, name: string, options: LoadOptions &
 export function findTour(tours: readonly Tour[], name: string): Tour {
   const tour = tours.find((t) => t.name === name);
   if (tour) return tour;
-  throw new UsageError(`no tour named ${JSON.stringify(name)}; the tours are: ${tours.map((t) => t.name).join(', ')} (see \`k8s-read tour list\`)`);
+  throw new UsageError(
+    `no tour named ${JSON.stringify(name)}; the tours are: ${tours.map((t) => t.name).join(', ')} (see \`k8s-read tour list\`)`,
+  );
 }
 
-function describeIssue(issue: z.core.$ZodIssue, at: (p: readonly (string | number)[], message: string) => TourIssue): TourIssue {
+function describeIssue(
+  issue: z.core.$ZodIssue,
+  at: (p: readonly (string | number)[], message: string) => TourIssue,
+): TourIssue {
   const base = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;
     return at([...base, key], `unknown field (allowed here: ${allowedHere(base).join(', ')})`);
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined) return at(base, 'required field is missing');
+  if (issue.code === 'invalid_type' && issue.input === undefined)
+    return at(base, 'required field is missing');
   return at(base, issue.message);
 }
 
@@ -142,7 +183,11 @@ function allowedHere(p: readonly (string | number)[]): readonly string[] {
 }
 
 /** The line and column of the deepest node on `p` that exists (a map key when the path ends in one). */
-function positionOf(doc: Document, lineCounter: LineCounter, p: readonly (string | number)[]): { line: number; col: number } {
+function positionOf(
+  doc: Document,
+  lineCounter: LineCounter,
+  p: readonly (string | number)[],
+): { line: number; col: number } {
   for (let depth = p.length; depth >= 0; depth--) {
     const prefix = p.slice(0, depth);
     if (depth > 0) {

@@ -16,7 +16,10 @@ const TYPE_PARAMS = String.raw`(?:\[[^\s()\]]+\])?`;
  * `pkg/path.Type`, closures `pkg/path.Func$1$2`. Strict enough to catch a short name
  * (`scheduleOne`, `app.Run`) where a full symbol belongs.
  */
-const SYMBOL = new RegExp(String.raw`^(?:\(\*?${PACKAGE}\.${IDENT}${TYPE_PARAMS}\)\.${IDENT}|${PACKAGE}\.${IDENT})(?:\$\d+)*$`, 'u');
+const SYMBOL = new RegExp(
+  String.raw`^(?:\(\*?${PACKAGE}\.${IDENT}${TYPE_PARAMS}\)\.${IDENT}|${PACKAGE}\.${IDENT})(?:\$\d+)*$`,
+  'u',
+);
 
 export const symbolSchema = z
   .string()
@@ -33,7 +36,10 @@ export const focusSchema = z
     /** Any text on one line of the symbol's source: `for {`, `podInfo := sched.NextPod()`. */
     text: z.string().min(1).optional(),
   })
-  .refine((f) => (f.call === undefined) !== (f.text === undefined), 'give exactly one of `call` or `text`');
+  .refine(
+    (f) => (f.call === undefined) !== (f.text === undefined),
+    'give exactly one of `call` or `text`',
+  );
 
 /** Where the guide's claims come from, by version: rendered as a GitHub link at that tag. */
 export const citationSchema = z.strictObject({
@@ -68,7 +74,12 @@ export const stepSchema = z.strictObject({
 
 export const tourSchema = z.strictObject({
   /** The file's name without `.yaml`; what `k8s-read tour <name>` takes. */
-  name: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'expected a lowercase name with dashes, e.g. kube-scheduler'),
+  name: z
+    .string()
+    .regex(
+      /^[a-z0-9]+(?:-[a-z0-9]+)*$/,
+      'expected a lowercase name with dashes, e.g. kube-scheduler',
+    ),
   title: z.string().min(1),
   /** Where this tour sits in the order an expert reads (1 first). */
   order: z.number().int().positive(),
@@ -77,7 +88,9 @@ export const tourSchema = z.strictObject({
   /** A Go package (or a prefix of one) the tree must hold for this tour to apply to it. */
   requires: z.string().min(1),
   /** The bundled demo trees (directories under fixtures/) that model this tour. */
-  demoTrees: z.array(z.string().regex(/^[\w.-]+$/, 'expected a directory name under fixtures/')).default([]),
+  demoTrees: z
+    .array(z.string().regex(/^[\w.-]+$/, 'expected a directory name under fixtures/'))
+    .default([]),
   steps: z.array(stepSchema).min(1, 'a tour needs at least one step'),
 });
 

@@ -16,7 +16,8 @@ export interface SymbolParts {
 export function symbolParts(symbol: string): SymbolParts {
   const method = /^\(\*?(.+)\.([^.()]+)\)\.(.+)$/u.exec(symbol);
   // A generic receiver's type parameters (`Controller[request]`) are not part of its name.
-  if (method) return { package: method[1]!, receiver: method[2]!.replace(/\[.*\]$/, ''), name: method[3]! };
+  if (method)
+    return { package: method[1]!, receiver: method[2]!.replace(/\[.*\]$/, ''), name: method[3]! };
   const slash = symbol.lastIndexOf('/');
   const dot = symbol.indexOf('.', slash + 1);
   if (dot === -1) return { package: '', receiver: null, name: symbol };

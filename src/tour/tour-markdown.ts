@@ -12,11 +12,18 @@ export function renderTourMarkdown(view: TourView): string {
   const { tour, tree } = view;
   const out: string[] = [`# ${tour.title}`, '', tour.summary.trim(), ''];
   const short = tree.commit ? `\`${tree.commit.slice(0, 12)}\`` : null;
-  const commit = short && tree.permalinkBase ? `[${short}](${tree.permalinkBase.replace('/blob/', '/tree/')})` : short;
+  const commit =
+    short && tree.permalinkBase
+      ? `[${short}](${tree.permalinkBase.replace('/blob/', '/tree/')})`
+      : short;
   const where = `${tree.label}${commit ? ` at ${commit}` : ''}${tree.version ? ` (${tree.version})` : ''}`;
-  out.push(`*Read on ${where}, ${tour.steps.length} steps. Take it interactively with \`k8s-read tour ${tour.name}\`.*`, '');
+  out.push(
+    `*Read on ${where}, ${tour.steps.length} steps. Take it interactively with \`k8s-read tour ${tour.name}\`.*`,
+    '',
+  );
   out.push('## Steps', '');
-  for (const s of view.steps) out.push(`${s.number}. [${escapeText(s.step.title)}](#${anchorId(s)})`);
+  for (const s of view.steps)
+    out.push(`${s.number}. [${escapeText(s.step.title)}](#${anchorId(s)})`);
   out.push('');
   for (const step of view.steps) out.push(...stepSection(step));
   return `${out.join('\n').trimEnd()}\n`;
@@ -24,18 +31,33 @@ export function renderTourMarkdown(view: TourView): string {
 
 function stepSection(view: StepView): string[] {
   const { step, anchor } = view;
-  const out = [`<a id="${anchorId(view)}"></a>`, `## ${view.number}. ${escapeText(step.title)}`, ''];
+  const out = [
+    `<a id="${anchorId(view)}"></a>`,
+    `## ${view.number}. ${escapeText(step.title)}`,
+    '',
+  ];
   if (anchor.status === 'resolved') {
     const location = `${anchor.file}:${anchor.focusLine ?? anchor.line}`;
     const symbol = view.url ? `[${code(anchor.symbol)}](${view.url})` : code(anchor.symbol);
     const via = anchor.viaAlternative ? ` (this version's name for ${code(step.symbol)})` : '';
     out.push(`${symbol}${via} — ${code(location)}`, '');
     if (view.excerpt) out.push(...fence(view.excerpt));
-    if (anchor.focusLine !== null && step.focus) out.push(`Focus: line ${anchor.focusLine}, ${focusText(step.focus)}.`, '');
-    if (anchor.focusMissing) out.push(`> **Note:** the focus (${focusText(step.focus)}) is not in this version of the symbol.`, '');
+    if (anchor.focusLine !== null && step.focus)
+      out.push(`Focus: line ${anchor.focusLine}, ${focusText(step.focus)}.`, '');
+    if (anchor.focusMissing)
+      out.push(
+        `> **Note:** the focus (${focusText(step.focus)}) is not in this version of the symbol.`,
+        '',
+      );
   } else if (anchor.status === 'missing') {
-    const similar = anchor.suggestions.length > 0 ? ` Similar symbols here: ${anchor.suggestions.map(code).join(', ')}.` : '';
-    out.push(`> **Not in this tree:** ${[step.symbol, ...step.alternatives].map(code).join(' or ')}.${similar}`, '');
+    const similar =
+      anchor.suggestions.length > 0
+        ? ` Similar symbols here: ${anchor.suggestions.map(code).join(', ')}.`
+        : '';
+    out.push(
+      `> **Not in this tree:** ${[step.symbol, ...step.alternatives].map(code).join(' or ')}.${similar}`,
+      '',
+    );
   } else {
     out.push(`${code(step.symbol)} — ${anchor.reason}.`, '');
   }
@@ -68,7 +90,10 @@ function citation(c: Citation): string {
 
 /** A stable in-page id: GitHub's own heading ids vary with punctuation, so each step gets one. */
 function anchorId(view: StepView): string {
-  const slug = view.step.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+  const slug = view.step.title
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
   return `step-${view.number}${slug ? `-${slug}` : ''}`;
 }
 

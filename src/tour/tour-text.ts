@@ -22,10 +22,20 @@ export function renderTourText(view: TourView, options: TextOptions = {}): strin
   const c = createColors(options.color ?? false);
   const width = options.width ?? 80;
   const { tour, tree } = view;
-  const out: string[] = [c.bold(tour.title), c.dim(`${tour.steps.length} steps · ${describeTree(tree)}`), '', tour.summary.trim(), ''];
+  const out: string[] = [
+    c.bold(tour.title),
+    c.dim(`${tour.steps.length} steps · ${describeTree(tree)}`),
+    '',
+    tour.summary.trim(),
+    '',
+  ];
   for (const view_ of view.steps.slice(Math.max(0, (options.fromStep ?? 1) - 1))) {
     const heading = `── ${view_.number}/${tour.steps.length}  ${view_.step.title} `;
-    out.push(c.bold(heading + '─'.repeat(Math.max(0, width - [...heading].length))), ...stepLines(view_, c), '');
+    out.push(
+      c.bold(heading + '─'.repeat(Math.max(0, width - [...heading].length))),
+      ...stepLines(view_, c),
+      '',
+    );
   }
   return `${out.join('\n').trimEnd()}\n`;
 }
@@ -43,12 +53,18 @@ function stepLines(view: StepView, c: Colors): string[] {
   if (anchor.status === 'resolved') {
     const via = anchor.viaAlternative ? c.dim(`  (this version's name for ${step.symbol})`) : '';
     out.push(c.cyan(anchor.symbol) + via);
-    out.push(`${c.dim(`${anchor.file}:${anchor.focusLine ?? anchor.line}`)}${view.url ? `  ${c.dim(view.url)}` : ''}`);
-    if (anchor.focusMissing) out.push(c.yellow(`the focus (${focusText(step.focus)}) is not in this version of the symbol`));
+    out.push(
+      `${c.dim(`${anchor.file}:${anchor.focusLine ?? anchor.line}`)}${view.url ? `  ${c.dim(view.url)}` : ''}`,
+    );
+    if (anchor.focusMissing)
+      out.push(
+        c.yellow(`the focus (${focusText(step.focus)}) is not in this version of the symbol`),
+      );
     if (view.excerpt) out.push('', ...excerptLines(view.excerpt, c));
   } else if (anchor.status === 'missing') {
     out.push(c.red(`not in this tree: ${step.symbol}`));
-    if (step.alternatives.length > 0) out.push(c.dim(`  (also tried: ${step.alternatives.join(', ')})`));
+    if (step.alternatives.length > 0)
+      out.push(c.dim(`  (also tried: ${step.alternatives.join(', ')})`));
     if (anchor.suggestions.length > 0) out.push(`  similar: ${anchor.suggestions.join(', ')}`);
   } else {
     out.push(c.dim(`${step.symbol}  (${anchor.reason})`));
@@ -58,7 +74,11 @@ function stepLines(view: StepView, c: Colors): string[] {
     const run = step.twin.name ? ` (k8s-read twin run ${step.twin.name})` : '';
     out.push('', c.bold(`What the twin simplifies${run}:`), step.twin.simplifies.trim());
   }
-  if (step.cite.length > 0) out.push('', c.dim(`Sources: ${step.cite.map((s) => `${s.repo} ${s.version} ${s.path}`).join('; ')}`));
+  if (step.cite.length > 0)
+    out.push(
+      '',
+      c.dim(`Sources: ${step.cite.map((s) => `${s.repo} ${s.version} ${s.path}`).join('; ')}`),
+    );
   return out;
 }
 
@@ -69,7 +89,11 @@ function excerptLines(excerpt: Excerpt, c: Colors): string[] {
   for (const { n, text } of excerpt.lines) {
     if (previous !== undefined && n > previous + 1) out.push(c.dim(`  ${' '.repeat(width)}  …`));
     const code = text.replace(/\t/g, TAB);
-    out.push(n === excerpt.focusLine ? c.yellow(`▶ ${String(n).padStart(width)}  ${code}`) : `  ${c.dim(String(n).padStart(width))}  ${code}`);
+    out.push(
+      n === excerpt.focusLine
+        ? c.yellow(`▶ ${String(n).padStart(width)}  ${code}`)
+        : `  ${c.dim(String(n).padStart(width))}  ${code}`,
+    );
     previous = n;
   }
   return out;

@@ -54,7 +54,12 @@ export interface ViewOptions {
   head?: number;
 }
 
-export async function buildTourView(tour: Tour, index: TourIndex, tree: TreeDescription, options: ViewOptions = {}): Promise<TourView> {
+export async function buildTourView(
+  tour: Tour,
+  index: TourIndex,
+  tree: TreeDescription,
+  options: ViewOptions = {},
+): Promise<TourView> {
   const anchors = await anchorTour(tour, index, { demoTree: tree.demoTree !== null });
   const steps: StepView[] = [];
   for (const [i, anchor] of anchors.entries()) {
@@ -63,27 +68,43 @@ export async function buildTourView(tour: Tour, index: TourIndex, tree: TreeDesc
       step: tour.steps[i]!,
       anchor,
       url: anchor.status === 'resolved' ? stepUrl(tree.permalinkBase, anchor) : null,
-      excerpt: anchor.status === 'resolved' && options.excerpts !== false ? await excerptFor(index, anchor, options) : null,
+      excerpt:
+        anchor.status === 'resolved' && options.excerpts !== false
+          ? await excerptFor(index, anchor, options)
+          : null,
     });
   }
   return { tour, tree, steps };
 }
 
-export function stepUrl(base: string | null, anchor: { file: string; line: number; endLine: number; focusLine: number | null }): string | null {
+export function stepUrl(
+  base: string | null,
+  anchor: { file: string; line: number; endLine: number; focusLine: number | null },
+): string | null {
   if (!base) return null;
-  const lines = anchor.focusLine !== null ? `L${anchor.focusLine}` : anchor.endLine > anchor.line ? `L${anchor.line}-L${anchor.endLine}` : `L${anchor.line}`;
+  const lines =
+    anchor.focusLine !== null
+      ? `L${anchor.focusLine}`
+      : anchor.endLine > anchor.line
+        ? `L${anchor.line}-L${anchor.endLine}`
+        : `L${anchor.line}`;
   return `${base}/${anchor.file}#${lines}`;
 }
 
 /** The declaration line, then the focus with a little context (or the first lines of the body). */
-async function excerptFor(index: TourIndex, anchor: Extract<StepAnchor, { status: 'resolved' }>, options: ViewOptions): Promise<Excerpt | null> {
+async function excerptFor(
+  index: TourIndex,
+  anchor: Extract<StepAnchor, { status: 'resolved' }>,
+  options: ViewOptions,
+): Promise<Excerpt | null> {
   const text = await index.readSource(anchor.file);
   if (text === undefined) return null;
   const all = text.split('\n');
   const context = options.context ?? 3;
   const wanted = new Set<number>([anchor.line]);
   if (anchor.focusLine !== null) {
-    for (let n = anchor.focusLine - context; n <= anchor.focusLine + 2 * context; n++) wanted.add(n);
+    for (let n = anchor.focusLine - context; n <= anchor.focusLine + 2 * context; n++)
+      wanted.add(n);
   } else {
     for (let n = anchor.line; n < anchor.line + (options.head ?? 10); n++) wanted.add(n);
   }

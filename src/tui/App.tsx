@@ -10,7 +10,13 @@ import { shortSymbol } from '../export/symbols.js';
 import { ItemList } from './ItemList.js';
 import { commandFor, keyName, keyNames, type Command } from './key-bindings.js';
 import { computeLayout, MIN_SIZE, type Layout } from './layout.js';
-import { initialNavState, navigate, type NavAction, type NavState, type SideView } from './navigation.js';
+import {
+  initialNavState,
+  navigate,
+  type NavAction,
+  type NavState,
+  type SideView,
+} from './navigation.js';
 import { Overlay } from './Overlay.js';
 import { SidePane } from './SidePane.js';
 import { SourcePane } from './SourcePane.js';
@@ -21,15 +27,26 @@ import { sourceKey } from './answer-keys.js';
 import { fetchAnswer, useAnswer, type AnswerCache } from './use-answer.js';
 import { useSideContent, type SideContent } from './use-side-content.js';
 import { useHighlighter } from './use-highlighter.js';
+import { ColourContext } from './use-colour.js';
 import { usePreparedSources } from './use-prepared-sources.js';
 import { useTerminalSize } from './use-terminal-size.js';
 
-const sideCommands: Partial<Record<Command, SideView>> = { blame: 'blame', twin: 'twin', timeline: 'timeline', callers: 'callers', about: 'about' };
+const sideCommands: Partial<Record<Command, SideView>> = {
+  blame: 'blame',
+  twin: 'twin',
+  timeline: 'timeline',
+  callers: 'callers',
+  about: 'about',
+};
 
 export function App(props: AppProps) {
   const { exit } = useApp();
   const size = useTerminalSize();
-  const [state, dispatchToReact] = useReducer(navigate, undefined, () => props.initialState ?? initialNavState(props.items, props.initialIndex ?? 0));
+  const [state, dispatchToReact] = useReducer(
+    navigate,
+    undefined,
+    () => props.initialState ?? initialNavState(props.items, props.initialIndex ?? 0),
+  );
   // Keys can arrive faster than React re-renders (a paste, tmux send-keys): the handlers read the
   // state through this ref, which every dispatch advances at once with the same pure reducer.
   const live = useRef(state);
@@ -45,7 +62,9 @@ export function App(props: AppProps) {
   const color = props.color ?? true;
   const { location } = state;
 
-  const source = useAnswer(cache, location ? sourceKey(location.file) : null, () => props.providers.readSource(location!.file));
+  const source = useAnswer(cache, location ? sourceKey(location.file) : null, () =>
+    props.providers.readSource(location!.file),
+  );
   const text = source?.status === 'ready' ? source.value : null;
   const coloured = useHighlighter(color);
   const linesOf = usePreparedSources(cache, props.providers, props.items, state.selected, coloured);
@@ -78,7 +97,8 @@ export function App(props: AppProps) {
     if (alive.current) dispatch(action);
   };
   const say = (text: string) => send({ type: 'status', text });
-  const failed = (what: string) => (error: unknown) => say(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+  const failed = (what: string) => (error: unknown) =>
+    say(`${what}: ${error instanceof Error ? error.message : String(error)}`);
 
   useInput((input, key) => {
     if (live.current.overlay) handleOverlayKey(input, key);
@@ -90,7 +110,12 @@ export function App(props: AppProps) {
     const state = live.current;
     const { location } = state;
     const { lines, side, layout } = rendered.current;
-    const limit = state.focus === 'source' ? (lines?.length ?? 1) : state.focus === 'side' ? side.rows.length : props.items.length;
+    const limit =
+      state.focus === 'source'
+        ? (lines?.length ?? 1)
+        : state.focus === 'side'
+          ? side.rows.length
+          : props.items.length;
     const page = Math.max(1, (state.focus === 'side' ? layout.sideHeight : layout.mainHeight) - 3);
     const view = sideCommands[command];
     if (view) return dispatch({ type: 'toggleSide', view });
@@ -100,7 +125,11 @@ export function App(props: AppProps) {
       case 'pageDown':
       case 'pageUp': {
         const step = command === 'down' || command === 'up' ? 1 : page;
-        return dispatch({ type: 'move', delta: command === 'down' || command === 'pageDown' ? step : -step, limit });
+        return dispatch({
+          type: 'move',
+          delta: command === 'down' || command === 'pageDown' ? step : -step,
+          limit,
+        });
       }
       case 'nextPane':
         return dispatch({ type: 'cyclePane', delta: 1 });
@@ -123,7 +152,8 @@ export function App(props: AppProps) {
         return;
       case 'copy': {
         if (!location) return say('this step has no place in this tree to link to');
-        if (!props.permalinkBase) return say('no permalink: the tree has no GitHub remote or no commit');
+        if (!props.permalinkBase)
+          return say('no permalink: the tree has no GitHub remote or no commit');
         const url = `${props.permalinkBase}/${location.file}#L${state.cursor}`;
         if (!props.providers.copy) return say(url);
         void props.providers.copy(url).then(say, failed('copy'));
@@ -147,14 +177,19 @@ export function App(props: AppProps) {
     if (!location) return say('this step has no place in this tree');
     const { file } = location;
     const line = state.cursor;
-    void fetchAnswer(cache, `calls:${file}:${line}`, () => props.providers.callsAt(file, line)).then((calls) => {
+    void fetchAnswer(cache, `calls:${file}:${line}`, () =>
+      props.providers.callsAt(file, line),
+    ).then((calls) => {
       const resolved = calls.filter((c) => c.target !== null);
       if (resolved.length === 1) return send({ type: 'follow', location: resolved[0]!.target! });
       if (resolved.length > 1) {
         return send({
           type: 'openChoice',
           title: `Follow which call on line ${line}?`,
-          options: resolved.map((c) => ({ label: `${c.expr ?? '?'} → ${shortSymbol(c.target!.symbol)}${c.kind === 'static' ? '' : `  [${c.kind}${c.via ? ` ${c.via}` : ''}]`}`, location: c.target! })),
+          options: resolved.map((c) => ({
+            label: `${c.expr ?? '?'} → ${shortSymbol(c.target!.symbol)}${c.kind === 'static' ? '' : `  [${c.kind}${c.via ? ` ${c.via}` : ''}]`}`,
+            location: c.target!,
+          })),
         });
       }
       const unresolved = calls[0];
@@ -177,7 +212,8 @@ export function App(props: AppProps) {
       if (name === 'j') return dispatch({ type: 'overlayMove', delta: 1 });
       if (name === 'k') return dispatch({ type: 'overlayMove', delta: -1 });
       if (name === 'q') return dispatch({ type: 'closeOverlay' });
-      if (name === 'enter') return dispatch({ type: 'follow', location: overlay.options[overlay.selected]!.location });
+      if (name === 'enter')
+        return dispatch({ type: 'follow', location: overlay.options[overlay.selected]!.location });
       return;
     }
     if (name === 'enter') {
@@ -185,13 +221,24 @@ export function App(props: AppProps) {
       if (chosen) dispatch({ type: 'follow', location: chosen });
       return;
     }
-    const text = name === 'backspace' ? overlay.text.slice(0, -1) : input && !key.ctrl && !key.meta && name !== 'tab' ? overlay.text + input : null;
+    const text =
+      name === 'backspace'
+        ? overlay.text.slice(0, -1)
+        : input && !key.ctrl && !key.meta && name !== 'tab'
+          ? overlay.text + input
+          : null;
     if (text === null) return;
     dispatch({ type: 'searchInput', text });
     if (text.trim() === '') return;
     props.providers.search(text.trim()).then(
       (results) => send({ type: 'searchResults', text, results, error: null }),
-      (error: unknown) => send({ type: 'searchResults', text, results: [], error: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        send({
+          type: 'searchResults',
+          text,
+          results: [],
+          error: error instanceof Error ? error.message : String(error),
+        }),
     );
   }
 
@@ -209,11 +256,24 @@ export function App(props: AppProps) {
       ? `cannot read ${location.file}: ${source.message}`
       : 'loading…';
   return (
-    <Box flexDirection="column" width={layout.width} height={layout.height}>
-      <TitleBar text={`${props.title} · ${where}${props.treeLabel}`} width={layout.width} />
-      {state.overlay ? <Overlay overlay={state.overlay} width={layout.width} height={layout.body} /> : <Body layout={layout} state={state} props={props} lines={lines} message={message} side={side} />}
-      <StatusBar status={state.status} width={layout.width} />
-    </Box>
+    <ColourContext.Provider value={color}>
+      <Box flexDirection="column" width={layout.width} height={layout.height}>
+        <TitleBar text={`${props.title} · ${where}${props.treeLabel}`} width={layout.width} />
+        {state.overlay ? (
+          <Overlay overlay={state.overlay} width={layout.width} height={layout.body} />
+        ) : (
+          <Body
+            layout={layout}
+            state={state}
+            props={props}
+            lines={lines}
+            message={message}
+            side={side}
+          />
+        )}
+        <StatusBar status={state.status} width={layout.width} />
+      </Box>
+    </ColourContext.Provider>
   );
 }
 

@@ -35,7 +35,16 @@ export function ItemList({ title, items, selected, focused, width, height }: Ite
     };
   });
   return (
-    <Box flexDirection="column" width={width} height={height} borderStyle="single" borderTop={false} borderBottom={false} borderLeft={false} borderDimColor>
+    <Box
+      flexDirection="column"
+      width={width}
+      height={height}
+      borderStyle="single"
+      borderTop={false}
+      borderBottom={false}
+      borderLeft={false}
+      borderDimColor
+    >
       <Text wrap="truncate-end" bold inverse={focused}>
         {` ${title} ${items.length > size ? `${selected + 1}/${items.length}` : ''}`.padEnd(inner)}
       </Text>

@@ -21,7 +21,16 @@ export interface SidePaneProps {
   height: number;
 }
 
-export function SidePane({ view, aboutTitle, content, offset, focused, placement, width, height }: SidePaneProps) {
+export function SidePane({
+  view,
+  aboutTitle,
+  content,
+  offset,
+  focused,
+  placement,
+  width,
+  height,
+}: SidePaneProps) {
   const inner = placement === 'right' ? width - 1 : width;
   const size = Math.max(height - 2 + (placement === 'right' ? 1 : 0), 1);
   const listTop = useWindowTop(offset, size, content.rows.length, content.key);

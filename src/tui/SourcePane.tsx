@@ -23,17 +23,36 @@ export interface SourcePaneProps {
   height: number;
 }
 
-export function SourcePane({ location, cursor, lines, message, back, focused, width, height }: SourcePaneProps) {
+export function SourcePane({
+  location,
+  cursor,
+  lines,
+  message,
+  back,
+  focused,
+  width,
+  height,
+}: SourcePaneProps) {
   const size = Math.max(height - 1, 1);
   const total = lines?.length ?? 0;
   // The file's length is part of the key: the window is placed again once the text has arrived.
-  const top = useWindowTop(cursor - 1, size, total, location ? `${location.file}:${location.symbol}:${total}` : '');
+  const top = useWindowTop(
+    cursor - 1,
+    size,
+    total,
+    location ? `${location.file}:${location.symbol}:${total}` : '',
+  );
   const backText = back ? `  ⌫ ${shortSymbol(back)}` : '';
   const name = location ? ` · ${shortSymbol(location.symbol)}` : '';
-  const title = location ? ` ${fitPath(`${location.file}:${cursor}`, width - name.length - backText.length - 1)}${name}` : ' (no source)';
+  const title = location
+    ? ` ${fitPath(`${location.file}:${cursor}`, width - name.length - backText.length - 1)}${name}`
+    : ' (no source)';
   let rows: Row[];
   if (!location || !lines) {
-    rows = [{ text: '' }, ...(message ?? '').split('\n').map((text): Row => ({ text: ` ${text}`, tone: 'dim' }))];
+    rows = [
+      { text: '' },
+      ...(message ?? '').split('\n').map((text): Row => ({ text: ` ${text}`, tone: 'dim' })),
+    ];
   } else {
     const width_ = String(Math.min(top + size, total)).length;
     rows = lines.slice(top, top + size).map((code, i): Row => {
@@ -42,7 +61,11 @@ export function SourcePane({ location, cursor, lines, message, back, focused, wi
       const isFocus = n === location.focusLine;
       const inSpan = n >= location.line && n <= location.endLine;
       const gutter = `${isCursor ? '›' : ' '}${isFocus ? '▶' : ' '}${String(n).padStart(width_)} ${inSpan ? '│' : ' '} `;
-      return { text: gutter + code, ...(isFocus ? { tone: 'accent' as const, bold: true } : {}), ...(isCursor && focused ? { inverse: true } : {}) };
+      return {
+        text: gutter + code,
+        ...(isFocus ? { tone: 'accent' as const, bold: true } : {}),
+        ...(isCursor && focused ? { inverse: true } : {}),
+      };
     });
   }
   return (

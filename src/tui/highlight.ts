@@ -14,7 +14,11 @@ type Paint = (text: string) => string;
 type Highlight = typeof highlight;
 
 function perLine(paint: Paint): Paint {
-  return (text) => text.split('\n').map((line) => (line ? paint(line) : line)).join('\n');
+  return (text) =>
+    text
+      .split('\n')
+      .map((line) => (line ? paint(line) : line))
+      .join('\n');
 }
 
 function theme(): Theme {
@@ -66,7 +70,9 @@ export function highlightLines(text: string, language: string, color: boolean): 
   const expanded = text.replace(/\t/g, TAB);
   if (!color || !highlighter) return expanded.split('\n');
   try {
-    return highlighter.highlight(expanded, { language, ignoreIllegals: true, theme: highlighter.theme }).split('\n');
+    return highlighter
+      .highlight(expanded, { language, ignoreIllegals: true, theme: highlighter.theme })
+      .split('\n');
   } catch {
     // A grammar that chokes on a file must not take the screen down: show it uncoloured.
     return expanded.split('\n');

@@ -13,7 +13,13 @@ export function tourItems(view: TourView): NavItem[] {
   return view.steps.map(({ number, step, anchor }) => {
     const location =
       anchor.status === 'resolved'
-        ? { symbol: anchor.symbol, file: anchor.file, line: anchor.line, endLine: anchor.endLine, focusLine: anchor.focusLine }
+        ? {
+            symbol: anchor.symbol,
+            file: anchor.file,
+            line: anchor.line,
+            endLine: anchor.endLine,
+            focusLine: anchor.focusLine,
+          }
         : null;
     const note =
       anchor.status === 'missing'
@@ -50,21 +56,29 @@ export function traceItems(trace: Trace): NavItem[] {
   const index = indexTrace(trace);
   const items: NavItem[] = [];
   const expanded = new Set<string>();
-  const visit = (symbol: string, depth: number, edge: TraceEdge | null, parentPackage: string | undefined) => {
+  const visit = (
+    symbol: string,
+    depth: number,
+    edge: TraceEdge | null,
+    parentPackage: string | undefined,
+  ) => {
     const node = index.nodes.get(symbol);
     const again = expanded.has(symbol);
     items.push({
       key: `${items.length}:${symbol}`,
       label: shortSymbol(symbol, parentPackage),
       depth,
-      location: node ? { symbol, file: node.file, line: node.line, endLine: node.line, focusLine: null } : null,
+      location: node
+        ? { symbol, file: node.file, line: node.line, endLine: node.line, focusLine: null }
+        : null,
       mark: again ? '↩' : node ? null : '?',
       guide: null,
       how: edge ? describeEdge(edge) || null : null,
     });
     if (again) return;
     expanded.add(symbol);
-    for (const call of index.calls.get(symbol) ?? []) visit(call.callee, depth + 1, call, packageOf(index, symbol));
+    for (const call of index.calls.get(symbol) ?? [])
+      visit(call.callee, depth + 1, call, packageOf(index, symbol));
   };
   visit(trace.root, 0, null, undefined);
   return items;

@@ -37,17 +37,52 @@ export interface KeyBinding {
 }
 
 export const keyBindings: readonly KeyBinding[] = [
-  { command: 'down', keys: ['j', 'down'], help: 'next step, node or line (in the focused pane)', hint: 'j/k move' },
+  {
+    command: 'down',
+    keys: ['j', 'down'],
+    help: 'next step, node or line (in the focused pane)',
+    hint: 'j/k move',
+  },
   { command: 'up', keys: ['k', 'up'], help: 'previous step, node or line' },
   { command: 'pageDown', keys: ['pagedown', 'space'], help: 'a page down' },
   { command: 'pageUp', keys: ['pageup'], help: 'a page up' },
-  { command: 'nextPane', keys: ['tab', 'l', 'right'], help: 'focus the next pane: list, source, side', hint: 'tab pane' },
+  {
+    command: 'nextPane',
+    keys: ['tab', 'l', 'right'],
+    help: 'focus the next pane: list, source, side',
+    hint: 'tab pane',
+  },
   { command: 'previousPane', keys: ['shift-tab', 'h', 'left'], help: 'focus the previous pane' },
-  { command: 'follow', keys: ['enter'], help: 'follow the call on the source line (or open the selected item)', hint: '⏎ follow' },
-  { command: 'back', keys: ['backspace'], help: 'go back to where you followed from', hint: '⌫ back' },
-  { command: 'blame', keys: ['b'], help: 'blame: commit, author and pull request of the source line', hint: 'b blame' },
-  { command: 'twin', keys: ['t'], help: 'the TypeScript twin of the symbol (twin show)', hint: 't twin' },
-  { command: 'timeline', keys: ['r'], help: "run the twin: its timeline, this symbol's events marked (twin run)", hint: 'r run' },
+  {
+    command: 'follow',
+    keys: ['enter'],
+    help: 'follow the call on the source line (or open the selected item)',
+    hint: '⏎ follow',
+  },
+  {
+    command: 'back',
+    keys: ['backspace'],
+    help: 'go back to where you followed from',
+    hint: '⌫ back',
+  },
+  {
+    command: 'blame',
+    keys: ['b'],
+    help: 'blame: commit, author and pull request of the source line',
+    hint: 'b blame',
+  },
+  {
+    command: 'twin',
+    keys: ['t'],
+    help: 'the TypeScript twin of the symbol (twin show)',
+    hint: 't twin',
+  },
+  {
+    command: 'timeline',
+    keys: ['r'],
+    help: "run the twin: its timeline, this symbol's events marked (twin run)",
+    hint: 'r run',
+  },
   { command: 'callers', keys: ['c'], help: 'who calls the symbol', hint: 'c callers' },
   { command: 'about', keys: ['g'], help: "the step's guide (or the trace node's details)" },
   { command: 'placement', keys: ['v'], help: 'side pane on the right or at the bottom' },
@@ -76,7 +111,14 @@ export function keyName(input: string, key: Key): string {
   return input;
 }
 
-const controlNames: Record<string, string> = { '\r': 'enter', '\n': 'enter', '\t': 'tab', '\x7f': 'backspace', '\b': 'backspace', ' ': 'space' };
+const controlNames: Record<string, string> = {
+  '\r': 'enter',
+  '\n': 'enter',
+  '\t': 'tab',
+  '\x7f': 'backspace',
+  '\b': 'backspace',
+  ' ': 'space',
+};
 
 /**
  * The key names in one input event. Keys typed faster than the terminal is read (or sent by tmux

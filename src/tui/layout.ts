@@ -35,17 +35,43 @@ export function computeLayout(columns: number, rows: number, placement: Placemen
   const listWidth = Math.min(34, Math.max(16, Math.floor(width * 0.27)));
   if (side === 'right') {
     const sideWidth = Math.max(24, Math.floor((width - listWidth) * 0.42));
-    return { width, height, placement: side, body, listWidth, sourceWidth: width - listWidth - sideWidth, mainHeight: body, sideWidth, sideHeight: body };
+    return {
+      width,
+      height,
+      placement: side,
+      body,
+      listWidth,
+      sourceWidth: width - listWidth - sideWidth,
+      mainHeight: body,
+      sideWidth,
+      sideHeight: body,
+    };
   }
   const sideHeight = Math.max(5, Math.floor(body * 0.42));
-  return { width, height, placement: side, body, listWidth, sourceWidth: width - listWidth, mainHeight: body - sideHeight, sideWidth: width, sideHeight };
+  return {
+    width,
+    height,
+    placement: side,
+    body,
+    listWidth,
+    sourceWidth: width - listWidth,
+    mainHeight: body - sideHeight,
+    sideWidth: width,
+    sideHeight,
+  };
 }
 
 /**
  * The first row of a window of `size` rows over `total` rows that shows `cursor` (0-based),
  * moving as little as possible from `previousTop` and keeping `margin` rows of context.
  */
-export function scrollTop(previousTop: number, cursor: number, size: number, total: number, margin = 2): number {
+export function scrollTop(
+  previousTop: number,
+  cursor: number,
+  size: number,
+  total: number,
+  margin = 2,
+): number {
   if (total <= size) return 0;
   const keep = Math.min(margin, Math.floor((size - 1) / 2));
   let top = previousTop;

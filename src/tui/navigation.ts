@@ -25,7 +25,13 @@ export interface ChoiceOption {
 
 export type Overlay =
   | { kind: 'help' }
-  | { kind: 'search'; text: string; results: Location[] | null; selected: number; error: string | null }
+  | {
+      kind: 'search';
+      text: string;
+      results: Location[] | null;
+      selected: number;
+      error: string | null;
+    }
   | { kind: 'choose'; title: string; options: ChoiceOption[]; selected: number };
 
 export interface NavState {
@@ -93,13 +99,16 @@ export function navigate(state: NavState, action: NavAction): NavState {
     case 'selectItem':
       return selectItem(state, action.index);
     case 'cyclePane': {
-      const next = panes[(panes.indexOf(state.focus) + action.delta + panes.length) % panes.length]!;
+      const next =
+        panes[(panes.indexOf(state.focus) + action.delta + panes.length) % panes.length]!;
       return { ...state, focus: next, status: null };
     }
     case 'follow':
       return {
         ...state,
-        history: state.location ? [...state.history, { location: state.location, cursor: state.cursor }] : state.history,
+        history: state.location
+          ? [...state.history, { location: state.location, cursor: state.cursor }]
+          : state.history,
         location: action.location,
         cursor: startLine(action.location),
         focus: 'source',
@@ -109,11 +118,24 @@ export function navigate(state: NavState, action: NavAction): NavState {
       };
     case 'back': {
       const visit = state.history.at(-1);
-      if (!visit) return { ...state, status: 'nothing to go back to: this is where the step starts' };
-      return { ...state, history: state.history.slice(0, -1), location: visit.location, cursor: visit.cursor, sideOffset: 0, status: null };
+      if (!visit)
+        return { ...state, status: 'nothing to go back to: this is where the step starts' };
+      return {
+        ...state,
+        history: state.history.slice(0, -1),
+        location: visit.location,
+        cursor: visit.cursor,
+        sideOffset: 0,
+        status: null,
+      };
     }
     case 'toggleSide':
-      return { ...state, side: state.side === action.view ? 'about' : action.view, sideOffset: 0, status: null };
+      return {
+        ...state,
+        side: state.side === action.view ? 'about' : action.view,
+        sideOffset: 0,
+        status: null,
+      };
     case 'sideScroll':
       return { ...state, sideOffset: Math.max(0, action.offset) };
     case 'togglePlacement':
@@ -121,20 +143,49 @@ export function navigate(state: NavState, action: NavAction): NavState {
     case 'openHelp':
       return { ...state, overlay: { kind: 'help' }, status: null };
     case 'openSearch':
-      return { ...state, overlay: { kind: 'search', text: '', results: null, selected: 0, error: null }, status: null };
+      return {
+        ...state,
+        overlay: { kind: 'search', text: '', results: null, selected: 0, error: null },
+        status: null,
+      };
     case 'searchInput':
       if (state.overlay?.kind !== 'search') return state;
       return { ...state, overlay: { ...state.overlay, text: action.text, selected: 0 } };
     case 'searchResults':
       // A late answer to an older query must not replace the newer one's.
       if (state.overlay?.kind !== 'search' || state.overlay.text !== action.text) return state;
-      return { ...state, overlay: { ...state.overlay, results: action.results, error: action.error, selected: 0 } };
+      return {
+        ...state,
+        overlay: { ...state.overlay, results: action.results, error: action.error, selected: 0 },
+      };
     case 'openChoice':
-      return { ...state, overlay: { kind: 'choose', title: action.title, options: action.options, selected: 0 }, status: null };
+      return {
+        ...state,
+        overlay: { kind: 'choose', title: action.title, options: action.options, selected: 0 },
+        status: null,
+      };
     case 'overlayMove': {
       const overlay = state.overlay;
-      if (overlay?.kind === 'search') return { ...state, overlay: { ...overlay, selected: clamp(overlay.selected + action.delta, 0, Math.max(0, (overlay.results?.length ?? 0) - 1)) } };
-      if (overlay?.kind === 'choose') return { ...state, overlay: { ...overlay, selected: clamp(overlay.selected + action.delta, 0, overlay.options.length - 1) } };
+      if (overlay?.kind === 'search')
+        return {
+          ...state,
+          overlay: {
+            ...overlay,
+            selected: clamp(
+              overlay.selected + action.delta,
+              0,
+              Math.max(0, (overlay.results?.length ?? 0) - 1),
+            ),
+          },
+        };
+      if (overlay?.kind === 'choose')
+        return {
+          ...state,
+          overlay: {
+            ...overlay,
+            selected: clamp(overlay.selected + action.delta, 0, overlay.options.length - 1),
+          },
+        };
       return state;
     }
     case 'closeOverlay':
@@ -150,17 +201,33 @@ function move(state: NavState, delta: number, limit: number): NavState {
     if (!state.location) return state;
     return { ...state, cursor: clamp(state.cursor + delta, 1, Math.max(1, limit)), status: null };
   }
-  return { ...state, sideOffset: clamp(state.sideOffset + delta, 0, Math.max(0, limit - 1)), status: null };
+  return {
+    ...state,
+    sideOffset: clamp(state.sideOffset + delta, 0, Math.max(0, limit - 1)),
+    status: null,
+  };
 }
 
 function selectItem(state: NavState, index: number): NavState {
   const selected = clamp(index, 0, Math.max(0, state.items.length - 1));
-  if (selected === state.selected && state.history.length === 0 && state.location === (state.items[selected]?.location ?? null)) {
+  if (
+    selected === state.selected &&
+    state.history.length === 0 &&
+    state.location === (state.items[selected]?.location ?? null)
+  ) {
     return { ...state, status: null };
   }
   const location = state.items[selected]?.location ?? null;
   // A new step starts a new walk: following calls from here begins a fresh way back.
-  return { ...state, selected, location, cursor: startLine(location), history: [], sideOffset: 0, status: null };
+  return {
+    ...state,
+    selected,
+    location,
+    cursor: startLine(location),
+    history: [],
+    sideOffset: 0,
+    status: null,
+  };
 }
 
 function startLine(location: Location | null): number {

@@ -29,7 +29,11 @@ export interface ScreenOptions {
 const ENTER_ALTERNATE = '\x1b[?1049h\x1b[H';
 const LEAVE_ALTERNATE = '\x1b[?1049l';
 
-export async function startScreen(props: AppProps, streams: ScreenStreams, options: ScreenOptions = {}): Promise<void> {
+export async function startScreen(
+  props: AppProps,
+  streams: ScreenStreams,
+  options: ScreenOptions = {},
+): Promise<void> {
   let resume: NavState | undefined;
   let latest: NavState | undefined;
   const cache: AnswerCache = props.cache ?? new Map();

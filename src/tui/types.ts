@@ -73,7 +73,10 @@ export interface CallerSite {
 }
 
 /** Who last changed a line and in which pull request: `blame -o json`'s answer, as the pane needs it. */
-export type BlameInfo = Pick<BlamedLine, 'file' | 'line' | 'commit' | 'author' | 'authorTime' | 'summary' | 'reason'> & {
+export type BlameInfo = Pick<
+  BlamedLine,
+  'file' | 'line' | 'commit' | 'author' | 'authorTime' | 'summary' | 'reason'
+> & {
   pr: Pick<PullRequest, 'number' | 'title' | 'url'> | null;
 };
 

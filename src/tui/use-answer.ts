@@ -4,7 +4,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 
-export type Answer<T> = { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error'; message: string };
+export type Answer<T> =
+  { status: 'loading' } | { status: 'ready'; value: T } | { status: 'error'; message: string };
 
 /** Answers by key, shared by the panes of one screen. */
 export type AnswerCache = Map<string, Answer<unknown>>;
@@ -13,7 +14,11 @@ export type AnswerCache = Map<string, Answer<unknown>>;
  * The answer for `key`, loading it with `load` the first time. A null key loads nothing (and
  * answers null): the pane has nothing to ask for.
  */
-export function useAnswer<T>(cache: AnswerCache, key: string | null, load: () => Promise<T>): Answer<T> | null {
+export function useAnswer<T>(
+  cache: AnswerCache,
+  key: string | null,
+  load: () => Promise<T>,
+): Answer<T> | null {
   const [, setVersion] = useState(0);
   const mounted = useRef(true);
   useEffect(
@@ -28,7 +33,11 @@ export function useAnswer<T>(cache: AnswerCache, key: string | null, load: () =>
     load()
       .then(
         (value) => cache.set(key, { status: 'ready', value }),
-        (error: unknown) => cache.set(key, { status: 'error', message: error instanceof Error ? error.message : String(error) }),
+        (error: unknown) =>
+          cache.set(key, {
+            status: 'error',
+            message: error instanceof Error ? error.message : String(error),
+          }),
       )
       // Whichever key the pane shows by now, a render picks its answer from the cache.
       .finally(() => mounted.current && setVersion((v) => v + 1));
@@ -39,7 +48,11 @@ export function useAnswer<T>(cache: AnswerCache, key: string | null, load: () =>
 }
 
 /** The same cache outside rendering (a key press that needs data): the answer, loaded once. */
-export async function fetchAnswer<T>(cache: AnswerCache, key: string, load: () => Promise<T>): Promise<T> {
+export async function fetchAnswer<T>(
+  cache: AnswerCache,
+  key: string,
+  load: () => Promise<T>,
+): Promise<T> {
   const cached = cache.get(key) as Answer<T> | undefined;
   if (cached?.status === 'ready') return cached.value;
   try {
@@ -47,7 +60,10 @@ export async function fetchAnswer<T>(cache: AnswerCache, key: string, load: () =
     cache.set(key, { status: 'ready', value });
     return value;
   } catch (error) {
-    cache.set(key, { status: 'error', message: error instanceof Error ? error.message : String(error) });
+    cache.set(key, {
+      status: 'error',
+      message: error instanceof Error ? error.message : String(error),
+    });
     throw error;
   }
 }

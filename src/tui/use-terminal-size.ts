@@ -23,5 +23,8 @@ export function useTerminalSize(): TerminalSize {
       stdout.off('resize', onResize);
     };
   }, [stdout]);
-  return { columns: stdout.columns || DEFAULT_SIZE.columns, rows: stdout.rows || DEFAULT_SIZE.rows };
+  return {
+    columns: stdout.columns || DEFAULT_SIZE.columns,
+    rows: stdout.rows || DEFAULT_SIZE.rows,
+  };
 }

@@ -34,7 +34,10 @@ export const keys = {
 /** Macrotask turns allowed for answers to arrive: enough for chained promises, never a clock. */
 const SETTLE_TURNS = 200;
 
-export function renderTui(element: ReactElement, size: { columns?: number; rows?: number } = {}): RenderedTui {
+export function renderTui(
+  element: ReactElement,
+  size: { columns?: number; rows?: number } = {},
+): RenderedTui {
   const result = render(element);
   let columns = size.columns ?? 80;
   let rows = size.rows ?? 24;

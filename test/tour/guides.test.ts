@@ -25,22 +25,33 @@ describe('the bundled guides', () => {
 
   it('cite a source by version for every step', () => {
     for (const tour of tours) {
-      for (const step of tour.steps) expect(step.cite.length, `${tour.name}: ${step.title}`).toBeGreaterThan(0);
+      for (const step of tour.steps)
+        expect(step.cite.length, `${tour.name}: ${step.title}`).toBeGreaterThan(0);
     }
   });
 
   it('name a demo tree that exists for every tour', () => {
     for (const tour of tours) {
       expect(tour.demoTrees.length, tour.name).toBeGreaterThan(0);
-      for (const demo of tour.demoTrees) expect(['kubernetes', 'kubernetes-v1.15', 'sample-controller', 'controller-runtime-operator']).toContain(demo);
+      for (const demo of tour.demoTrees)
+        expect([
+          'kubernetes',
+          'kubernetes-v1.15',
+          'sample-controller',
+          'controller-runtime-operator',
+        ]).toContain(demo);
     }
   });
 
   it('walk the kube-scheduler through both eras: every algorithm step names its v1.15 symbol', () => {
     const scheduler = tours.find((t) => t.name === 'kube-scheduler')!;
     const alternatives = scheduler.steps.flatMap((s) => s.alternatives);
-    expect(alternatives).toContain('(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule');
-    expect(alternatives).toContain('k8s.io/kubernetes/pkg/scheduler/algorithm/predicates.PodFitsResources');
+    expect(alternatives).toContain(
+      '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule',
+    );
+    expect(alternatives).toContain(
+      'k8s.io/kubernetes/pkg/scheduler/algorithm/predicates.PodFitsResources',
+    );
   });
 
   it('follow client-go from a kubeconfig to the indexer lookup by key', () => {
@@ -56,7 +67,9 @@ describe('the bundled guides', () => {
       '(*k8s.io/client-go/util/workqueue.Type).Get',
       '(*k8s.io/client-go/tools/cache.cache).GetByKey',
     ];
-    expect(order.map((s) => steps.indexOf(s))).toEqual([...order.map((s) => steps.indexOf(s))].sort((a, b) => a - b));
+    expect(order.map((s) => steps.indexOf(s))).toEqual(
+      [...order.map((s) => steps.indexOf(s))].sort((a, b) => a - b),
+    );
     expect(order.every((s) => steps.includes(s))).toBe(true);
   });
 });

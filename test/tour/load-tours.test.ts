@@ -1,7 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { findTour, loadTours, parseTour, TourFileError, type TourIssue } from '../../src/tour/load-tours.js';
+import {
+  findTour,
+  loadTours,
+  parseTour,
+  TourFileError,
+  type TourIssue,
+} from '../../src/tour/load-tours.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 import { tourYaml } from './sample-index.js';
 
@@ -21,24 +27,50 @@ describe('parseTour', () => {
     expect(tour.name).toBe('demo');
     expect(tour.file).toBe('guides/demo.yaml');
     expect(tour.steps).toHaveLength(2);
-    expect(tour.steps[0]).toMatchObject({ focus: { call: 'sched.SchedulePod' }, alternatives: [], demo: true, optional: false });
+    expect(tour.steps[0]).toMatchObject({
+      focus: { call: 'sched.SchedulePod' },
+      alternatives: [],
+      demo: true,
+      optional: false,
+    });
     expect(tour.steps[1]!.cite).toEqual([]);
   });
 
   it('names the file, line, column and field of an unknown field, and what is allowed there', () => {
-    const text = tourYaml().replace('    prose: Filter, score, select.', '    prose: Filter, score, select.\n    prosa: typo');
+    const text = tourYaml().replace(
+      '    prose: Filter, score, select.',
+      '    prose: Filter, score, select.\n    prosa: typo',
+    );
     const [issue] = issuesOf(text);
-    expect(issue).toMatchObject({ file: 'guides/demo.yaml', line: 25, col: 5, field: 'steps[1].prosa' });
-    expect(issue!.message).toMatch(/^unknown field \(allowed here: title, symbol, alternatives, focus, prose, twin, cite, demo, optional\)$/);
+    expect(issue).toMatchObject({
+      file: 'guides/demo.yaml',
+      line: 25,
+      col: 5,
+      field: 'steps[1].prosa',
+    });
+    expect(issue!.message).toMatch(
+      /^unknown field \(allowed here: title, symbol, alternatives, focus, prose, twin, cite, demo, optional\)$/,
+    );
   });
 
   it('points at the step of a missing required field', () => {
     const text = tourYaml().replace('    prose: Filter, score, select.\n', '');
-    expect(issuesOf(text)).toEqual([{ file: 'guides/demo.yaml', line: 19, col: 5, field: 'steps[1].prose', message: 'required field is missing' }]);
+    expect(issuesOf(text)).toEqual([
+      {
+        file: 'guides/demo.yaml',
+        line: 19,
+        col: 5,
+        field: 'steps[1].prose',
+        message: 'required field is missing',
+      },
+    ]);
   });
 
   it('rejects a short name where a full symbol belongs, pointing at the value', () => {
-    const text = tourYaml().replace('symbol: (*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod', 'symbol: schedulePod');
+    const text = tourYaml().replace(
+      'symbol: (*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod',
+      'symbol: schedulePod',
+    );
     const [issue] = issuesOf(text);
     expect(issue).toMatchObject({ line: 20, col: 5, field: 'steps[1].symbol' });
     expect(issue!.message).toContain('expected a full symbol as DESIGN.md writes it');
@@ -49,37 +81,71 @@ describe('parseTour', () => {
       '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule',
       '(*sigs.k8s.io/controller-runtime/pkg/internal/source.Kind[object,request]).Start',
     );
-    expect(parseTour(text, 'guides/demo.yaml').steps[1]!.alternatives).toEqual(['(*sigs.k8s.io/controller-runtime/pkg/internal/source.Kind[object,request]).Start']);
+    expect(parseTour(text, 'guides/demo.yaml').steps[1]!.alternatives).toEqual([
+      '(*sigs.k8s.io/controller-runtime/pkg/internal/source.Kind[object,request]).Start',
+    ]);
   });
 
   it('requires exactly one of call and text in a focus', () => {
-    const text = tourYaml().replace('focus: { text: findNodesThatFit }', 'focus: { text: a, call: b }');
-    expect(issuesOf(text)).toEqual([expect.objectContaining({ line: 23, field: 'steps[1].focus', message: 'give exactly one of `call` or `text`' })]);
+    const text = tourYaml().replace(
+      'focus: { text: findNodesThatFit }',
+      'focus: { text: a, call: b }',
+    );
+    expect(issuesOf(text)).toEqual([
+      expect.objectContaining({
+        line: 23,
+        field: 'steps[1].focus',
+        message: 'give exactly one of `call` or `text`',
+      }),
+    ]);
   });
 
   it('reports every problem of a file at once', () => {
-    const text = tourYaml().replace('order: 1', 'order: first').replace('symbol: (*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne', 'symbol: scheduleOne');
+    const text = tourYaml()
+      .replace('order: 1', 'order: first')
+      .replace(
+        'symbol: (*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne',
+        'symbol: scheduleOne',
+      );
     expect(issuesOf(text).map((i) => i.field)).toEqual(['order', 'steps[0].symbol']);
   });
 
   it('requires the name to be the file name, the name `tour <name>` takes', () => {
-    expect(issuesOf(tourYaml(), 'guides/other.yaml')).toEqual([expect.objectContaining({ line: 1, field: 'name', message: expect.stringContaining('"other"') })]);
+    expect(issuesOf(tourYaml(), 'guides/other.yaml')).toEqual([
+      expect.objectContaining({
+        line: 1,
+        field: 'name',
+        message: expect.stringContaining('"other"'),
+      }),
+    ]);
   });
 
   it('checks twin names when it is given the twins', () => {
     const text = tourYaml().replace('name: scheduler', 'name: shceduler');
     expect(issuesOf(text, 'guides/demo.yaml', ['scheduler', 'informer'])).toEqual([
-      expect.objectContaining({ line: 15, field: 'steps[0].twin.name', message: 'no twin named "shceduler"; the twins are: scheduler, informer' }),
+      expect.objectContaining({
+        line: 15,
+        field: 'steps[0].twin.name',
+        message: 'no twin named "shceduler"; the twins are: scheduler, informer',
+      }),
     ]);
   });
 
   it('reports a YAML syntax error with its position', () => {
     const [issue] = issuesOf('name: demo\norder: 1\ntitle: x\n  bad: indent\n');
-    expect(issue).toEqual({ file: 'guides/demo.yaml', field: 'YAML', line: 3, col: 8, message: 'Nested mappings are not allowed in compact mappings' });
+    expect(issue).toEqual({
+      file: 'guides/demo.yaml',
+      field: 'YAML',
+      line: 3,
+      col: 8,
+      message: 'Nested mappings are not allowed in compact mappings',
+    });
   });
 
   it('ends its message with the fix', () => {
-    expect(() => parseTour(tourYaml().replace('order: 1', 'order: 0'), 'guides/demo.yaml')).toThrow(/^invalid tour:\n {2}guides\/demo\.yaml:3:1: order: .*\nfix the field\(s\) above/);
+    expect(() => parseTour(tourYaml().replace('order: 1', 'order: 0'), 'guides/demo.yaml')).toThrow(
+      /^invalid tour:\n {2}guides\/demo\.yaml:3:1: order: .*\nfix the field\(s\) above/,
+    );
   });
 });
 
@@ -96,19 +162,27 @@ describe('loadTours', () => {
   it('reports the problems of every bad file together', () => {
     const dir = useTempDir();
     writeFileSync(path.join(dir, 'a.yaml'), tourYaml());
-    writeFileSync(path.join(dir, 'b.yaml'), tourYaml().replace('name: demo', 'name: b').replace('title: "Demo: two steps"\n', ''));
+    writeFileSync(
+      path.join(dir, 'b.yaml'),
+      tourYaml().replace('name: demo', 'name: b').replace('title: "Demo: two steps"\n', ''),
+    );
     try {
       loadTours(dir, { shownAs: (file) => `guides/${path.basename(file)}` });
       expect.fail('the bad files were accepted');
     } catch (error) {
       expect(error).toBeInstanceOf(TourFileError);
-      expect((error as TourFileError).issues.map((i) => `${i.file}:${i.line}:${i.field}`)).toEqual(['guides/a.yaml:1:name', 'guides/b.yaml:1:title']);
+      expect((error as TourFileError).issues.map((i) => `${i.file}:${i.line}:${i.field}`)).toEqual([
+        'guides/a.yaml:1:name',
+        'guides/b.yaml:1:title',
+      ]);
       expect((error as TourFileError).exitCode).toBe(2);
     }
   });
 
   it('says which directory it cannot read and how to pass another', () => {
-    expect(() => loadTours('/nonexistent/guides')).toThrow(/cannot read the guides directory \/nonexistent\/guides: ENOENT; pass --guides DIR/);
+    expect(() => loadTours('/nonexistent/guides')).toThrow(
+      /cannot read the guides directory \/nonexistent\/guides: ENOENT; pass --guides DIR/,
+    );
   });
 });
 
@@ -116,6 +190,8 @@ describe('findTour', () => {
   it('lists the tour names when the name is unknown', () => {
     const tour = parseTour(tourYaml(), 'guides/demo.yaml');
     expect(findTour([tour], 'demo')).toBe(tour);
-    expect(() => findTour([tour], 'dmeo')).toThrow('no tour named "dmeo"; the tours are: demo (see `k8s-read tour list`)');
+    expect(() => findTour([tour], 'dmeo')).toThrow(
+      'no tour named "dmeo"; the tours are: demo (see `k8s-read tour list`)',
+    );
   });
 });

@@ -8,7 +8,8 @@ const tree: TreeDescription = {
   label: 'fixtures/kubernetes (demo tree)',
   commit: '0123456789abcdef0123456789abcdef01234567',
   version: 'v1.25.0',
-  permalinkBase: 'https://github.com/kubernetes/kubernetes/blob/0123456789abcdef0123456789abcdef01234567',
+  permalinkBase:
+    'https://github.com/kubernetes/kubernetes/blob/0123456789abcdef0123456789abcdef01234567',
   demoTree: 'kubernetes',
 };
 
@@ -67,10 +68,25 @@ describe('the tour as text (--plain)', () => {
   });
 
   it('says a step is not in the tree, with what it tried and what is similar', async () => {
-    const index = memoryIndex([{ symbol: '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOnce', kind: 'method', file: 'pkg/scheduler/schedule_one.go', line: 4, endLine: 12 }], schedulerFiles);
+    const index = memoryIndex(
+      [
+        {
+          symbol: '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOnce',
+          kind: 'method',
+          file: 'pkg/scheduler/schedule_one.go',
+          line: 4,
+          endLine: 12,
+        },
+      ],
+      schedulerFiles,
+    );
     const text = renderTourText(await buildTourView(demoTour(), index, tree));
-    expect(text).toContain('not in this tree: (*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne\n  similar: (*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOnce');
-    expect(text).toContain('not in this tree: (*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod\n  (also tried: (*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule)');
+    expect(text).toContain(
+      'not in this tree: (*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne\n  similar: (*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOnce',
+    );
+    expect(text).toContain(
+      'not in this tree: (*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod\n  (also tried: (*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule)',
+    );
   });
 });
 
@@ -139,15 +155,21 @@ describe('the tour as Markdown (export tour -o md)', () => {
   it('writes a plain symbol and no links for a tree without a GitHub remote', async () => {
     const view = await buildTourView(demoTour(), modernScheduler, { ...tree, permalinkBase: null });
     const md = renderTourMarkdown(view);
-    expect(md).toContain('`(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne` — `pkg/scheduler/schedule_one.go:7`');
-    expect(md).toContain('*Read on fixtures/kubernetes (demo tree) at `0123456789ab` (v1.25.0), 2 steps.');
+    expect(md).toContain(
+      '`(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne` — `pkg/scheduler/schedule_one.go:7`',
+    );
+    expect(md).toContain(
+      '*Read on fixtures/kubernetes (demo tree) at `0123456789ab` (v1.25.0), 2 steps.',
+    );
     expect(md).not.toContain('/blob/0123');
   });
 
   it('says a step is missing instead of inventing its code', async () => {
     const view = await buildTourView(demoTour(), memoryIndex([], {}), tree);
     const md = renderTourMarkdown(view);
-    expect(md).toContain('> **Not in this tree:** `(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod` or `(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule`.');
+    expect(md).toContain(
+      '> **Not in this tree:** `(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod` or `(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule`.',
+    );
     expect(md).not.toContain('```go');
   });
 });

@@ -6,7 +6,10 @@ import type { IndexedSymbol, TourIndex } from '../../src/tour/anchor.js';
 import { parseTour } from '../../src/tour/load-tours.js';
 import type { Tour } from '../../src/tour/schema.js';
 
-export function memoryIndex(symbols: Omit<IndexedSymbol, 'name' | 'package'>[], files: Record<string, string>): TourIndex & { asked: string[] } {
+export function memoryIndex(
+  symbols: Omit<IndexedSymbol, 'name' | 'package'>[],
+  files: Record<string, string>,
+): TourIndex & { asked: string[] } {
   const rows: IndexedSymbol[] = symbols.map((s) => {
     const method = /^\(\*?(.+)\.([^.()]+)\)\.(.+)$/.exec(s.symbol);
     const dot = s.symbol.indexOf('.', s.symbol.lastIndexOf('/') + 1);
@@ -20,9 +23,11 @@ export function memoryIndex(symbols: Omit<IndexedSymbol, 'name' | 'package'>[], 
   return {
     asked,
     findSymbol: async (symbol) => rows.filter((r) => r.symbol === symbol),
-    searchSymbols: async (text, limit) => rows.filter((r) => r.name.toLowerCase().includes(text.toLowerCase())).slice(0, limit),
+    searchSymbols: async (text, limit) =>
+      rows.filter((r) => r.name.toLowerCase().includes(text.toLowerCase())).slice(0, limit),
     symbolsInPackage: async (pkg) => rows.filter((r) => r.package === pkg),
-    hasPackage: async (prefix) => rows.some((r) => r.package === prefix || r.package.startsWith(`${prefix}/`)),
+    hasPackage: async (prefix) =>
+      rows.some((r) => r.package === prefix || r.package.startsWith(`${prefix}/`)),
     readSource: async (file) => {
       asked.push(file);
       return files[file];
@@ -50,21 +55,59 @@ export const schedulerFiles: Record<string, string> = {
     '\t_ = nodes',
     '}',
   ].join('\n'),
-  'pkg/scheduler/core/generic_scheduler.go': ['package core', '', 'func (g *genericScheduler) Schedule(pod *v1.Pod) {', '\tg.findNodesThatFit(pod)', '}'].join('\n'),
+  'pkg/scheduler/core/generic_scheduler.go': [
+    'package core',
+    '',
+    'func (g *genericScheduler) Schedule(pod *v1.Pod) {',
+    '\tg.findNodesThatFit(pod)',
+    '}',
+  ].join('\n'),
 };
 
 export const modernScheduler = memoryIndex(
   [
-    { symbol: '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne', kind: 'method', file: 'pkg/scheduler/schedule_one.go', line: 4, endLine: 12 },
-    { symbol: '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod', kind: 'method', file: 'pkg/scheduler/schedule_one.go', line: 14, endLine: 17 },
-    { symbol: '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).findNodesThatFitPod', kind: 'method', file: 'pkg/scheduler/schedule_one.go', line: 20, endLine: 30 },
-    { symbol: 'k8s.io/kubernetes/pkg/scheduler.selectHost', kind: 'func', file: 'pkg/scheduler/schedule_one.go', line: 32, endLine: 40 },
+    {
+      symbol: '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne',
+      kind: 'method',
+      file: 'pkg/scheduler/schedule_one.go',
+      line: 4,
+      endLine: 12,
+    },
+    {
+      symbol: '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod',
+      kind: 'method',
+      file: 'pkg/scheduler/schedule_one.go',
+      line: 14,
+      endLine: 17,
+    },
+    {
+      symbol: '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).findNodesThatFitPod',
+      kind: 'method',
+      file: 'pkg/scheduler/schedule_one.go',
+      line: 20,
+      endLine: 30,
+    },
+    {
+      symbol: 'k8s.io/kubernetes/pkg/scheduler.selectHost',
+      kind: 'func',
+      file: 'pkg/scheduler/schedule_one.go',
+      line: 32,
+      endLine: 40,
+    },
   ],
   schedulerFiles,
 );
 
 export const oldScheduler = memoryIndex(
-  [{ symbol: '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule', kind: 'method', file: 'pkg/scheduler/core/generic_scheduler.go', line: 3, endLine: 5 }],
+  [
+    {
+      symbol: '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule',
+      kind: 'method',
+      file: 'pkg/scheduler/core/generic_scheduler.go',
+      line: 3,
+      endLine: 5,
+    },
+  ],
   schedulerFiles,
 );
 

@@ -63,7 +63,10 @@ describe('the tour screen', () => {
     await tui.waitFor((f) => f.includes('sched.Run()'), 'main');
     tui.press(keys.tab);
     tui.press(keys.enter);
-    let frame = await tui.waitFor((f) => f.includes('pkg/sched/run.go:5 · sched.Run'), 'Run after following the call');
+    let frame = await tui.waitFor(
+      (f) => f.includes('pkg/sched/run.go:5 · sched.Run'),
+      'Run after following the call',
+    );
     expect(providers.asked).toContain('calls cmd/sched/main.go:6');
     expect(frame).toContain('⌫ sched.main');
     tui.press(keys.backspace);
@@ -89,7 +92,10 @@ describe('the tour screen', () => {
     await tui.waitFor((f) => f.includes('scheduleOne'), 'scheduleOne');
     tui.press('j');
     tui.press(keys.enter);
-    await tui.waitFor((f) => f.includes('s.next on line 12 does not resolve to code in the index'), 'the unresolved call');
+    await tui.waitFor(
+      (f) => f.includes('s.next on line 12 does not resolve to code in the index'),
+      'the unresolved call',
+    );
   });
 
   it('shows the blame and pull request of the cursor line with b', async () => {
@@ -111,11 +117,16 @@ describe('the tour screen', () => {
   });
 
   it('shows a provider error as the pane text, not as a crash', async () => {
-    const providers = fakeProviders({ blame: () => Promise.reject(new Error('cmd/sched/main.go is not in HEAD; commit it first')) });
+    const providers = fakeProviders({
+      blame: () => Promise.reject(new Error('cmd/sched/main.go is not in HEAD; commit it first')),
+    });
     const tui = open(tourProps({ providers }));
     await tui.waitFor((f) => f.includes('sched.Run()'), 'main');
     tui.press('b');
-    await tui.waitFor((f) => f.includes('blame: cmd/sched/main.go is not in HEAD; commit it first'), 'the error');
+    await tui.waitFor(
+      (f) => f.includes('blame: cmd/sched/main.go is not in HEAD; commit it first'),
+      'the error',
+    );
   });
 
   it('shows the TypeScript twin with t and its timeline with r, marking this symbol’s events', async () => {
@@ -123,7 +134,10 @@ describe('the tour screen', () => {
     const tui = open(tourProps({ initialIndex: 1, providers }));
     await tui.waitFor((f) => f.includes('for s.scheduleOne()'), 'Run');
     tui.press('t');
-    let frame = await tui.waitFor((f) => f.includes('src/twins/scheduler/run.ts:7 · scheduler run'), 'the twin');
+    let frame = await tui.waitFor(
+      (f) => f.includes('src/twins/scheduler/run.ts:7 · scheduler run'),
+      'the twin',
+    );
     expect(frame).toContain('export function run(): void {}');
     tui.press('r');
     frame = await tui.waitFor((f) => f.includes('twin run scheduler'), 'the timeline');
@@ -147,7 +161,10 @@ describe('the tour screen', () => {
     tui.press(keys.tab);
     tui.press(keys.tab);
     tui.press(keys.enter);
-    const frame = await tui.waitFor((f) => f.includes('cmd/sched/main.go:6 · sched.main'), 'the caller');
+    const frame = await tui.waitFor(
+      (f) => f.includes('cmd/sched/main.go:6 · sched.main'),
+      'the caller',
+    );
     expect(frame).toContain('⌫ sched.Run');
   });
 
@@ -158,11 +175,17 @@ describe('the tour screen', () => {
     tui.press('/');
     await tui.waitFor((f) => f.includes('Search symbols'), 'the search');
     for (const ch of 'sched') tui.press(ch);
-    await tui.waitFor((f) => f.includes('(*sched.Scheduler).scheduleOne  pkg/sched/run.go:11'), 'the results');
+    await tui.waitFor(
+      (f) => f.includes('(*sched.Scheduler).scheduleOne  pkg/sched/run.go:11'),
+      'the results',
+    );
     tui.press(keys.down);
     tui.press(keys.down);
     tui.press(keys.enter);
-    await tui.waitFor((f) => f.includes('run.go:11 · (*sched.Scheduler).scheduleOne'), 'the chosen symbol');
+    await tui.waitFor(
+      (f) => f.includes('run.go:11 · (*sched.Scheduler).scheduleOne'),
+      'the chosen symbol',
+    );
     expect(providers.asked).toContain('search sched');
   });
 
@@ -172,14 +195,20 @@ describe('the tour screen', () => {
     tui.press('/');
     await tui.waitFor((f) => f.includes('Search symbols'), 'the search');
     tui.press(keys.escape);
-    await tui.waitFor((f) => f.includes('cmd/sched/main.go:6') && !f.includes('Search symbols'), 'main again');
+    await tui.waitFor(
+      (f) => f.includes('cmd/sched/main.go:6') && !f.includes('Search symbols'),
+      'main again',
+    );
   });
 
   it('lists every key in the help and closes it on the next key', async () => {
     const tui = open();
     await tui.waitFor((f) => f.includes('sched.Run()'), 'main');
     tui.press('?');
-    const frame = await tui.waitFor((f) => f.includes('Keys (any key closes this help)'), 'the help');
+    const frame = await tui.waitFor(
+      (f) => f.includes('Keys (any key closes this help)'),
+      'the help',
+    );
     expect(frame).toContain('open $EDITOR at the file and line');
     expect(frame).toContain('copy the GitHub permalink of the line');
     tui.press('x');
@@ -188,24 +217,33 @@ describe('the tour screen', () => {
 
   it('copies the permalink of the cursor line with y', async () => {
     const copied: string[] = [];
-    const providers = fakeProviders({ copy: async (text) => (copied.push(text), `copied ${text}`) });
+    const providers = fakeProviders({
+      copy: async (text) => (copied.push(text), `copied ${text}`),
+    });
     const tui = open(tourProps({ providers }));
     await tui.waitFor((f) => f.includes('sched.Run()'), 'main');
     tui.press('y');
     await tui.waitFor((f) => f.includes('copied https://github.com'), 'the copy status');
-    expect(copied).toEqual(['https://github.com/kubernetes/kubernetes/blob/0123456789abcdef/cmd/sched/main.go#L6']);
+    expect(copied).toEqual([
+      'https://github.com/kubernetes/kubernetes/blob/0123456789abcdef/cmd/sched/main.go#L6',
+    ]);
   });
 
   it('says there is no permalink for a tree without a GitHub remote', async () => {
     const tui = open(tourProps({ permalinkBase: null }));
     await tui.waitFor((f) => f.includes('sched.Run()'), 'main');
     tui.press('y');
-    await tui.waitFor((f) => f.includes('no permalink: the tree has no GitHub remote'), 'the message');
+    await tui.waitFor(
+      (f) => f.includes('no permalink: the tree has no GitHub remote'),
+      'the message',
+    );
   });
 
   it('opens the editor at the cursor line with o', async () => {
     const opened: string[] = [];
-    const providers = fakeProviders({ openEditor: async (file, line) => (opened.push(`${file}:${line}`), 'back from vi') });
+    const providers = fakeProviders({
+      openEditor: async (file, line) => (opened.push(`${file}:${line}`), 'back from vi'),
+    });
     const tui = open(tourProps({ providers }));
     await tui.waitFor((f) => f.includes('sched.Run()'), 'main');
     tui.press('o');
@@ -219,7 +257,9 @@ describe('the tour screen', () => {
     tui.resize(140, 30);
     let frame = await tui.waitFor((f) => lines(f).length === 29, 'the taller frame');
     expect(lines(frame).every((line) => [...line].length <= 140)).toBe(true);
-    expect(lines(frame).find((line) => line.includes('package main'))).toContain('Step 1: main starts the scheduler');
+    expect(lines(frame).find((line) => line.includes('package main'))).toContain(
+      'Step 1: main starts the scheduler',
+    );
     expect(lines(frame).some((line) => line.startsWith('───'))).toBe(false);
     tui.resize(80, 24);
     frame = await tui.waitFor((f) => lines(f).length === 23, 'the 80x24 frame');
@@ -230,22 +270,52 @@ describe('the tour screen', () => {
     const tui = open();
     await tui.waitFor((f) => f.includes('sched.Run()'), 'main');
     tui.press('v');
-    const frame = await tui.waitFor((f) => !lines(f).some((line) => line.startsWith('───')), 'the side pane on the right');
+    const frame = await tui.waitFor(
+      (f) => !lines(f).some((line) => line.startsWith('───')),
+      'the side pane on the right',
+    );
     expect(lines(frame).find((line) => line.includes('package main'))).toContain('Step 1: main');
   });
 
   it('asks for a larger terminal below 60x16', async () => {
     const tui = open(tourProps(), { columns: 50, rows: 12 });
-    const frame = await tui.waitFor((f) => f.includes('needs a terminal of at least'), 'the size message');
-    expect(frame.replace(/\s+/g, ' ')).toContain('needs a terminal of at least 60x16; this one is 50x12.');
+    const frame = await tui.waitFor(
+      (f) => f.includes('needs a terminal of at least'),
+      'the size message',
+    );
+    expect(frame.replace(/\s+/g, ' ')).toContain(
+      'needs a terminal of at least 60x16; this one is 50x12.',
+    );
   });
 });
 
 describe('the explore screen', () => {
   it('lists the trace as a tree and names its pane Trace', async () => {
     const items = [
-      { key: '0', label: 'sched.main', depth: 0, location: { symbol: 'k8s.io/demo/cmd/sched.main', file: 'cmd/sched/main.go', line: 5, endLine: 8, focusLine: null }, mark: null, guide: null, how: null },
-      { key: '1', label: 'sched.Run', depth: 1, location: runLocation, mark: null, guide: null, how: 'framework via cobra-run' },
+      {
+        key: '0',
+        label: 'sched.main',
+        depth: 0,
+        location: {
+          symbol: 'k8s.io/demo/cmd/sched.main',
+          file: 'cmd/sched/main.go',
+          line: 5,
+          endLine: 8,
+          focusLine: null,
+        },
+        mark: null,
+        guide: null,
+        how: null,
+      },
+      {
+        key: '1',
+        label: 'sched.Run',
+        depth: 1,
+        location: runLocation,
+        mark: null,
+        guide: null,
+        how: 'framework via cobra-run',
+      },
     ];
     const tui = open(tourProps({ mode: 'explore', title: 'trace sched', items }));
     let frame = await tui.waitFor((f) => f.includes('func main()'), 'main');
@@ -253,7 +323,10 @@ describe('the explore screen', () => {
     expect(frame).toContain('Node');
     expect(frame).not.toContain('step 1/');
     tui.press('j');
-    frame = await tui.waitFor((f) => f.includes('reached by a framework via cobra-run call'), 'the node details');
+    frame = await tui.waitFor(
+      (f) => f.includes('reached by a framework via cobra-run call'),
+      'the node details',
+    );
     expect(frame).toContain('› sched.Run');
   });
 });

@@ -1,6 +1,12 @@
 import type { Key } from 'ink';
 import { describe, expect, it } from 'vitest';
-import { commandFor, hintLine, keyBindings, keyName, keyNames } from '../../src/tui/key-bindings.js';
+import {
+  commandFor,
+  hintLine,
+  keyBindings,
+  keyName,
+  keyNames,
+} from '../../src/tui/key-bindings.js';
 
 const none: Key = {
   upArrow: false,

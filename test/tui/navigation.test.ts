@@ -22,7 +22,12 @@ describe('the navigation reducer', () => {
 
   it('moves between steps with j/k in the list and stops at both ends', () => {
     let state = initialNavState(tourItems);
-    state = walk(state, { type: 'move', delta: 1, limit: 3 }, { type: 'move', delta: 1, limit: 3 }, { type: 'move', delta: 1, limit: 3 });
+    state = walk(
+      state,
+      { type: 'move', delta: 1, limit: 3 },
+      { type: 'move', delta: 1, limit: 3 },
+      { type: 'move', delta: 1, limit: 3 },
+    );
     expect(state.selected).toBe(2);
     expect(state.location).toBeNull();
     state = walk(state, { type: 'move', delta: -5, limit: 3 });
@@ -31,7 +36,12 @@ describe('the navigation reducer', () => {
   });
 
   it('moves the source cursor within the file when the source has the keys', () => {
-    const state = walk(initialNavState(tourItems), { type: 'cyclePane', delta: 1 }, { type: 'move', delta: 2, limit: 9 }, { type: 'move', delta: 50, limit: 9 });
+    const state = walk(
+      initialNavState(tourItems),
+      { type: 'cyclePane', delta: 1 },
+      { type: 'move', delta: 2, limit: 9 },
+      { type: 'move', delta: 50, limit: 9 },
+    );
     expect(state.focus).toBe('source');
     expect(state.cursor).toBe(9);
     expect(walk(state, { type: 'move', delta: -50, limit: 9 }).cursor).toBe(1);
@@ -40,9 +50,18 @@ describe('the navigation reducer', () => {
   it('cycles the focus list → source → side → list, and back the other way', () => {
     const state = initialNavState(tourItems);
     expect(walk(state, { type: 'cyclePane', delta: 1 }).focus).toBe('source');
-    expect(walk(state, { type: 'cyclePane', delta: 1 }, { type: 'cyclePane', delta: 1 }).focus).toBe('side');
+    expect(
+      walk(state, { type: 'cyclePane', delta: 1 }, { type: 'cyclePane', delta: 1 }).focus,
+    ).toBe('side');
     expect(walk(state, { type: 'cyclePane', delta: -1 }).focus).toBe('side');
-    expect(walk(state, { type: 'cyclePane', delta: 1 }, { type: 'cyclePane', delta: 1 }, { type: 'cyclePane', delta: 1 }).focus).toBe('list');
+    expect(
+      walk(
+        state,
+        { type: 'cyclePane', delta: 1 },
+        { type: 'cyclePane', delta: 1 },
+        { type: 'cyclePane', delta: 1 },
+      ).focus,
+    ).toBe('list');
   });
 
   it('follows a call and comes back to the same line with back', () => {
@@ -64,7 +83,11 @@ describe('the navigation reducer', () => {
   });
 
   it('starts a fresh way back when another step is chosen', () => {
-    const followed = walk(initialNavState(tourItems), { type: 'follow', location: runLocation }, { type: 'cyclePane', delta: -1 });
+    const followed = walk(
+      initialNavState(tourItems),
+      { type: 'follow', location: runLocation },
+      { type: 'cyclePane', delta: -1 },
+    );
     expect(followed.focus).toBe('list');
     const next = navigate(followed, { type: 'move', delta: 1, limit: 3 });
     expect(next.selected).toBe(1);
@@ -72,7 +95,11 @@ describe('the navigation reducer', () => {
   });
 
   it('toggles a side view on and back to the guide, resetting its scroll', () => {
-    const blame = walk(initialNavState(tourItems), { type: 'sideScroll', offset: 4 }, { type: 'toggleSide', view: 'blame' });
+    const blame = walk(
+      initialNavState(tourItems),
+      { type: 'sideScroll', offset: 4 },
+      { type: 'toggleSide', view: 'blame' },
+    );
     expect(blame.side).toBe('blame');
     expect(blame.sideOffset).toBe(0);
     expect(navigate(blame, { type: 'toggleSide', view: 'blame' }).side).toBe('about');
@@ -80,7 +107,12 @@ describe('the navigation reducer', () => {
   });
 
   it('scrolls the side pane within its rows', () => {
-    const state = walk(initialNavState(tourItems), { type: 'cyclePane', delta: -1 }, { type: 'move', delta: 3, limit: 10 }, { type: 'move', delta: 30, limit: 10 });
+    const state = walk(
+      initialNavState(tourItems),
+      { type: 'cyclePane', delta: -1 },
+      { type: 'move', delta: 3, limit: 10 },
+      { type: 'move', delta: 30, limit: 10 },
+    );
     expect(state.sideOffset).toBe(9);
   });
 
@@ -91,18 +123,44 @@ describe('the navigation reducer', () => {
   });
 
   it('keeps the newest search results and drops an answer to an older query', () => {
-    let state = walk(initialNavState(tourItems), { type: 'openSearch' }, { type: 'searchInput', text: 'ru' }, { type: 'searchInput', text: 'run' });
-    state = navigate(state, { type: 'searchResults', text: 'ru', results: [mainLocation], error: null });
+    let state = walk(
+      initialNavState(tourItems),
+      { type: 'openSearch' },
+      { type: 'searchInput', text: 'ru' },
+      { type: 'searchInput', text: 'run' },
+    );
+    state = navigate(state, {
+      type: 'searchResults',
+      text: 'ru',
+      results: [mainLocation],
+      error: null,
+    });
     expect(state.overlay).toMatchObject({ kind: 'search', text: 'run', results: null });
-    state = navigate(state, { type: 'searchResults', text: 'run', results: [runLocation, loopLocation], error: null });
+    state = navigate(state, {
+      type: 'searchResults',
+      text: 'run',
+      results: [runLocation, loopLocation],
+      error: null,
+    });
     state = navigate(state, { type: 'overlayMove', delta: 5 });
-    expect(state.overlay).toMatchObject({ kind: 'search', results: [runLocation, loopLocation], selected: 1 });
+    expect(state.overlay).toMatchObject({
+      kind: 'search',
+      results: [runLocation, loopLocation],
+      selected: 1,
+    });
   });
 
   it('follows from a choice of calls and closes the choice', () => {
     const state = walk(
       initialNavState(tourItems),
-      { type: 'openChoice', title: 'Follow which call?', options: [{ label: 'a', location: runLocation }, { label: 'b', location: loopLocation }] },
+      {
+        type: 'openChoice',
+        title: 'Follow which call?',
+        options: [
+          { label: 'a', location: runLocation },
+          { label: 'b', location: loopLocation },
+        ],
+      },
       { type: 'overlayMove', delta: 1 },
     );
     expect(state.overlay).toMatchObject({ kind: 'choose', selected: 1 });

@@ -26,7 +26,11 @@ function screen(): string {
   return tmux('capture-pane', '-p', '-t', session);
 }
 
-async function waitForScreen(accept: (text: string) => boolean, what: string, timeoutMs = 15_000): Promise<string> {
+async function waitForScreen(
+  accept: (text: string) => boolean,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
@@ -46,7 +50,9 @@ describe('k8s-read tour in a real terminal (tmux)', () => {
     try {
       execFileSync('tmux', ['-V'], { encoding: 'utf8' });
     } catch {
-      throw new Error('tmux is not installed, and this test needs a real terminal: install it (apt-get install tmux; .ci/run does)');
+      throw new Error(
+        'tmux is not installed, and this test needs a real terminal: install it (apt-get install tmux; .ci/run does)',
+      );
     }
     // Index first, so that the screen's start is measured on an indexed tree.
     const indexed = await runCli(['index', '--repo', 'fixtures/kubernetes', '--db', dbPath]);
@@ -68,7 +74,10 @@ describe('k8s-read tour in a real terminal (tmux)', () => {
     // The pane stays after the app ends, so the screen it leaves behind can be read.
     tmux('set-option', '-t', session, 'remain-on-exit', 'on');
 
-    let text = await waitForScreen((s) => s.includes('command := app.NewSchedulerCommand()'), 'the source of the first step');
+    let text = await waitForScreen(
+      (s) => s.includes('command := app.NewSchedulerCommand()'),
+      'the source of the first step',
+    );
     expect(text).toContain('kube-scheduler: from main() to a bound pod · step 1/14');
     expect(text.split('\n').every((line) => [...line].length <= 80)).toBe(true);
     expect(text).toMatch(/›▶ ?\d+ │ +command := app\.NewSchedulerCommand\(\)/);
@@ -78,28 +87,47 @@ describe('k8s-read tour in a real terminal (tmux)', () => {
     expect(text).toContain('app.NewSchedulerCommand');
 
     tmux('send-keys', '-t', session, 'Tab');
-    await waitForScreen((s) => /›▶ ?\d+ │ +return runCommand\(/.test(s), 'the cursor on the focused call');
+    await waitForScreen(
+      (s) => /›▶ ?\d+ │ +return runCommand\(/.test(s),
+      'the cursor on the focused call',
+    );
     tmux('send-keys', '-t', session, 'Enter');
-    text = await waitForScreen((s) => s.includes('· app.runCommand'), 'runCommand after following the call');
+    text = await waitForScreen(
+      (s) => s.includes('· app.runCommand'),
+      'runCommand after following the call',
+    );
     expect(text).toContain('⌫ app.NewSchedulerCommand');
 
     tmux('send-keys', '-t', session, 'BSpace');
-    await waitForScreen((s) => /:\d+ · app\.NewSchedulerCommand\s/.test(s), 'NewSchedulerCommand again');
+    await waitForScreen(
+      (s) => /:\d+ · app\.NewSchedulerCommand\s/.test(s),
+      'NewSchedulerCommand again',
+    );
 
     tmux('resize-window', '-t', session, '-x', '130', '-y', '30');
-    text = await waitForScreen((s) => s.split('\n').some((line) => line.includes('Guide') && line.includes('Steps')), 'the side pane on the right');
+    text = await waitForScreen(
+      (s) => s.split('\n').some((line) => line.includes('Guide') && line.includes('Steps')),
+      'the side pane on the right',
+    );
     expect(text.split('\n').some((line) => line.startsWith('────'))).toBe(false);
 
     tmux('send-keys', '-t', session, '?');
     await waitForScreen((s) => s.includes('Keys (any key closes this help)'), 'the help');
     tmux('send-keys', '-t', session, 'Escape');
-    await waitForScreen((s) => !s.includes('Keys (any key closes this help)') && s.includes('Steps'), 'the screen after the help');
+    await waitForScreen(
+      (s) => !s.includes('Keys (any key closes this help)') && s.includes('Steps'),
+      'the screen after the help',
+    );
 
     tmux('send-keys', '-t', session, 'q');
     const deadline = Date.now() + 10_000;
-    while (!existsSync(exitPath) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!existsSync(exitPath) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     const code = existsSync(exitPath) ? readFileSync(exitPath, 'utf8').trim() : 'still running';
-    expect(code, `the app's stderr:\n${existsSync(stderrPath) ? readFileSync(stderrPath, 'utf8') : '(none)'}`).toBe('0');
+    expect(
+      code,
+      `the app's stderr:\n${existsSync(stderrPath) ? readFileSync(stderrPath, 'utf8') : '(none)'}`,
+    ).toBe('0');
     // The alternate screen is gone: what the shell showed before the tour is back.
     expect(screen()).not.toContain('Steps');
   });

@@ -31,7 +31,9 @@ const GUIDES_HELP = 'a directory of tour files (default: the bundled guides/)';
 export function registerTourCommands(program: Command, ctx: CliContext): void {
   const tour = program
     .command('tour')
-    .description('guided tours of the Kubernetes code, anchored to symbols: `tour list`, `tour check`, `tour <name>`')
+    .description(
+      'guided tours of the Kubernetes code, anchored to symbols: `tour list`, `tour check`, `tour <name>`',
+    )
     .addHelpText(
       'after',
       '\nTake a tour:\n' +
@@ -59,7 +61,9 @@ export function registerTourCommands(program: Command, ctx: CliContext): void {
   addRepoOptions(
     tour
       .command('check')
-      .description('resolve every step of every tour against the index; list what is missing with similar symbols, and exit 1 if anything is')
+      .description(
+        'resolve every step of every tour against the index; list what is missing with similar symbols, and exit 1 if anything is',
+      )
       .option('--guides <dir>', GUIDES_HELP)
       .addOption(outputOption(['text', 'json'], 'text')),
   ).action(async (flags: ListFlags) => {
@@ -72,7 +76,10 @@ export function registerTourCommands(program: Command, ctx: CliContext): void {
     tour
       .command('take', { isDefault: true, hidden: true })
       .argument('[name]', 'the tour (see `k8s-read tour list`)')
-      .option('--plain', 'print the tour as text instead of the interactive screen (the default without a terminal)')
+      .option(
+        '--plain',
+        'print the tour as text instead of the interactive screen (the default without a terminal)',
+      )
       .option('--step <n>', 'start at this step (1 is the first)', parseStep)
       .option('--guides <dir>', GUIDES_HELP),
   ).action(async (name: string | undefined, flags: TakeFlags) => {
@@ -87,10 +94,18 @@ export function registerTourCommands(program: Command, ctx: CliContext): void {
   addRepoOptions(
     program
       .command('tui')
-      .argument('[what...]', '`trace <component|symbol>`; without it, the trace of kube-scheduler (or of the tree\'s first component)')
-      .description('explore a trace on the tour screen: the call tree, the Go source, twins, blame and callers')
+      .argument(
+        '[what...]',
+        "`trace <component|symbol>`; without it, the trace of kube-scheduler (or of the tree's first component)",
+      )
+      .description(
+        'explore a trace on the tour screen: the call tree, the Go source, twins, blame and callers',
+      )
       .option('--depth <n>', 'how many calls deep the trace goes', parseStep)
-      .addHelpText('after', '\nExamples:\n  k8s-read tui\n  k8s-read tui trace kube-controller-manager/replicaset\n'),
+      .addHelpText(
+        'after',
+        '\nExamples:\n  k8s-read tui\n  k8s-read tui trace kube-controller-manager/replicaset\n',
+      ),
   ).action(async (what: string[], flags: TuiFlags) => {
     const { runTui, parseTuiTarget } = await import('../tour-actions.js');
     await runTui(ctx, parseTuiTarget(what), flags);
@@ -98,6 +113,7 @@ export function registerTourCommands(program: Command, ctx: CliContext): void {
 }
 
 function parseStep(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('write a whole number, 1 or more');
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError('write a whole number, 1 or more');
   return Number(value);
 }
