@@ -91,19 +91,44 @@ export async function runTourCheck(
 ): Promise<void> {
   const { twinNames } = await import('../twins/catalog.js');
   const tours = loadGuideTours(ctx, flags, { twinNames });
-  const opened = await openTourTree(ctx, flags);
-  let report: TourCheckReport;
-  try {
-    report = await checkTours(tours, opened.tourIndex, { demoTree: opened.tree.demoTree });
-  } finally {
-    await opened.index.close();
+  // Without a tree of the reader's own, each tour is checked on the demo trees that model it:
+  // one command checks the bundled tours against every fixture.
+  const demoTrees =
+    chooseRepo(flags, ctx).source === 'demo' ? [...new Set(tours.flatMap((t) => t.demoTrees))] : [];
+  if (demoTrees.length > 0) {
+    ctx.stderr.write(
+      'note: no --repo, KUBERNETES_SRC or Go checkout here; checking each tour on the bundled demo trees that model it\n',
+    );
   }
-  if (flags.output === 'json') writeJson(ctx.stdout, report);
-  else ctx.stdout.write(renderCheckText(report, opened.tree));
-  const missing = report.tours.reduce((n, t) => n + t.missing.length, 0);
+  const runs: { tree: TreeDescription; report: TourCheckReport }[] = [];
+  for (const demo of demoTrees.length > 0 ? demoTrees : [null]) {
+    const opened = await openTourTree(
+      ctx,
+      demo === null ? flags : { ...flags, repo: path.join(fixturesDir, demo) },
+    );
+    try {
+      const checked = demo === null ? tours : tours.filter((t) => t.demoTrees.includes(demo));
+      runs.push({
+        tree: opened.tree,
+        report: await checkTours(checked, opened.tourIndex, { demoTree: opened.tree.demoTree }),
+      });
+    } finally {
+      await opened.index.close();
+    }
+  }
+  if (flags.output === 'json') {
+    const tours = runs.flatMap(({ tree, report }) =>
+      report.tours.map((t) => ({ ...t, tree: tree.label })),
+    );
+    writeJson(ctx.stdout, { tours, ok: runs.every((r) => r.report.ok) });
+  } else {
+    ctx.stdout.write(runs.map(({ tree, report }) => renderCheckText(report, tree)).join('\n'));
+  }
+  const missing = runs.flatMap((r) => r.report.tours).reduce((n, t) => n + t.missing.length, 0);
   if (missing > 0) {
+    const where = runs.length === 1 ? runs[0]!.tree.label : 'the demo trees';
     throw new K8sReadError(
-      `${missing} tour step${missing === 1 ? '' : 's'} did not resolve in ${opened.tree.label}; add this version's symbol as an alternative, or fix the focus`,
+      `${missing} tour step${missing === 1 ? '' : 's'} did not resolve in ${where}; add this version's symbol as an alternative, or fix the focus`,
       { code: 'E_TOUR_CHECK' },
     );
   }
@@ -320,7 +345,10 @@ export async function openTourTree(
     if (!(error instanceof IndexMissingError)) throw error;
     const { runIndex } = await import('./run-index.js');
     ctx.stderr.write(`no index for ${choice.root} yet; indexing it now (once, with its vendor/)\n`);
-    await runIndex(choice, ctx, { includeVendor: true });
+    const summary = await runIndex(choice, ctx, { includeVendor: true });
+    ctx.stderr.write(
+      `indexed ${summary.files} files in ${((summary.timings.totalMs ?? 0) / 1000).toFixed(1)}s\n`,
+    );
     index = await openIndex(ctx, options, { quiet: true, autoIndex: false });
   }
   return {

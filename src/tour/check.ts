@@ -19,6 +19,8 @@ export interface MissingStep {
 
 export interface TourCheck {
   name: string;
+  /** The tree checked, when one report covers several (`tour check` on the demo trees). */
+  tree?: string;
   /** false when the tour reads code this tree does not have; nothing else is checked then. */
   applies: boolean;
   /** Why the tour does not apply. */

@@ -53,12 +53,29 @@ describe('k8s-read tour list', () => {
 });
 
 describe('k8s-read tour check', () => {
-  it('passes on the default demo tree and says which tours it does not model', async () => {
-    const result = await runCli(['tour', 'check', ...db('kubernetes')]);
+  it('checks every tour on the demo trees that model it when no repository is given', async () => {
+    const result = await runCli(['tour', 'check', ...db('all-demo-trees')]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain('checking each tour on the bundled demo trees that model it');
+    const blocks = result.stdout.split('\n\n');
+    expect(blocks.map((b) => /^tours checked against (\S+)/.exec(b)?.[1])).toEqual([
+      'fixtures/kubernetes',
+      'fixtures/kubernetes-v1.15',
+      'fixtures/sample-controller',
+      'fixtures/controller-runtime-operator',
+    ]);
+    expect(blocks[0]).toMatch(/^ {2}✓ kube-scheduler\s+14\/14 steps$/m);
+    expect(blocks[0]).toMatch(/^ {2}✓ client-go\s+15\/15 steps/m);
+    expect(blocks[1]).toMatch(
+      /^ {2}✓ kube-scheduler\s+14\/14 steps \(6 through another version's name\)$/m,
+    );
+    expect(blocks[3]).toMatch(/^ {2}✓ controller-runtime\s+10\/10 steps/m);
+    expect(result.stdout).not.toContain('does not apply');
+  });
+
+  it('says which tours a tree does not model when it is given one', async () => {
+    const result = await runCli(['tour', 'check', ...onDemo('kubernetes')]);
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain('using the bundled demo tree (fixtures/kubernetes)');
-    expect(result.stdout).toMatch(/^ {2}✓ kube-scheduler\s+14\/14 steps$/m);
-    expect(result.stdout).toMatch(/^ {2}✓ client-go\s+15\/15 steps/m);
     expect(result.stdout).toMatch(
       /^ {2}- sample-controller\s+does not apply: the demo tree fixtures\/kubernetes does not model this tour; it runs on the demo tree fixtures\/sample-controller$/m,
     );
