@@ -19,6 +19,7 @@ import {
 } from './navigation.js';
 import { Overlay } from './Overlay.js';
 import { SidePane } from './SidePane.js';
+import type { SourceLines } from './source-lines.js';
 import { SourcePane } from './SourcePane.js';
 import { StatusBar } from './StatusBar.js';
 import { TitleBar } from './TitleBar.js';
@@ -112,7 +113,7 @@ export function App(props: AppProps) {
     const { lines, side, layout } = rendered.current;
     const limit =
       state.focus === 'source'
-        ? (lines?.length ?? 1)
+        ? (lines?.count ?? 1)
         : state.focus === 'side'
           ? side.rows.length
           : props.items.length;
@@ -281,7 +282,7 @@ interface BodyProps {
   layout: Layout;
   state: NavState;
   props: AppProps;
-  lines: readonly string[] | null;
+  lines: SourceLines | null;
   message: string;
   side: SideContent;
 }

@@ -6,14 +6,15 @@
 import { Box, Text } from 'ink';
 import { shortSymbol } from '../export/symbols.js';
 import { Rows, type Row } from './Rows.js';
+import type { SourceLines } from './source-lines.js';
 import type { Location } from './types.js';
 import { useWindowTop } from './use-window-top.js';
 
 export interface SourcePaneProps {
   location: Location | null;
   cursor: number;
-  /** The file's lines, coloured; null while loading or when there is no file to show. */
-  lines: readonly string[] | null;
+  /** The file's lines; null while loading or when there is no file to show. */
+  lines: SourceLines | null;
   /** Shown instead of the code: loading, a read error, or why the step has no place here. */
   message: string | null;
   /** The symbol `back` returns to, if any. */
@@ -34,7 +35,7 @@ export function SourcePane({
   height,
 }: SourcePaneProps) {
   const size = Math.max(height - 1, 1);
-  const total = lines?.length ?? 0;
+  const total = lines?.count ?? 0;
   // The file's length is part of the key: the window is placed again once the text has arrived.
   const top = useWindowTop(
     cursor - 1,

@@ -1,17 +1,19 @@
 /**
  * Source files read and coloured ahead of the reader: the steps around the selected one are
- * prepared while the reader reads, so moving to the next step is a render, not a file read and a
- * highlight.js pass (a long Go file takes tens of milliseconds to colour). Coloured lines are kept
- * per file for the session.
+ * prepared while the reader reads (the file read, the lines around the step coloured), so moving
+ * to the next step is a render, not a file read and a highlight.js pass. Files are kept for the
+ * session, each coloured chunk by chunk as it is shown (source-lines.ts).
  */
 import { useCallback, useEffect, useRef } from 'react';
 import { sourceKey } from './answer-keys.js';
-import { highlightLines } from './highlight.js';
+import { sourceLines, type SourceLines } from './source-lines.js';
 import type { NavItem, TuiProviders } from './types.js';
 import { fetchAnswer, type AnswerCache } from './use-answer.js';
 
 /** Steps prepared on each side of the selected one. */
 const AHEAD = 2;
+/** Lines coloured on each side of a prepared step's line: more than a pane shows. */
+const PREPARED = 60;
 
 export function usePreparedSources(
   cache: AnswerCache,
@@ -19,15 +21,15 @@ export function usePreparedSources(
   items: readonly NavItem[],
   selected: number,
   coloured: boolean,
-): (file: string, text: string) => string[] {
-  const coloredLines = useRef(new Map<string, string[]>());
+): (file: string, text: string) => SourceLines {
+  const files = useRef(new Map<string, SourceLines>());
   const linesOf = useCallback(
     (file: string, text: string) => {
       const key = `${coloured ? 'colour' : 'plain'}:${file}`;
-      let lines = coloredLines.current.get(key);
+      let lines = files.current.get(key);
       if (!lines) {
-        lines = highlightLines(text, 'go', coloured);
-        coloredLines.current.set(key, lines);
+        lines = sourceLines(text, coloured);
+        files.current.set(key, lines);
       }
       return lines;
     },
@@ -35,15 +37,18 @@ export function usePreparedSources(
   );
   useEffect(() => {
     let current = true;
-    const files = new Set<string>();
+    const places = new Map<string, number>();
     for (let i = selected - AHEAD; i <= selected + AHEAD; i++) {
-      const file = items[i]?.location?.file;
-      if (file) files.add(file);
+      const location = items[i]?.location;
+      if (location) places.set(location.file, location.focusLine ?? location.line);
     }
-    for (const file of files) {
+    for (const [file, line] of places) {
       void fetchAnswer(cache, sourceKey(file), () => providers.readSource(file)).then(
         // Coloured on a later turn, so a key pressed meanwhile is answered first.
-        (text) => setImmediate(() => current && linesOf(file, text)),
+        (text) =>
+          setImmediate(
+            () => current && linesOf(file, text).slice(line - PREPARED, line + PREPARED),
+          ),
         () => undefined,
       );
     }
