@@ -32,31 +32,19 @@ export function computeLayout(columns: number, rows: number, placement: Placemen
   const height = Math.max(rows - 1, 1);
   const body = Math.max(height - 2, 1);
   const side = placement ?? (width >= RIGHT_FROM_WIDTH ? 'right' : 'bottom');
+  const right = side === 'right';
   const listWidth = Math.min(34, Math.max(16, Math.floor(width * 0.27)));
-  if (side === 'right') {
-    const sideWidth = Math.max(24, Math.floor((width - listWidth) * 0.42));
-    return {
-      width,
-      height,
-      placement: side,
-      body,
-      listWidth,
-      sourceWidth: width - listWidth - sideWidth,
-      mainHeight: body,
-      sideWidth,
-      sideHeight: body,
-    };
-  }
-  const sideHeight = Math.max(5, Math.floor(body * 0.42));
+  const sideWidth = right ? Math.max(24, Math.floor((width - listWidth) * 0.42)) : width;
+  const sideHeight = right ? body : Math.max(5, Math.floor(body * 0.42));
   return {
     width,
     height,
     placement: side,
     body,
     listWidth,
-    sourceWidth: width - listWidth,
-    mainHeight: body - sideHeight,
-    sideWidth: width,
+    sourceWidth: right ? width - listWidth - sideWidth : width - listWidth,
+    mainHeight: right ? body : body - sideHeight,
+    sideWidth,
     sideHeight,
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkTours } from '../../src/tour/check.js';
 import {
   demoTour,
+  genericSchedule,
   memoryIndex,
   modernScheduler,
   oldScheduler,
@@ -37,13 +38,7 @@ describe('tour check', () => {
           line: 4,
           endLine: 12,
         },
-        {
-          symbol: '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule',
-          kind: 'method',
-          file: 'pkg/scheduler/core/generic_scheduler.go',
-          line: 3,
-          endLine: 5,
-        },
+        genericSchedule,
       ],
       schedulerFiles,
     );

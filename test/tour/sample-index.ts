@@ -98,18 +98,16 @@ export const modernScheduler = memoryIndex(
   schedulerFiles,
 );
 
-export const oldScheduler = memoryIndex(
-  [
-    {
-      symbol: '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule',
-      kind: 'method',
-      file: 'pkg/scheduler/core/generic_scheduler.go',
-      line: 3,
-      endLine: 5,
-    },
-  ],
-  schedulerFiles,
-);
+/** The v1.15 name of the scheduling algorithm, where the old tree declares it. */
+export const genericSchedule = {
+  symbol: '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule',
+  kind: 'method',
+  file: 'pkg/scheduler/core/generic_scheduler.go',
+  line: 3,
+  endLine: 5,
+};
+
+export const oldScheduler = memoryIndex([genericSchedule], schedulerFiles);
 
 /** A small valid tour in YAML, with a few fields to override per test. */
 export function tourYaml(extraStep = ''): string {
