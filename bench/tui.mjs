@@ -122,6 +122,9 @@ async function firstScreen(args, ready) {
       await pause(5);
     }
     times.push(performance.now() - start);
+    // The app logs its first frame when the screen closes (a log line mid-screen would show).
+    tmux('send-keys', '-t', 'first', 'q');
+    while (sessionAlive('first')) await pause(10);
     const frame = /first frame (\d+) ms after start \((\d+) ms of CPU\)/.exec(
       existsSync(log) ? readFileSync(log, 'utf8') : '',
     );
@@ -129,8 +132,6 @@ async function firstScreen(args, ready) {
       frames.push(Number(frame[1]));
       cpu.push(Number(frame[2]));
     }
-    tmux('send-keys', '-t', 'first', 'q');
-    while (sessionAlive('first')) await pause(10);
   }
   return {
     screen: stats(times),

@@ -454,6 +454,7 @@ async function runTourScreen(
 ): Promise<void> {
   const debug = debugLogger(ctx, 'tui');
   const screen = await buildScreenProps(ctx, opened, input);
+  let firstFrame: string | undefined;
   try {
     await startScreen(
       screen.props,
@@ -467,12 +468,12 @@ async function runTourScreen(
         // performance.now() counts from the start of the process: the time a reader waits.
         onFirstFrame: () => {
           const { user, system } = process.cpuUsage();
-          debug(
-            `first frame ${performance.now().toFixed(0)} ms after start (${((user + system) / 1000).toFixed(0)} ms of CPU)`,
-          );
+          firstFrame = `first frame ${performance.now().toFixed(0)} ms after start (${((user + system) / 1000).toFixed(0)} ms of CPU)`;
         },
       },
     );
+    // Written once the screen is gone: a line on stderr mid-screen would be drawn over the panes.
+    if (firstFrame) debug(firstFrame);
   } finally {
     await screen.close();
   }
