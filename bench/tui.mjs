@@ -91,12 +91,14 @@ function stats(times) {
   const sorted = [...times].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   const round = (n) => Math.round(n * 10) / 10;
-  return {
+  const summary = {
     median: round(at(0.5)),
     p95: round(at(0.95)),
     max: round(sorted.at(-1)),
     n: sorted.length,
   };
+  // A short series is shown whole, in order: one slow sample is easier to place than to guess.
+  return times.length <= 20 ? { ...summary, samples: times.map(round) } : summary;
 }
 
 /** One JSON line; with a budget, `ok` says whether the 95th percentile is within it. */
