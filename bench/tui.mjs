@@ -118,9 +118,13 @@ async function firstScreen(args, ready) {
     const start = performance.now();
     tmux('new-session', '-d', '-s', 'first', '-x', '80', '-y', '24', command);
     for (;;) {
+      if (!sessionAlive('first') || performance.now() - start > 20_000) {
+        const said = existsSync(log) ? readFileSync(log, 'utf8').trim() : '';
+        throw new Error(
+          `bench/tui: ${args} never drew its first screen${said ? `; it said:\n${said}` : ''}`,
+        );
+      }
       if (ready(tmux('capture-pane', '-p', '-t', 'first'))) break;
-      if (performance.now() - start > 20_000)
-        throw new Error(`bench/tui: ${args} never drew its first screen`);
       await pause(5);
     }
     times.push(performance.now() - start);
