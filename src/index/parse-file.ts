@@ -72,7 +72,9 @@ export function parseFile(task: ParseTask, maxBytes: number): ParseResult {
     bytes: content.length,
     status,
     ...(message ? { message } : {}),
-    facts: deflateRawSync(json, { level: 1 }),
+    // An exact-size copy: posting a Buffer to the main thread clones its whole backing store,
+    // which zlib can leave much larger than the compressed bytes.
+    facts: new Uint8Array(deflateRawSync(json, { level: 1 })),
     lines: facts.lines,
   };
 }

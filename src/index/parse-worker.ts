@@ -1,7 +1,28 @@
 // Worker-thread entry for the parse pool (piscina): one batch of files per task.
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { ParseResult, ParseTask } from './parse-file.js';
 import { parseFile } from './parse-file.js';
 
-export default function parseBatch({ tasks, maxBytes }: { tasks: ParseTask[]; maxBytes: number }): ParseResult[] {
-  return tasks.map((task) => parseFile(task, maxBytes));
+// node-tree-sitter frees a parse tree in a finalizer that runs on the event loop, after a garbage
+// collection. A worker parsing a batch without ever yielding keeps every tree of the batch alive
+// (measured: one worker over Kubernetes peaked at 2.5 GB, against 0.7 GB for the same work in the
+// main thread). So: collect and yield every few files.
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('typeof gc === "function" ? gc : undefined') as (() => void) | undefined;
+const YIELD_EVERY = 8;
+
+export default async function parseBatch({ tasks, maxBytes }: { tasks: ParseTask[]; maxBytes: number }): Promise<ParseResult[]> {
+  const results: ParseResult[] = [];
+  for (const task of tasks) {
+    results.push(parseFile(task, maxBytes));
+    if (results.length % YIELD_EVERY === 0) {
+      collect?.();
+      await nextTurn();
+    }
+  }
+  collect?.();
+  await nextTurn();
+  return results;
 }
