@@ -217,7 +217,8 @@ export function parseScenario<Settings>(text: string, file: string, spec: Scenar
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
     const lines = doc.errors.slice(0, 5).map((e) => {
-      const pos = e.linePos?.[0];
+      // prettyErrors is off, so linePos is not filled in: ask the line counter.
+      const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
       return `${file}:${pos?.line ?? 1}:${pos?.col ?? 1}: YAML: ${e.message.split('\n')[0]}`;
     });
     throw new UsageError(`invalid scenario:\n  ${lines.join('\n  ')}\nfix the YAML syntax (see guides/scenarios/${spec.twin}.yaml for a working example)`);

@@ -152,6 +152,32 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
       const shown = out.startsWith(ctx.cwd + path.sep) ? path.relative(ctx.cwd, out) : out;
       ctx.stderr.write(`wrote ${shown} (${format}, ${formatSize(Buffer.byteLength(text))})\n`);
     });
+
+  const tour = group
+    .command('tour')
+    .argument('<name>', 'a tour from `k8s-read tour list`')
+    .description('Write a tour as a Markdown article: its steps, the prose, the code each step anchors to, with permalinks at the indexed commit.');
+  addRepoOptions(tour)
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['md']).default('md'))
+    .option('--guides <dir>', 'read tours from this directory instead of the bundled guides/')
+    .option('--out <file>', 'write to FILE instead of stdout')
+    .action(async (name: string, flags: RepoOptions & { guides?: string; out?: string }) => {
+      const out = flags.out === undefined ? undefined : path.resolve(ctx.cwd, flags.out);
+      const { checkOutputFile, writeOutputFile } = await import('../../export/output-file.js');
+      if (out) checkOutputFile(out);
+      const { exportTourMarkdown } = await import('../tour-actions.js');
+      const text = await exportTourMarkdown(ctx, name, {
+        ...(flags.repo === undefined ? {} : { repo: flags.repo }),
+        ...(flags.db === undefined ? {} : { db: flags.db }),
+        ...(flags.guides === undefined ? {} : { guides: flags.guides }),
+      });
+      if (out === undefined) {
+        ctx.stdout.write(text);
+        return;
+      }
+      writeOutputFile(out, text);
+      ctx.stderr.write(`wrote ${out} (md, ${formatSize(Buffer.byteLength(text))})\n`);
+    });
 }
 
 function chooseFormat(
