@@ -97,6 +97,9 @@ export class FileNodes {
   }
 }
 
+/** Nodes whose inside no extraction reads (their text is enough): not walked into. */
+const LEAF_TYPES = new Set(['interpreted_string_literal', 'raw_string_literal', 'rune_literal', 'comment']);
+
 export function readFileNodes(tree: Parser.Tree, source: string): FileNodes {
   const file = new FileNodes(source);
   const cursor = tree.walk();
@@ -109,7 +112,7 @@ export function readFileNodes(tree: Parser.Tree, source: string): FileNodes {
       if (node.type !== 'comment') parent.children.push(node);
     }
     file.nodes.push(node);
-    if (cursor.gotoFirstChild()) {
+    if (!LEAF_TYPES.has(node.type) && cursor.gotoFirstChild()) {
       stack.push(node);
       continue;
     }

@@ -17,10 +17,7 @@ export default async function parseBatch({ tasks, maxBytes }: { tasks: ParseTask
   const results: ParseResult[] = [];
   for (const task of tasks) {
     results.push(parseFile(task, maxBytes));
-    if (results.length % YIELD_EVERY === 0) {
-      collect?.();
-      await nextTurn();
-    }
+    if (results.length % YIELD_EVERY === 0) await nextTurn();
   }
   collect?.();
   await nextTurn();
