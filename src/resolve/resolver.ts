@@ -43,11 +43,16 @@ export interface SourceRef {
 /** Beyond this many targets a function value or interface call is reported, not expanded. */
 export const MAX_TARGETS = 40;
 
+/** Flow steps look at this many sources of one value (a helper called from 5,000 places has 5,000). */
+export const MAX_SOURCES = 64;
+
 /** Interface calls keep this many lower-ranked implementations as alternatives. */
 export const MAX_ALTERNATIVES = 5;
 
 export class Resolver {
   private readonly typeMemo = new WeakMap<object, GoType>();
+  private readonly funcTargetsMemo = new WeakMap<object, { fn: FuncRef; literal: boolean }[]>();
+  private readonly storedMemo = new WeakMap<object, GoType[]>();
   private readonly parseMemo = new WeakMap<TypeScope, Map<string, GoType>>();
   private readonly ifaceMemo = new Map<string, Map<string, number>>();
   private readonly scopeMemo = new WeakMap<FileModel, Map<number, TypeScope>>();
@@ -67,6 +72,8 @@ export class Resolver {
   private readonly localAssigns = new Map<FileModel, Map<string, SourceRef[]>>();
   /** Element stores `m[k] = v` into locals and parameters, by file and binding. */
   private readonly elementAssigns = new Map<FileModel, Map<string, SourceRef[]>>();
+  private elementDepth = 0;
+  private readonly elementActive = new Set<object>();
   /** Element stores into package-level variables (registries: `plugins[name] = factory`). */
   private readonly valueElementAssigns = new Map<string, SourceRef[]>();
 
@@ -512,16 +519,19 @@ export class Resolver {
         const t: GoType = { k: 'named', pkg: cand.slice(0, dot), name: cand.slice(dot + 1) };
         if (this.isInterface(t)) continue;
         let ok = true;
+        let concrete = 0;
         for (const [name, count] of methods) {
           const sel = this.select(t, name);
-          // A struct that only embeds the interface forwards to whatever it holds: a wrapper, not
-          // an implementation to dispatch to.
-          if (!sel || sel.k !== 'method' || (count >= 0 && sel.fn.fact.params.length !== count)) {
+          if (!sel || sel.k === 'field' || (sel.k === 'method' && count >= 0 && sel.fn.fact.params.length !== count)) {
             ok = false;
             break;
           }
+          if (sel.k === 'method') concrete++;
         }
-        if (ok) result.push(t);
+        // A struct whose every method comes from an embedded interface only forwards to whatever it
+        // holds (a wrapper, not an implementation to dispatch to); one that declares some of them
+        // itself (PriorityQueue embedding PodNominator) implements the interface.
+        if (ok && concrete > 0) result.push(t);
       }
     }
     result.sort((a, b) => (typeKey(a) < typeKey(b) ? -1 : 1));
@@ -706,7 +716,19 @@ export class Resolver {
 
   /** Values stored as elements of a slice or map: literal entries and `m[k] = v` assignments. */
   elementSources(expr: Expr, ctx: Ctx, depth = 0): SourceRef[] {
-    if (depth > 5) return [];
+    // sourcesOf and elementSources call each other (`m[k]` of a map of maps): one bound for both.
+    if (depth > 5 || this.elementDepth > 8 || this.elementActive.has(expr)) return [];
+    this.elementDepth++;
+    this.elementActive.add(expr);
+    try {
+      return this.elementSourcesUnguarded(expr, ctx, depth);
+    } finally {
+      this.elementDepth--;
+      this.elementActive.delete(expr);
+    }
+  }
+
+  private elementSourcesUnguarded(expr: Expr, ctx: Ctx, depth: number): SourceRef[] {
     if (expr[0] === 'l') return (expr[3] ?? []).map((e) => ({ expr: e, ctx }));
     const out: SourceRef[] = [];
     if (expr[0] === 'i') {
@@ -729,8 +751,8 @@ export class Resolver {
       }
       return out;
     }
-    for (const s of this.sourcesOf(expr, ctx)) out.push(...this.elementSources(s.expr, s.ctx, depth + 1));
-    return out;
+    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) out.push(...this.elementSources(s.expr, s.ctx, depth + 1));
+    return out.slice(0, MAX_SOURCES * 4);
   }
 
   /**
@@ -738,8 +760,18 @@ export class Resolver {
    * through locals, fields, package variables, parameters (via call sites) and returned closures.
    */
   funcTargets(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): { fn: FuncRef; literal: boolean }[] {
+    // Memoized per expression: each expression sits in one place, so its answer does not depend on
+    // who asks. (An answer cut short by a cycle stays cut: the analysis is an approximation anyway.)
+    const memo = this.funcTargetsMemo.get(expr);
+    if (memo) return memo;
     if (depth > 6 || seen.has(expr)) return [];
     seen.add(expr);
+    const result = this.funcTargetsUncached(expr, ctx, depth, seen);
+    this.funcTargetsMemo.set(expr, result);
+    return result;
+  }
+
+  private funcTargetsUncached(expr: Expr, ctx: Ctx, depth: number, seen: Set<object>): { fn: FuncRef; literal: boolean }[] {
     switch (expr[0]) {
       case 'f': {
         const ref = this.model.funcs[ctx.file.funcIds[expr[1]] ?? -1];
@@ -788,7 +820,7 @@ export class Resolver {
         return [];
     }
     const out: { fn: FuncRef; literal: boolean }[] = [];
-    for (const s of this.sourcesOf(expr, ctx)) {
+    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
       if (s.index !== undefined && s.expr[0] === 'c') continue;
       out.push(...this.funcTargets(s.expr, s.ctx, depth + 1, seen));
       if (out.length > MAX_TARGETS) break;
@@ -824,17 +856,19 @@ export class Resolver {
         return out;
       }
       default: {
-        for (const s of this.sourcesOf(expr, ctx)) out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
+        for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
         // Values collected into it (`root.AddCommand(sub)`; `m[k] = v`).
-        for (const s of this.elementSources(expr, ctx)) out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
-        // A struct value whose fields were assigned later (`cfg.Callbacks = LeaderCallbacks{...}`).
+        for (const s of this.elementSources(expr, ctx).slice(0, MAX_SOURCES)) out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
+        // A struct value whose field of the target type was assigned later
+        // (`cfg.Callbacks = LeaderCallbacks{...}`).
         const t = deref(this.typeOf(expr, ctx));
         if (t.k === 'named' && typeKey(t) !== target) {
           const u = this.underlying(t);
           if (u.k === 'struct') {
             for (const f of u.fields) {
-              const name = f.name ?? (deref(f.type).k === 'named' ? (deref(f.type) as { name: string }).name : '');
-              for (const s of this.fieldSources.get(`${typeKey(t)}.${name}`) ?? []) {
+              const ft = deref(f.type);
+              if (ft.k !== 'named' || typeKey(ft) !== target) continue;
+              for (const s of (this.fieldSources.get(`${typeKey(t)}.${f.name ?? ft.name}`) ?? []).slice(0, MAX_SOURCES)) {
                 out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
               }
             }
@@ -847,8 +881,16 @@ export class Resolver {
 
   /** Concrete types that can be stored in an expression of interface type (flow-insensitive). */
   storedTypes(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): GoType[] {
+    const memo = this.storedMemo.get(expr);
+    if (memo) return memo;
     if (depth > 6 || seen.has(expr)) return [];
     seen.add(expr);
+    const result = this.storedTypesUncached(expr, ctx, depth, seen);
+    this.storedMemo.set(expr, result);
+    return result;
+  }
+
+  private storedTypesUncached(expr: Expr, ctx: Ctx, depth: number, seen: Set<object>): GoType[] {
     const t = this.typeOf(expr, ctx);
     const concrete = (x: GoType) => {
       const base = deref(x);
@@ -866,9 +908,10 @@ export class Resolver {
       }
       return out;
     }
-    for (const s of this.sourcesOf(expr, ctx)) {
+    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
       if (s.index !== undefined && s.index > 0) continue;
       out.push(...this.storedTypes(s.expr, s.ctx, depth + 1, seen));
+      if (out.length > MAX_TARGETS) break;
     }
     return out;
   }
@@ -912,10 +955,25 @@ export class Resolver {
       if (stored) primary.push(m.fn);
       else rest.push(m.fn);
     }
-    // Nothing known to be stored: a single implementation is the answer; several stay alternatives.
+    // Nothing known to be stored: a single implementation is the answer; several stay alternatives,
+    // real code before test doubles, nearest package first (the first stands in for the call).
     if (primary.length === 0 && rest.length === 1 && impls.length === 1) return [{ fn: rest[0]!, rank: 0 }];
+    rest.sort((a, b) => rankImplementation(a, ctx.file.pkg.path) - rankImplementation(b, ctx.file.pkg.path));
     return [...primary.map((fn) => ({ fn, rank: 0 })), ...rest.slice(0, MAX_ALTERNATIVES).map((fn, i) => ({ fn, rank: i + 1 }))];
   }
+}
+
+/** Test doubles (fakes, mocks, testing packages) rank after real implementations. */
+const TEST_DOUBLE = /(^|\/)(fake|fakes|testing|testutil|testutils|mock|mocks)(\/|$)|\.(fake|Fake|mock|Mock|stub|Stub)[A-Z\w]*\)/;
+
+function rankImplementation(fn: FuncRef, fromPackage: string): number {
+  const double = TEST_DOUBLE.test(fn.pkg.path) || TEST_DOUBLE.test(fn.symbol) ? 1000 : 0;
+  // Shared leading path elements with the calling package: nearer code is likelier.
+  const a = fn.pkg.path.split('/');
+  const b = fromPackage.split('/');
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return double - common;
 }
 
 function pick(t: GoType, index: number | undefined): GoType {
