@@ -8,6 +8,7 @@ import {
   implementations,
   neighbours,
   type FieldAssignments,
+  type IndexRef,
   type Implementations,
   type Neighbours,
   type StructView,
@@ -16,7 +17,7 @@ import type { CliContext } from './context.js';
 import { openIndex } from './open-index.js';
 import type { RepoOptions } from './repo.js';
 
-async function withIndex<T>(ctx: CliContext, options: RepoOptions, fn: (index: { store: import('../store/db.js').Store; treeId: number }) => Promise<T>): Promise<T> {
+async function withIndex<T>(ctx: CliContext, options: RepoOptions, fn: (index: IndexRef) => Promise<T>): Promise<T> {
   const index = await openIndex(ctx, options);
   try {
     return await fn(index);

@@ -615,9 +615,9 @@ function typeText(node: Node): string {
   return text
     .replace(/\/\/[^\n]*\n/g, '\n')
     .replace(/\s+/g, ' ')
-    .replace(/\s*([\[\]\(\)\{\},;*.])\s*/g, '$1')
+    .replace(/\s*([[\](){},;*.])\s*/g, '$1')
     .replace(/\b(func|chan|map|struct|interface)\b\s*/g, '$1')
-    .replace(/([\w\]\)])\s+(?=[\w*\[])/g, '$1 ')
+    .replace(/([\w\])])\s+(?=[\w*[])/g, '$1 ')
     .trim();
 }
 

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import type { CliContext } from '../context.js';
-import { outputOption, writeJson } from '../output.js';
+import { outputOption } from '../output.js';
 import { addRepoOptions, type RepoOptions } from '../repo.js';
 
 interface QueryFlags extends RepoOptions {
