@@ -6,7 +6,7 @@
 import type { CallFact, Expr } from '../index/facts.js';
 import type { EdgeInsert, SymbolInsert } from '../store/index-store.js';
 import type { FileModel, FuncRef, ProgramModel } from './model.js';
-import { Resolver, type Ctx } from './resolver.js';
+import { push, Resolver, type Ctx } from './resolver.js';
 import type { FrameworkRule } from './rules.js';
 import { deref, parseType, typeKey, type GoType } from './types.js';
 
@@ -522,10 +522,5 @@ function signature(f: FuncRef): string {
   return `func(${params})${res}`;
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
-}
 
 export type { FileModel };

@@ -981,7 +981,8 @@ function pick(t: GoType, index: number | undefined): GoType {
   return t.k === 'tuple' ? (t.items[index] ?? UNKNOWN) : index === 0 ? t : UNKNOWN;
 }
 
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+/** Appends to the list under `key`, creating it. */
+export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);

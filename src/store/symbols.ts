@@ -3,6 +3,7 @@
  * bulk (a few queries per trace level; the tracer works in memory).
  */
 import type { Store } from './db.js';
+import type { EdgeInsert } from './index-store.js';
 
 export type SymbolKind = 'func' | 'method' | 'closure' | 'struct' | 'interface' | 'type' | 'var' | 'const' | 'external';
 
@@ -94,17 +95,8 @@ export async function searchSymbols(store: Store, treeId: number, text: string, 
   return rows.sort((a, b) => score(a) - score(b) || a.symbol.length - b.symbol.length || (a.symbol < b.symbol ? -1 : 1)).slice(0, limit);
 }
 
-export interface EdgeRow {
-  caller: number;
-  callee: number | null;
-  kind: string;
-  via: string | null;
-  rank: number;
-  file: string;
-  line: number;
-  col: number;
-  expr: string | null;
-}
+/** A stored call edge, as written by the link phase. */
+export type EdgeRow = EdgeInsert;
 
 const EDGE_COLUMNS = 'caller, callee, kind, via, rank, file, line, col, expr';
 
