@@ -19,7 +19,6 @@ export default async function parseBatch({ tasks, maxBytes }: { tasks: ParseTask
     results.push(parseFile(task, maxBytes));
     if (results.length % YIELD_EVERY === 0) await nextTurn();
   }
-  collect?.();
   await nextTurn();
   return results;
 }
