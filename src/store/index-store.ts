@@ -170,6 +170,17 @@ export interface TreeReplacement {
 
 /** Replaces everything derived for one tree at once: readers see the old index or the new one. */
 export async function replaceTree(store: Store, t: TreeReplacement): Promise<number> {
+  // One large transaction: in WAL mode, synchronous=OFF skips the fsyncs but keeps the database
+  // consistent (a crash loses the transaction, never corrupts the previous index). ~1 s saved.
+  await store.exec('PRAGMA synchronous = OFF');
+  try {
+    return await replaceTreeInTransaction(store, t);
+  } finally {
+    await store.exec('PRAGMA synchronous = NORMAL');
+  }
+}
+
+async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promise<number> {
   return store.transaction(async () => {
     const old = await findTree(store, t.root);
     if (old) {
