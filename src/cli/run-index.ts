@@ -8,6 +8,7 @@ import type { Store } from '../store/db.js';
 import { openIndexStore } from '../store/index-store.js';
 import { acquireIndexLock } from '../store/lock.js';
 import type { CliContext } from './context.js';
+import { readPackageVersion } from './package-info.js';
 import type { RepoChoice } from './repo.js';
 
 export interface RunIndexOptions {
@@ -61,6 +62,7 @@ export async function runIndex(choice: RepoChoice, ctx: CliContext, options: Run
   try {
     const opened = await openIndexStore(choice.dbPath);
     store = opened.store;
+    await store.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('tool_version', ?)", [readPackageVersion()]);
     if (opened.rebuiltFrom) {
       ctx.stderr.write(`note: the index at ${choice.dbPath} had schema version ${opened.rebuiltFrom}; rebuilding it\n`);
     }
