@@ -174,6 +174,9 @@ export async function runTour(
 ): Promise<void> {
   const debug = debugLogger(ctx, 'tui');
   const interactive = !flags.plain && isInteractive(ctx);
+  if (!flags.plain && !interactive && ctx.stdout.isTTY && ciIsSet(ctx)) {
+    ctx.stderr.write('note: CI is set, and the interactive screen draws nothing then; printing the tour as text (unset CI for the screen)\n');
+  }
   // Ink, React and the highlighter take longer to load than the index takes to open: start now.
   const screen = interactive ? loadScreenModules() : undefined;
   const tour = loadGuideTour(ctx, flags, name);
@@ -289,9 +292,17 @@ async function defaultComponent(graph: {
   return names[0];
 }
 
-/** The terminal is interactive on both ends: keys come in, frames go out. */
+/**
+ * The terminal is interactive on both ends: keys come in, frames go out. Not under CI: Ink holds
+ * every frame back while CI is set, so the screen would stay blank.
+ */
 function isInteractive(ctx: CliContext): boolean {
-  return Boolean(ctx.stdout.isTTY && process.stdin.isTTY);
+  return !ciIsSet(ctx) && Boolean(ctx.stdout.isTTY && process.stdin.isTTY);
+}
+
+function ciIsSet(ctx: CliContext): boolean {
+  const ci = ctx.env.CI;
+  return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0';
 }
 
 export interface TourTree {
