@@ -1,0 +1,87 @@
+/**
+ * Every query file compiles against the pinned tree-sitter-go, opens with its header, and
+ * captures what it says it does (plain rows compared with toEqual).
+ */
+import Parser from 'tree-sitter';
+import { describe, expect, it } from 'vitest';
+import { compileQueries, createGoParser, goLanguage, readQuerySources } from '../../src/index/queries.js';
+
+const source = `package app
+
+import (
+	"context"
+	alias "k8s.io/client-go/tools/cache"
+)
+
+var registry = map[string]func(){}
+
+func Run(ctx context.Context) {
+	go loop(ctx)
+	defer stop()
+	x := &Config{Name: "a"}
+	x.Handle = func() {}
+	for _, f := range registry {
+		f()
+	}
+	alias.Wait(ctx)
+	return
+}
+`;
+
+function rows(query: Parser.Query, text = source) {
+  const tree = createGoParser().parse(text);
+  return query.captures(tree.rootNode).map((c) => ({ capture: c.name, line: c.node.startPosition.row + 1, text: c.node.text.split('\n')[0] }));
+}
+
+describe('queries/go', () => {
+  const sources = readQuerySources();
+
+  it.each(sources.map((s) => [s.file, s.source] as const))('%s compiles against tree-sitter-go and documents its captures', (file, text) => {
+    expect(() => new Parser.Query(goLanguage(), text)).not.toThrow();
+    expect(text.split('\n')[0]).toMatch(new RegExp(`^; ${file.replace('.', '\\.')} — `));
+    const declared = [...text.matchAll(/^;\s+(@[\w.]+)/gm)].map((m) => m[1]);
+    const used = [...new Set([...text.replace(/^;.*$/gm, '').matchAll(/(@[\w.]+)/g)].map((m) => m[1]))];
+    expect(declared.sort()).toEqual(used.sort());
+  });
+
+  it('calls.scm captures every call and marks those of go and defer statements', () => {
+    const q = new Parser.Query(goLanguage(), sources.find((s) => s.file === 'calls.scm')!.source);
+    expect(rows(q)).toEqual([
+      { capture: 'reference.call.go', line: 11, text: 'loop(ctx)' },
+      { capture: 'reference.call', line: 11, text: 'loop(ctx)' },
+      { capture: 'reference.call.defer', line: 12, text: 'stop()' },
+      { capture: 'reference.call', line: 12, text: 'stop()' },
+      { capture: 'reference.call', line: 16, text: 'f()' },
+      { capture: 'reference.call', line: 18, text: 'alias.Wait(ctx)' },
+    ]);
+  });
+
+  it('imports.scm captures each import spec and the package name', () => {
+    const q = new Parser.Query(goLanguage(), sources.find((s) => s.file === 'imports.scm')!.source);
+    expect(rows(q)).toEqual([
+      { capture: 'package', line: 1, text: 'app' },
+      { capture: 'reference.import', line: 4, text: '"context"' },
+      { capture: 'reference.import', line: 5, text: 'alias "k8s.io/client-go/tools/cache"' },
+    ]);
+  });
+
+  it('literals.scm captures function literals and keyed composite literals only', () => {
+    const q = new Parser.Query(goLanguage(), sources.find((s) => s.file === 'literals.scm')!.source);
+    expect(rows(q)).toEqual([
+      { capture: 'definition.closure', line: 14, text: 'func() {}' },
+      { capture: 'reference.composite', line: 13, text: 'Config{Name: "a"}' },
+    ].sort((a, b) => a.line - b.line));
+  });
+
+  it('assignments.scm captures short declarations, ranges, assignments and returns', () => {
+    const q = new Parser.Query(goLanguage(), sources.find((s) => s.file === 'assignments.scm')!.source);
+    expect(rows(q).map((r) => `${r.capture}:${r.line}`)).toEqual(['local.short:13', 'assignment:14', 'local.range:15', 'reference.return:19']);
+  });
+
+  it('all query files compile together into the one query the indexer runs', () => {
+    const names = new Set(rows(compileQueries()).map((r) => r.capture));
+    expect([...names].sort()).toEqual(
+      ['assignment', 'definition.closure', 'definition.function', 'definition.var', 'local.range', 'local.short', 'package', 'reference.call', 'reference.call.defer', 'reference.call.go', 'reference.composite', 'reference.import', 'reference.return'].sort(),
+    );
+  });
+});
