@@ -45,7 +45,16 @@ export function buildProgram(ctx: CliContext): Command {
       '  k8s-read export trace kube-scheduler -o svg --out sched.svg\n',
   );
   for (const register of commandModules) register(program, ctx);
+  // The command list shows one short line each; `<command> --help` keeps the whole description.
+  for (const cmd of program.commands) if (!cmd.summary()) cmd.summary(summarize(cmd.description()));
   return program;
+}
+
+/** The first sentence of a description, capitalized, without its period, at most ~70 characters. */
+export function summarize(description: string): string {
+  const first = (description.split(/(?<=[.;:])\s|\s\(|:\s/)[0] ?? description).replace(/[.;:]$/, '').trim();
+  const cut = first.length > 72 ? `${first.slice(0, first.lastIndexOf(' ', 70))}…` : first;
+  return cut.charAt(0).toUpperCase() + cut.slice(1);
 }
 
 function reportError(error: unknown, ctx: CliContext): number {
