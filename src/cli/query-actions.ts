@@ -1,7 +1,7 @@
 /** Actions of `def`, `search` and `stats`, loaded only when one of them runs. */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../errors.js';
+import { SymbolNotFoundError, UsageError } from '../errors.js';
 import { countSymbols, findDefinitions, searchSymbols, type DefinitionRow } from '../store/symbols.js';
 import { permalinkBase } from '../trace/store-graph.js';
 import { resolvePosition } from '../trace/queries.js';
@@ -60,7 +60,6 @@ export async function runDef(ctx: CliContext, options: RepoOptions, query: strin
     const rows = (await findDefinitions(index.store, index.treeId, query)).filter((r) => r.kind !== 'external');
     if (rows.length === 0) {
       const suggestions = (await searchSymbols(index.store, index.treeId, query.replace(/^.*[./)]/, ''), 5)).map((r) => r.symbol);
-      const { SymbolNotFoundError } = await import('../errors.js');
       throw new SymbolNotFoundError(query, suggestions);
     }
     if (output === 'json') {

@@ -11,13 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { K8sReadError } from '../errors.js';
 import type { Store } from '../store/db.js';
-import { findParsedBlobs, insertBlobs, loadBlobs, type BlobRow } from '../store/index-store.js';
+import { findParsedBlobs, insertBlobs, type BlobRow } from '../store/index-store.js';
 import { discoverTree, type TreeInfo } from './discover.js';
 import { FACTS_VERSION } from './facts.js';
 import { gitBlobId, parseFile, type ParseResult, type ParseTask } from './parse-file.js';
 
 export interface IndexProgress {
-  phase: 'discover' | 'parse' | 'link' | 'write' | 'done';
+  phase: 'discover' | 'parse' | 'link' | 'write';
   done: number;
   total: number;
   bytes: number;
@@ -227,4 +227,3 @@ async function runParse(
   }
 }
 
-export { loadBlobs };

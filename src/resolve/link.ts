@@ -5,7 +5,7 @@
  */
 import type { CallFact, Expr } from '../index/facts.js';
 import type { EdgeInsert, SymbolInsert } from '../store/index-store.js';
-import type { FileModel, FuncRef, ProgramModel } from './model.js';
+import type { FuncRef, ProgramModel } from './model.js';
 import { push, Resolver, type Ctx } from './resolver.js';
 import type { FrameworkRule } from './rules.js';
 import { deref, parseType, typeKey, type GoType } from './types.js';
@@ -523,4 +523,3 @@ function signature(f: FuncRef): string {
 }
 
 
-export type { FileModel };

@@ -6,7 +6,7 @@
  * call, ranked by what is actually stored into the field or variable.
  */
 import type { Expr, LocalFact } from '../index/facts.js';
-import type { FileModel, FuncRef, PackageModel, ProgramModel, TypeDecl, ValueDecl } from './model.js';
+import type { FileModel, FuncRef, ProgramModel, TypeDecl, ValueDecl } from './model.js';
 import { localsOf } from './model.js';
 import { builtin, deref, isBuiltinType, parseType, typeKey, UNKNOWN, type GoType, type TypeScope } from './types.js';
 
@@ -999,4 +999,3 @@ function dedupe(list: { fn: FuncRef; literal: boolean }[]): { fn: FuncRef; liter
   return list.filter((x) => (seen.has(x.fn.id) ? false : (seen.add(x.fn.id), true)));
 }
 
-export type { PackageModel };

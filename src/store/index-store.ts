@@ -113,19 +113,11 @@ export async function findTree(store: Store, root: string): Promise<TreeRow | un
   return store.get<TreeRow>('SELECT * FROM trees WHERE root = ?', [root]);
 }
 
-export async function listTrees(store: Store): Promise<TreeRow[]> {
-  return store.all<TreeRow>('SELECT * FROM trees ORDER BY indexed_at DESC');
-}
-
 export interface FileRow {
   path: string;
   blob: string;
   package: string | null;
   status: string;
-}
-
-export async function listFiles(store: Store, tree: number): Promise<FileRow[]> {
-  return store.all<FileRow>('SELECT path, blob, package, status FROM files WHERE tree = ? ORDER BY path', [tree]);
 }
 
 export interface SymbolInsert {

@@ -143,11 +143,8 @@ export async function listSymbolsInPackagePrefix(store: Store, treeId: number, p
 }
 
 function lastIdentifier(q: string): string | undefined {
-  const m = /([\p{L}_][\p{L}\p{N}_]*(?:\$\d+)*)\)?$/u.exec(q.replace(/\$\d+(\$\d+)*$/, (s) => s));
-  if (!m) return undefined;
-  // Closures are stored under their `Name$N` tail.
-  const closure = /([\p{L}_][\p{L}\p{N}_]*(?:\$\d+)+)$/u.exec(q);
-  return closure ? closure[1] : m[1];
+  // Closures are stored under their `Name$N` tail, so the `$N` suffixes stay.
+  return /([\p{L}_][\p{L}\p{N}_]*(?:\$\d+)*)\)?$/u.exec(q)?.[1];
 }
 
 function matchesAtBoundary(symbol: string, q: string): boolean {

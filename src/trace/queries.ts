@@ -231,11 +231,11 @@ export async function resolvePosition(index: IndexRef, file: string, line: numbe
   const declared = enclosing && enclosing.line === line ? enclosing : null;
   const calls: PositionAnswer['calls'] = [];
   if (enclosing) {
+    // With a column: the call whose name starts at or before it (within a name's length), nearest.
     const rows = (await findEdgesFrom(index.store, index.treeId, [enclosing.id])).filter(
-      (r) => r.line === line && (col === null || Math.abs(r.col - col) <= 0 || (col >= r.col - 1 && col <= r.col + 40)),
+      (r) => r.line === line && (col === null || (r.col <= col && col <= r.col + 40)),
     );
-    const atCol = col === null ? rows : rows.filter((r) => col >= r.col);
-    const best = col === null ? atCol : atCol.filter((r) => r.col === Math.max(...atCol.map((x) => x.col)));
+    const best = col === null ? rows : rows.filter((r) => r.col === Math.max(...rows.map((x) => x.col)));
     const targets = await findSymbolsByIds(index.store, index.treeId, best.flatMap((r) => (r.callee === null ? [] : [r.callee])));
     const byId = new Map(targets.map((t) => [t.id, t]));
     for (const r of best) {

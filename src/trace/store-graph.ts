@@ -33,7 +33,7 @@ export function createStoreGraph(store: Store, tree: TreeRow, options: { github?
       const out = new Map<string, DefinitionRow>();
       const initMap = options.components?.[component]?.controllers?.initMap;
       if (!initMap) return out;
-      const owners = (await findDefinitions(store, tree.id, initMap.replace(/^.*?\/(?=[^/]*$)/, (m) => m))).filter((d) => d.symbol.endsWith(initMap));
+      const owners = (await findDefinitions(store, tree.id, initMap)).filter((d) => d.symbol.endsWith(initMap));
       for (const owner of owners) {
         const edges = (await findEdgesFrom(store, tree.id, [owner.id])).filter((e) => e.via === 'map-register' && e.callee !== null);
         const targets = await findSymbolsByIds(store, tree.id, edges.map((e) => e.callee!));

@@ -69,7 +69,7 @@ export async function traceComponent(graph: CallGraph, target: string, options: 
   const budget = options.budget ?? 120;
   const noise = options.noise ?? [];
   const symbols = new Map<number, DefinitionRow>([[root.main.id, root.main]]);
-  for (const extra of root.extraRoots) symbols.set(extra.id, extra);
+  if (root.through) symbols.set(root.through.id, root.through);
 
   const hiddenPackage = (pkg: string) =>
     (!options.includeStd && isStd(pkg)) || (!options.includeNoise && noise.some((p) => pkg === p || pkg.startsWith(`${p}/`)));
@@ -179,7 +179,6 @@ interface Root {
   component: string;
   main: DefinitionRow;
   scope: string[];
-  extraRoots: DefinitionRow[];
   /** For `component/controller`: the start function the view passes through. */
   through?: DefinitionRow;
 }
@@ -192,7 +191,7 @@ async function findRoot(graph: CallGraph, target: string, options: TraceOptions)
     const rules = options.components?.[entry.name] ?? {};
     const ownDir = entry.main.file.includes('/') ? entry.main.file.slice(0, entry.main.file.lastIndexOf('/')) : '';
     const scope = [ownDir, ...(rules.scope ?? [])].filter((d, i, a) => a.indexOf(d) === i);
-    if (controller === undefined) return { component: target, main: entry.main, scope: scope.length ? scope : [''], extraRoots: [] };
+    if (controller === undefined) return { component: target, main: entry.main, scope: scope.length ? scope : [''] };
     const controllers = await graph.controllers(entry.name);
     const start = controllers.get(controller);
     if (!start) {
@@ -204,7 +203,7 @@ async function findRoot(graph: CallGraph, target: string, options: TraceOptions)
         { code: 'E_NO_COMPONENT', exitCode: 2 },
       );
     }
-    return { component: target, main: entry.main, scope: [...scope, dirOf(start.file)], extraRoots: [start], through: start };
+    return { component: target, main: entry.main, scope: [...scope, dirOf(start.file)], through: start };
   }
   if (!target.includes('.') && !target.includes('/') && !target.includes('(')) {
     const candidates = await graph.findDefinitions(target);
@@ -222,7 +221,7 @@ function symbolRoot(target: string, candidates: DefinitionRow[]): Root {
   const pick = exact.length === 1 ? exact : candidates;
   if (pick.length > 1) throw new AmbiguousSymbolError(target, pick.map((c) => c.symbol));
   const main = pick[0]!;
-  return { component: target, main, scope: [dirOf(main.file)], extraRoots: [] };
+  return { component: target, main, scope: [dirOf(main.file)], };
 }
 
 function unknownComponent(target: string, components: ComponentEntry[]): K8sReadError {

@@ -47,10 +47,3 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
     child.stdin.end(options.input ?? '');
   });
 }
-
-/** Absolute temporary paths become `<root>/` so golden files do not depend on the machine. */
-export function normalizePaths(text: string, roots: Record<string, string>): string {
-  let out = text;
-  for (const [name, root] of Object.entries(roots)) out = out.split(root).join(`<${name}>`);
-  return out;
-}

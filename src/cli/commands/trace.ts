@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { useColor, type CliContext } from '../context.js';
 import { outputOption, writeJson } from '../output.js';
@@ -141,4 +141,3 @@ export function positiveInt(value: string | undefined, flag: string): number | u
   return n;
 }
 
-export { Option };
