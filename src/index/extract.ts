@@ -120,20 +120,8 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
         facts.calls.push(readCall(node, fnOf(node), expr, goCalls.has(node.startIndex), deferCalls.has(node.startIndex)));
         break;
       case 'reference.composite': {
-        const body = node.childForFieldName('body');
         const typeNode = node.childForFieldName('type');
-        const fields: [string, Expr, number][] = [];
-        if (body) {
-          for (const element of body.namedChildren) {
-            if (element.type !== 'keyed_element') continue;
-            const key = element.childForFieldName('key');
-            const value = element.childForFieldName('value');
-            const keyExpr = key?.firstNamedChild;
-            if (keyExpr && keyExpr.type === 'identifier' && value) {
-              fields.push([keyExpr.text, expr(value.firstNamedChild), element.startPosition.row + 1]);
-            }
-          }
-        }
+        const fields = literalEntries(node).fields.map((f): [string, Expr, number] => [f.name, expr(f.value), f.line]);
         if (fields.length > 0) {
           facts.composites.push({
             fn: fnOf(node),
@@ -540,25 +528,13 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
     }
     case 'composite_literal': {
       const t = node.childForFieldName('type');
-      const fields: [string, Expr][] = [];
       // Keyed fields matter where a literal is a value being passed or bound; deeper ones only
       // contribute their type (and are recorded on their own as composite facts).
       // Elements of slices and maps (`map[string]func(){"a": handleA}`) flow into `range` values;
       // basic literals among them carry nothing and are left out.
-      const elements: Expr[] = [];
-      if (depth <= 1) {
-        for (const element of node.childForFieldName('body')?.namedChildren ?? []) {
-          if (element.type === 'keyed_element') {
-            const key = element.childForFieldName('key')?.firstNamedChild;
-            const value = element.childForFieldName('value')?.firstNamedChild;
-            if (key?.type === 'identifier' && value) fields.push([key.text, toExpr(value, lits, d)]);
-            else if (value) elements.push(toExpr(value, lits, d));
-          } else if (element.type === 'literal_element' && element.firstNamedChild) {
-            elements.push(toExpr(element.firstNamedChild, lits, d));
-          }
-        }
-      }
-      const kept = elements.filter((e) => e[0] !== 'n' && e[0] !== '?');
+      const entries = depth <= 1 ? literalEntries(node) : { fields: [], elements: [] };
+      const fields = entries.fields.map((f): [string, Expr] => [f.name, toExpr(f.value, lits, d)]);
+      const kept = entries.elements.map((e) => toExpr(e, lits, d)).filter((e) => e[0] !== 'n' && e[0] !== '?');
       return kept.length ? ['l', t ? typeText(t) : null, fields, kept] : ['l', t ? typeText(t) : null, fields];
     }
     case 'func_literal': {
@@ -606,6 +582,24 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
       return ['?', node.text.length > 80 ? `${node.text.slice(0, 77)}...` : node.text];
     }
   }
+}
+
+/** A composite literal's entries: fields keyed by an identifier, and every other element's value. */
+function literalEntries(literal: Node): { fields: { name: string; value: Node; line: number }[]; elements: Node[] } {
+  const fields: { name: string; value: Node; line: number }[] = [];
+  const elements: Node[] = [];
+  for (const element of literal.childForFieldName('body')?.namedChildren ?? []) {
+    if (element.type === 'keyed_element') {
+      const key = element.childForFieldName('key')?.firstNamedChild;
+      const value = element.childForFieldName('value')?.firstNamedChild;
+      if (!value) continue;
+      if (key?.type === 'identifier') fields.push({ name: key.text, value, line: element.startPosition.row + 1 });
+      else elements.push(value);
+    } else if (element.type === 'literal_element' && element.firstNamedChild) {
+      elements.push(element.firstNamedChild);
+    }
+  }
+  return { fields, elements };
 }
 
 /** Type text with whitespace folded, so `map[string] *T` and `map[string]*T` read the same. */

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { K8sReadError } from '../errors.js';
 import type { Store } from '../store/db.js';
-import { findParsedBlobs, insertBlobs, type BlobRow } from '../store/index-store.js';
+import { findParsedBlobs, insertBlobs, loadBlobs, type BlobRow } from '../store/index-store.js';
 import { discoverTree, type TreeInfo } from './discover.js';
 import { FACTS_VERSION } from './facts.js';
 import { gitBlobId, parseFile, type ParseResult, type ParseTask } from './parse-file.js';
@@ -137,7 +137,7 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
 
   // Files parsed earlier: their status comes from the stored blob rows.
   const reusedBlobs = tree.files.flatMap((f) => (f.blob && known.has(f.blob) ? [f.blob] : []));
-  const stored = await loadBlobStatuses(store, reusedBlobs);
+  const stored = await loadBlobs(store, reusedBlobs, { facts: false });
   for (const f of tree.files) {
     const fresh = results.get(path.join(root, f.path));
     if (fresh) {
@@ -161,19 +161,6 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     bytesParsed: bytes,
     timings: { discoverMs, parseMs: performance.now() - t1 },
   };
-}
-
-async function loadBlobStatuses(store: Store, blobs: string[]) {
-  const out = new Map<string, { status: string; message: string | null; bytes: number }>();
-  // Only the small columns: facts stay in the database until the link phase asks for them.
-  for (let i = 0; i < blobs.length; i += 10000) {
-    const rows = await store.all<{ blob: string; status: string; message: string | null; bytes: number }>(
-      'SELECT blob, status, message, bytes FROM blobs WHERE blob IN (SELECT value FROM json_each(?))',
-      [JSON.stringify(blobs.slice(i, i + 10000))],
-    );
-    for (const r of rows) out.set(r.blob, r);
-  }
-  return out;
 }
 
 /** Parses in-process for small work (workers cost more to start than they save), else in a pool. */

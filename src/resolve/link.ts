@@ -41,7 +41,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
   for (const file of model.files) {
     for (const call of file.facts.calls) {
       const ctx: Ctx = { file, fn: call.fn, line: call.line };
-      for (const t of directCallees(r, call.callee, ctx)) r.recordArgs(t, call.args, ctx);
+      for (const t of r.directCallees(call.callee, ctx)) r.recordArgs(t, call.args, ctx);
     }
   }
 
@@ -307,27 +307,6 @@ function resolveCall(r: Resolver, call: CallFact, ctx: Ctx): CallResolution {
     default:
       return r.asType(callee, ctx) ? { k: 'none' } : { k: 'unresolved' };
   }
-}
-
-/** Functions a call reaches directly (for argument flow), without interface or value expansion. */
-function directCallees(r: Resolver, callee: Expr, ctx: Ctx): FuncRef[] {
-  if (callee[0] === 'i') {
-    const b = r.resolveIdent(callee[1], ctx);
-    return b?.k === 'func' ? [b.ref] : [];
-  }
-  if (callee[0] === 's') {
-    const [, x, name] = callee;
-    if (x[0] === 'i') {
-      const b = r.resolveIdent(x[1], ctx);
-      if (b?.k === 'import') {
-        const fn = r.model.packages.get(b.path)?.funcs.get(name);
-        return fn ? [fn] : [];
-      }
-    }
-    const sel = r.select(r.typeOf(x, ctx), name);
-    if (sel?.k === 'method') return [sel.fn];
-  }
-  return [];
 }
 
 /**

@@ -744,7 +744,7 @@ export class Resolver {
     }
     if (expr[0] === 'c') {
       // A function returning a map or slice: the elements of what it returns.
-      for (const callee of this.calleesForTyping(expr[1], ctx)) {
+      for (const callee of this.directCallees(expr[1], ctx)) {
         for (const ret of callee.file.facts.returns) {
           if (ret.fn === callee.index && ret.values[0]) out.push(...this.elementSources(ret.values[0], { file: callee.file, fn: ret.fn, line: ret.line }, depth + 1));
         }
@@ -846,7 +846,7 @@ export class Resolver {
       case 'u':
         return this.literalsReaching(expr[2], ctx, target, depth + 1, seen);
       case 'c': {
-        for (const callee of this.calleesForTyping(expr[1], ctx)) {
+        for (const callee of this.directCallees(expr[1], ctx)) {
           for (const ret of callee.file.facts.returns) {
             if (ret.fn === callee.index && ret.values[0]) {
               out.push(...this.literalsReaching(ret.values[0], { file: callee.file, fn: ret.fn, line: ret.line }, target, depth + 1, seen));
@@ -899,7 +899,7 @@ export class Resolver {
     if (concrete(t)) return [t];
     const out: GoType[] = [];
     if (expr[0] === 'c') {
-      for (const callee of this.calleesForTyping(expr[1], ctx)) {
+      for (const callee of this.directCallees(expr[1], ctx)) {
         for (const ret of callee.file.facts.returns) {
           if (ret.fn !== callee.index) continue;
           const v = ret.values[0];
@@ -916,7 +916,8 @@ export class Resolver {
     return out;
   }
 
-  calleesForTyping(callee: Expr, ctx: Ctx): FuncRef[] {
+  /** Functions a call reaches directly (named functions and concrete methods), no value flow. */
+  directCallees(callee: Expr, ctx: Ctx): FuncRef[] {
     if (callee[0] === 'i') {
       const b = this.resolveIdent(callee[1], ctx);
       return b?.k === 'func' ? [b.ref] : [];

@@ -85,11 +85,16 @@ export async function insertBlobs(store: Store, rows: readonly BlobRow[], factsV
   });
 }
 
-export async function loadBlobs(store: Store, blobs: readonly string[]): Promise<Map<string, BlobRow>> {
+/**
+ * Stored blobs by id. `facts: false` reads only the small columns (statuses of unchanged files),
+ * leaving the facts in the database until the link phase asks for them.
+ */
+export async function loadBlobs(store: Store, blobs: readonly string[], options: { facts?: boolean } = {}): Promise<Map<string, BlobRow>> {
   const out = new Map<string, BlobRow>();
+  const columns = options.facts === false ? 'blob, status, message, bytes, lines, NULL AS facts' : 'blob, status, message, bytes, lines, facts';
   for (let i = 0; i < blobs.length; i += 5000) {
     const rows = await store.all<BlobRow>(
-      'SELECT blob, status, message, bytes, lines, facts FROM blobs WHERE blob IN (SELECT value FROM json_each(?))',
+      `SELECT ${columns} FROM blobs WHERE blob IN (SELECT value FROM json_each(?))`,
       [JSON.stringify(blobs.slice(i, i + 5000))],
     );
     for (const r of rows) out.set(r.blob, r);
