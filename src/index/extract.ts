@@ -136,7 +136,7 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
         const fn = fnOf(node);
         const left = node.childForFieldName('left')?.namedChildren ?? [];
         const right = node.childForFieldName('right')?.namedChildren ?? [];
-        bindNames(left, right, fn, node, facts, expr);
+        bindNames(left, right, fn, facts, expr);
         break;
       }
       case 'local.range': {
@@ -148,7 +148,7 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
         const ranged = expr(right);
         left.forEach((target, i) => {
           if (target.type === 'identifier' && target.text !== '_' && isDefine) {
-            facts.locals.push({ fn, name: target.text, at: target.startIndex, value: ranged, index: i, range: true, line: target.startPosition.row + 1 });
+            facts.locals.push({ fn, name: target.text, value: ranged, index: i, range: true, line: target.startPosition.row + 1 });
           }
         });
         break;
@@ -164,7 +164,6 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
           const local: LocalFact = {
             fn,
             name: alias.text,
-            at: clause.startIndex,
             line: clause.startPosition.row + 1,
           };
           // A case with one type binds the alias to that type; otherwise it keeps the operand's.
@@ -393,7 +392,7 @@ function readValueSpec(
     // A `var` inside a function is a local binding.
     names.forEach((n, i) => {
       if (n.text === '_') return;
-      const local: LocalFact = { fn, name: n.text, at: n.startIndex, line: n.startPosition.row + 1 };
+      const local: LocalFact = { fn, name: n.text, line: n.startPosition.row + 1 };
       if (type) local.type = type;
       // The value is kept even with a declared type: `var s Store = &MemStore{}` ranks MemStore.
       if (values.length === names.length && values[i]) local.value = expr(values[i]);
@@ -425,13 +424,12 @@ function bindNames(
   left: Node[],
   right: Node[],
   fn: number,
-  stmt: Node,
   facts: FileFacts,
   expr: (n: Node | null | undefined) => Expr,
 ): void {
   left.forEach((target, i) => {
     if (target.type !== 'identifier' || target.text === '_') return;
-    const local: LocalFact = { fn, name: target.text, at: stmt.startIndex, line: target.startPosition.row + 1 };
+    const local: LocalFact = { fn, name: target.text, line: target.startPosition.row + 1 };
     if (right.length === left.length) local.value = expr(right[i]);
     else if (right[0]) {
       local.value = expr(right[0]);

@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 8;
+export const FACTS_VERSION = 9;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -106,8 +106,6 @@ export interface LocalFact {
   /** Enclosing function index. */
   fn: number;
   name: string;
-  /** Byte offset of the binding, to pick the nearest earlier declaration of a shadowed name. */
-  at: number;
   type?: string;
   value?: Expr;
   /** Position in a multi-value right-hand side, or for `range`: 0 key, 1 value. */
