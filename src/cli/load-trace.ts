@@ -3,7 +3,7 @@
  * share.
  */
 import type { Trace } from '../trace/types.js';
-import type { CliContext } from './context.js';
+import { debugLogger, type CliContext } from './context.js';
 import { openIndex } from './open-index.js';
 
 export interface LoadTraceOptions {
@@ -30,7 +30,8 @@ export async function loadTrace(ctx: CliContext, options: LoadTraceOptions): Pro
   try {
     const components = loadComponentRules();
     const graph = createStoreGraph(index.store, index.tree, { components, ...(options.github ? { github: options.github } : {}) });
-    return await traceComponent(graph, options.target, {
+    const started = performance.now();
+    const trace = await traceComponent(graph, options.target, {
       components,
       noise: loadNoisePackages(),
       ...(options.depth !== undefined ? { depth: options.depth } : {}),
@@ -40,6 +41,10 @@ export async function loadTrace(ctx: CliContext, options: LoadTraceOptions): Pro
       includeStd: options.includeStd ?? false,
       includeNoise: options.includeNoise ?? false,
     });
+    debugLogger(ctx, 'trace')(
+      `${trace.root}: ${trace.nodes.length} nodes, ${trace.edges.length} edges, ${trace.unresolved.length} unresolved in ${Math.round(performance.now() - started)} ms`,
+    );
+    return trace;
   } finally {
     await index.close();
   }

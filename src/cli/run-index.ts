@@ -7,7 +7,7 @@ import { SingleBar } from 'cli-progress';
 import type { Store } from '../store/db.js';
 import { openIndexStore } from '../store/index-store.js';
 import { acquireIndexLock } from '../store/lock.js';
-import type { CliContext } from './context.js';
+import { debugLogger, type CliContext } from './context.js';
 import { readPackageVersion } from './package-info.js';
 import type { RepoChoice } from './repo.js';
 
@@ -87,7 +87,14 @@ export async function runIndex(choice: RepoChoice, ctx: CliContext, options: Run
     });
     bar?.stop();
     if (bar) ctx.stderr.write(' linking: resolving calls, types and framework hops...\n');
+    const debug = debugLogger(ctx, 'index');
+    debug(`discover ${Math.round(parsed.timings.discoverMs)} ms, parse ${Math.round(parsed.timings.parseMs)} ms: ${parsed.parsed} parsed, ${parsed.reused} unchanged`);
     const link = await linkTree({ store, parsed, ...(options.rules ? { rules: options.rules } : {}) });
+    debug(
+      link.unchanged
+        ? 'link skipped: same files, facts and rules as the last run'
+        : `load ${Math.round(link.timings.loadMs)} ms, link ${Math.round(link.timings.linkMs)} ms, write ${Math.round(link.timings.writeMs)} ms`,
+    );
     const problems = parsed.files
       .filter((f) => f.status !== 'ok')
       .map((f) => ({ path: f.path, status: f.status, message: f.message }));

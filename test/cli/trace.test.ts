@@ -136,6 +136,14 @@ describe('k8s-read trace on the modern demo tree', () => {
     expect(r.stderr).toContain('(*k8s.io/kubernetes/pkg/scheduler.Scheduler).Run');
   });
 
+  it('prints debug lines on stderr only when K8S_READ_DEBUG names the namespace', async () => {
+    const quiet = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot, '-o', 'json'], { env });
+    expect(quiet.stderr).not.toContain('[trace]');
+    const loud = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot, '-o', 'json'], { env: { ...env, K8S_READ_DEBUG: 'index,trace' } });
+    expect(loud.stderr).toMatch(/^\[trace\] k8s\.io\/kubernetes\/cmd\/kube-scheduler\.main: \d+ nodes, \d+ edges, \d+ unresolved in \d+ ms$/m);
+    expect(JSON.parse(loud.stdout).root).toBe('k8s.io/kubernetes/cmd/kube-scheduler.main');
+  });
+
   it('rejects a bad --depth', async () => {
     const r = await runCli(['trace', 'kube-scheduler', '--depth', '0', '--repo', demoRoot], { env });
     expect(r.code).toBe(2);
