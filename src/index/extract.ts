@@ -15,7 +15,7 @@ import type {
   ValueFact,
 } from './facts.js';
 import { FACTS_VERSION } from './facts.js';
-import { readFileNodes, type LightNode } from './light-node.js';
+import { readCapturedNodes, type LightNode } from './light-node.js';
 
 type Node = LightNode;
 type SyntaxNode = Parser.SyntaxNode;
@@ -47,7 +47,11 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
     lines: root.endPosition.row + 1,
   };
   const captures = query.captures(root);
-  const nodes = readFileNodes(tree, source);
+  const nodes = readCapturedNodes(
+    tree,
+    source,
+    captures.flatMap((c) => (c.name === 'comment.build' || c.name === 'package' ? [] : [c.node])),
+  );
   const readLight = (node: SyntaxNode): LightNode => {
     const found = nodes.find(node);
     if (!found) throw new Error(`captured ${node.type} at ${node.startIndex} not found in the tree walk`);

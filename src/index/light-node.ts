@@ -23,7 +23,6 @@ const ANONYMOUS_TYPES = new Set(
 
 export class LightNode {
   readonly children: LightNode[] = [];
-  parent: LightNode | null = null;
 
   constructor(
     private readonly file: FileNodes,
@@ -34,8 +33,9 @@ export class LightNode {
     readonly endIndex: number,
   ) {}
 
+  /** An anonymous node is a token whose text is its type (`:=`, `*`, `+`), so its span is not read. */
   get text(): string {
-    return this.file.source.slice(this.startIndex, this.endIndex);
+    return this.isNamed ? this.file.source.slice(this.startIndex, this.endIndex) : this.type;
   }
 
   get startPosition(): { row: number; column: number } {
@@ -72,8 +72,8 @@ export class LightNode {
 }
 
 export class FileNodes {
-  /** Every node in pre-order (sorted by start; a parent before its children). */
-  readonly nodes: LightNode[] = [];
+  /** Walked named nodes by start index (several nodes can start at one index). */
+  private readonly byStart = new Map<number, LightNode | LightNode[]>();
   private readonly lineStarts: number[] = [0];
 
   constructor(readonly source: string) {
@@ -91,20 +91,18 @@ export class FileNodes {
     return { row: lo, column: index - this.lineStarts[lo]! };
   }
 
-  /** The node a query captured (same start, end and type). */
+  add(node: LightNode): void {
+    const at = this.byStart.get(node.startIndex);
+    if (at === undefined) this.byStart.set(node.startIndex, node);
+    else if (Array.isArray(at)) at.push(node);
+    else this.byStart.set(node.startIndex, [at, node]);
+  }
+
+  /** The walked node a query captured (same start, end and type). */
   find(node: { startIndex: number; endIndex: number; type: string }): LightNode | undefined {
-    const { startIndex, endIndex, type } = node;
-    let lo = 0;
-    let hi = this.nodes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.nodes[mid]!.startIndex < startIndex) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let i = lo; i < this.nodes.length && this.nodes[i]!.startIndex === startIndex; i++) {
-      const n = this.nodes[i]!;
-      if (n.endIndex === endIndex && n.type === type) return n;
-    }
+    const at = this.byStart.get(node.startIndex);
+    if (at === undefined) return undefined;
+    for (const n of Array.isArray(at) ? at : [at]) if (n.endIndex === node.endIndex && n.type === node.type) return n;
     return undefined;
   }
 }
@@ -112,27 +110,86 @@ export class FileNodes {
 /** Nodes whose inside no extraction reads (their text is enough): not walked into. */
 const LEAF_TYPES = new Set(['interpreted_string_literal', 'raw_string_literal', 'rune_literal', 'comment']);
 
-export function readFileNodes(tree: Parser.Tree, source: string): FileNodes {
+/**
+ * Bodies: what a body holds that extraction reads is captured on its own (calls, assignments,
+ * declarations), so a walk stops at a block and the captures inside it start walks of their own.
+ * Statement skeletons and conditions (`if err != nil`) are never walked.
+ */
+const BODY_TYPES = new Set(['block']);
+
+/** Named types that have fields: only their children are asked for a field name. */
+const FIELDED_TYPES = new Set(
+  ((Go as unknown as { nodeTypeInfo?: { type: string; named: boolean; fields?: object }[] }).nodeTypeInfo ?? [])
+    .filter((t) => t.named && t.fields && Object.keys(t.fields).length > 0)
+    .map((t) => t.type),
+);
+
+/**
+ * Tokens extraction reads besides those in a field (operators): `:=` in a range clause, the `*`
+ * of an embedded pointer field. Other punctuation and keywords get no node.
+ */
+const KEPT_TOKENS = new Set([':=', '*']);
+
+/** Names of node types and fields by id, learnt from the cursor the first time an id is seen. */
+const typeNames: (string | undefined)[] = [];
+const typeIsNamed: boolean[] = [];
+const fieldNames: (string | null | undefined)[] = [null];
+
+/**
+ * Reads the subtrees of the captured nodes (in document order, as queries return them) into
+ * LightNodes. A capture already inside a walked subtree is not walked again.
+ */
+export function readCapturedNodes(tree: Parser.Tree, source: string, captured: readonly Parser.SyntaxNode[]): FileNodes {
   const file = new FileNodes(source);
   const cursor = tree.walk();
+  for (const node of captured) {
+    if (file.find(node)) continue;
+    cursor.reset(node);
+    walk(file, cursor);
+  }
+  return file;
+}
+
+function walk(file: FileNodes, cursor: Parser.TreeCursor): void {
   const stack: LightNode[] = [];
+  let parent: LightNode | undefined;
+  let fielded = false;
   for (;;) {
-    const type = cursor.nodeType;
-    const parent = stack[stack.length - 1];
-    const field = parent ? (cursor.currentFieldName ?? null) : null;
-    const node = new LightNode(file, type, !ANONYMOUS_TYPES.has(type), field, cursor.startIndex, cursor.endIndex);
-    if (parent) {
-      node.parent = parent;
-      if (node.type !== 'comment') parent.children.push(node);
+    const id = cursor.nodeTypeId;
+    let type = typeNames[id];
+    if (type === undefined) {
+      type = typeNames[id] = cursor.nodeType;
+      typeIsNamed[id] = !ANONYMOUS_TYPES.has(type);
     }
-    file.nodes.push(node);
-    if (!LEAF_TYPES.has(node.type) && cursor.gotoFirstChild()) {
-      stack.push(node);
-      continue;
+    let field: string | null = null;
+    if (fielded) {
+      const fieldId = cursor.currentFieldId;
+      field = fieldNames[fieldId] ?? null;
+      if (fieldNames[fieldId] === undefined) field = fieldNames[fieldId] = cursor.currentFieldName ?? null;
     }
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) return file;
+    let descend = false;
+    if (typeIsNamed[id]) {
+      const node = new LightNode(file, type, true, field, cursor.startIndex, cursor.endIndex);
+      if (parent && type !== 'comment') parent.children.push(node);
+      file.add(node);
+      if (!LEAF_TYPES.has(type) && !(parent && BODY_TYPES.has(type)) && cursor.gotoFirstChild()) {
+        stack.push(node);
+        parent = node;
+        fielded = FIELDED_TYPES.has(type);
+        descend = true;
+      }
+    } else if (parent && (field !== null || KEPT_TOKENS.has(type))) {
+      parent.children.push(new LightNode(file, type, false, field, -1, -1));
+    }
+    if (descend) continue;
+    for (;;) {
+      // The walk's root has no siblings to visit: its cursor would step outside the subtree.
+      if (stack.length === 0) return;
+      if (cursor.gotoNextSibling()) break;
+      cursor.gotoParent();
       stack.pop();
+      parent = stack[stack.length - 1];
+      fielded = parent !== undefined && FIELDED_TYPES.has(parent.type);
     }
   }
 }
