@@ -54,7 +54,7 @@ export class Resolver {
   private readonly funcTargetsMemo = new WeakMap<object, { fn: FuncRef; literal: boolean }[]>();
   private readonly storedMemo = new WeakMap<object, GoType[]>();
   private readonly parseMemo = new WeakMap<TypeScope, Map<string, GoType>>();
-  private readonly ifaceMemo = new Map<string, Map<string, number>>();
+  private readonly ifaceMemo = new Map<string, Map<string, MethodShape>>();
   private readonly scopeMemo = new WeakMap<FileModel, Map<number, TypeScope>>();
   /** pkg -> type name -> member -> selection (null: none), for named types. */
   private readonly selectMemo = new Map<string, Map<string, Map<string, Selection | null>>>();
@@ -442,8 +442,8 @@ export class Resolver {
     return undefined;
   }
 
-  /** Method names of an interface, embedded interfaces included. */
-  interfaceMethods(t: GoType, depth = 0): Map<string, number> {
+  /** Method names of an interface, embedded interfaces included, with their signatures' shapes. */
+  interfaceMethods(t: GoType, depth = 0): Map<string, MethodShape> {
     if (t.k !== 'named' || depth > 0) return this.interfaceMethodsUncached(t, depth);
     const key = `${t.pkg}\u0000${t.name}`;
     let memo = this.ifaceMemo.get(key);
@@ -451,11 +451,11 @@ export class Resolver {
     return memo;
   }
 
-  private interfaceMethodsUncached(t: GoType, depth: number): Map<string, number> {
-    const out = new Map<string, number>();
+  private interfaceMethodsUncached(t: GoType, depth: number): Map<string, MethodShape> {
+    const out = new Map<string, MethodShape>();
     if (depth > 8) return out;
     if (t.k === 'iface') {
-      for (const m of t.methods) out.set(m, -1);
+      for (const m of t.methods) out.set(m, { params: -1, shape: null });
       return out;
     }
     const decl = this.typeDecl(t);
@@ -466,7 +466,9 @@ export class Resolver {
       }
       return out;
     }
-    for (const m of decl.fact.methods ?? []) out.set(m.name, m.params.length);
+    // A generic interface's methods mention its type parameters: only their arity is compared.
+    const generic = (decl.fact.typeParams?.length ?? 0) > 0;
+    for (const m of decl.fact.methods ?? []) out.set(m.name, { params: m.params.length, shape: generic ? null : signatureShape(m.params, m.results) });
     for (const e of decl.fact.embeds ?? []) {
       for (const [n, c] of this.interfaceMethods(parseType(e, decl.file.scope), depth + 1)) if (!out.has(n)) out.set(n, c);
     }
@@ -495,7 +497,7 @@ export class Resolver {
 
   /**
    * Concrete named types whose method set (of the pointer type, which holds every method)
-   * includes all of the interface's methods, by name and parameter count.
+   * includes all of the interface's methods, by name and signature (parameter and result types, package qualifiers aside).
    */
   implementations(iface: GoType): GoType[] {
     const key = typeKey(iface);
@@ -520,13 +522,21 @@ export class Resolver {
         if (this.isInterface(t)) continue;
         let ok = true;
         let concrete = 0;
-        for (const [name, count] of methods) {
+        for (const [name, want] of methods) {
           const sel = this.select(t, name);
-          if (!sel || sel.k === 'field' || (sel.k === 'method' && count >= 0 && sel.fn.fact.params.length !== count)) {
+          if (!sel || sel.k === 'field') {
             ok = false;
             break;
           }
-          if (sel.k === 'method') concrete++;
+          if (sel.k === 'method') {
+            const fact = sel.fn.fact;
+            if (want.params >= 0 && fact.params.length !== want.params) ok = false;
+            // Same parameter and result types, package qualifiers aside: `Get(string) (*v1.Pod, error)`
+            // is not implemented by a lister's `Get(string) (*v1.Example, error)`.
+            else if (want.shape !== null && !fact.recv?.typeArgs && signatureShape(fact.params, fact.results) !== want.shape) ok = false;
+            if (!ok) break;
+            concrete++;
+          }
         }
         // A struct whose every method comes from an embedded interface only forwards to whatever it
         // holds (a wrapper, not an implementation to dispatch to); one that declares some of them
@@ -962,6 +972,24 @@ export class Resolver {
     rest.sort((a, b) => rankImplementation(a, ctx.file.pkg.path) - rankImplementation(b, ctx.file.pkg.path));
     return [...primary.map((fn) => ({ fn, rank: 0 })), ...rest.slice(0, MAX_ALTERNATIVES).map((fn, i) => ({ fn, rank: i + 1 }))];
   }
+}
+
+/** How a method looks to the interfaces it may satisfy: its parameter and result types. */
+export interface MethodShape {
+  /** Parameter count, or -1 when unknown. */
+  params: number;
+  /** Types with package qualifiers removed (`(string)(*Pod,error)`), or null when not compared. */
+  shape: string | null;
+}
+
+/**
+ * A signature's types without package qualifiers, names or spaces: qualifiers are written
+ * differently in each file (`v1.Pod`, `corev1.Pod`), so they are left out of the comparison.
+ */
+export function signatureShape(params: readonly (readonly [string | null, string])[], results: readonly (readonly [string | null, string])[]): string {
+  const types = (list: readonly (readonly [string | null, string])[]) =>
+    list.map(([, t]) => t.replace(/\b[A-Za-z_]\w*\.(?=[A-Za-z_])/g, '').replace(/\bany\b/g, 'interface{}').replace(/\s+/g, '')).join(',');
+  return `(${types(params)})(${types(results)})`;
 }
 
 /** Test doubles (fakes, mocks, testing packages) rank after real implementations. */

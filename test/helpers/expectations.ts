@@ -1,7 +1,8 @@
 /**
  * Reads the expectation comments of fixtures/go/* (grammar in fixtures/README.md):
  *   `// want <callee> -> <symbol> <kind>`, `// want <callee> -> alt <symbol>`,
- *   `// want <callee> -> unresolved`, `// def <symbol>`.
+ *   `// want <callee> -> not <symbol>` (no edge to it at all), `// want <callee> -> unresolved`,
+ *   `// def <symbol>`.
  * A trailing comment speaks of its own line; a comment alone on its line, of the nearest code
  * line above it.
  */
@@ -11,6 +12,7 @@ import path from 'node:path';
 export type Expectation =
   | { type: 'call'; file: string; line: number; callee: string; symbol: string; kind: string }
   | { type: 'alt'; file: string; line: number; callee: string; symbol: string }
+  | { type: 'not'; file: string; line: number; callee: string; symbol: string }
   | { type: 'unresolved'; file: string; line: number; callee: string }
   | { type: 'def'; file: string; line: number; symbol: string };
 
@@ -32,6 +34,7 @@ export function readExpectations(root: string): Expectation[] {
         const parts = rest.trim().split(/\s+/);
         if (parts[0] === 'unresolved') out.push({ type: 'unresolved', file, line, callee });
         else if (parts[0] === 'alt') out.push({ type: 'alt', file, line, callee, symbol: parts[1] ?? '' });
+        else if (parts[0] === 'not') out.push({ type: 'not', file, line, callee, symbol: parts[1] ?? '' });
         else out.push({ type: 'call', file, line, callee, symbol: parts[0] ?? '', kind: parts[1] ?? '' });
         return;
       }

@@ -49,6 +49,11 @@ describe.each(features)('fixtures/go/%s', (feature) => {
         const here = index.edges.filter((x) => x.file === e.file && x.line === e.line);
         expect(here.some((x) => x.callee === e.symbol && x.rank > 0)).toBe(true);
       });
+    } else if (e.type === 'not') {
+      it(`has no edge from ${e.callee} at ${where} to ${e.symbol}`, () => {
+        const here = index.edges.filter((x) => x.file === e.file && x.line === e.line);
+        expect(here.filter((x) => x.callee === e.symbol)).toEqual([]);
+      });
     } else {
       it(`reports ${e.callee} at ${where} as unresolved`, () => {
         const here = index.edges.filter((x) => x.file === e.file && x.line === e.line && x.callee === null);
