@@ -17,17 +17,24 @@ export interface LinkResult {
   counts: Record<string, number>;
 }
 
-type Target = { fn: FuncRef } | { external: string };
+/**
+ * The edges of one link, built as store rows straight away (one object an edge: a link of
+ * Kubernetes makes ~330k of them). A callee outside the index is named by its symbol; its id is
+ * given once every symbol of the index has one.
+ */
+class EdgeList {
+  readonly rows: EdgeInsert[] = [];
+  /** External callee symbol -> the rows waiting for its id, in order of first use. */
+  readonly externals = new Map<string, number[]>();
+  framework = 0;
 
-interface PendingEdge {
-  caller: FuncRef;
-  target: Target | null;
-  kind: string;
-  via: string | null;
-  rank: number;
-  line: number;
-  col: number;
-  expr: string | null;
+  add(caller: FuncRef, callee: FuncRef | string | null, kind: string, via: string | null, rank: number, line: number, col: number, expr: string | null): void {
+    let id: number | null = null;
+    if (typeof callee === 'string') push(this.externals, callee, this.rows.length);
+    else if (callee) id = callee.id;
+    if (kind === 'framework') this.framework++;
+    this.rows.push({ caller: caller.id, callee: id, kind, via, rank, file: caller.file.path, line, col, expr });
+  }
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
@@ -45,7 +52,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
     }
   }
 
-  const edges: PendingEdge[] = [];
+  const edges = new EdgeList();
   const callArgRules = new Map<string, string>();
   for (const rule of rules) if (rule.kind === 'call-arg') for (const f of rule.functions) callArgRules.set(f, rule.id);
   const argMethodRules = rules.filter((x) => x.kind === 'arg-methods');
@@ -91,7 +98,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
         for (const t of r.funcTargets(fieldValue, litCtx)) {
           if (seen.has(t.fn.id)) continue;
           seen.add(t.fn.id);
-          edges.push({ ...base, target: { fn: t.fn }, kind: 'framework', via: rule.id, rank: 0, expr: exprText(callee) });
+          edges.add(base.caller, t.fn, 'framework', rule.id, 0, base.line, base.col, exprText(callee));
         }
       }
     }
@@ -115,21 +122,23 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
         // (`via: external:<path>`), so views can fold it with that package's calls.
         if (res.externalPackage) counts.external!++;
         else counts.unresolved!++;
-        edges.push({ ...base, target: null, kind: 'unresolved', via: res.externalPackage ? `external:${res.externalPackage}` : null, rank: 0, expr: exprText(call.callee) });
+        edges.add(base.caller, null, 'unresolved', res.externalPackage ? `external:${res.externalPackage}` : null, 0, base.line, base.col, exprText(call.callee));
       } else if (res.k === 'external') {
         counts.external!++;
-        edges.push({ ...base, target: { external: res.symbol }, kind: call.go ? 'goroutine' : 'static', via: call.defer ? 'defer' : null, rank: 0, expr: null });
+        edges.add(base.caller, res.symbol, call.go ? 'goroutine' : 'static', call.defer ? 'defer' : null, 0, base.line, base.col, null);
       } else {
         counts.resolved!++;
         for (const t of res.targets) {
-          edges.push({
-            ...base,
-            target: { fn: t.fn },
-            kind: call.go && t.rank === 0 ? 'goroutine' : t.kind,
-            via: call.defer ? 'defer' : null,
-            rank: t.rank,
-            expr: t.rank > 0 || t.kind !== 'static' ? exprText(call.callee) : null,
-          });
+          edges.add(
+            base.caller,
+            t.fn,
+            call.go && t.rank === 0 ? 'goroutine' : t.kind,
+            call.defer ? 'defer' : null,
+            t.rank,
+            base.line,
+            base.col,
+            t.rank > 0 || t.kind !== 'static' ? exprText(call.callee) : null,
+          );
         }
       }
       // Framework rules keyed by what the call resolved to.
@@ -138,7 +147,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
       if (ruleId) {
         for (const arg of call.args) {
           for (const t of r.funcTargets(arg, ctx)) {
-            edges.push({ ...base, target: { fn: t.fn }, kind: 'framework', via: ruleId, rank: 0, expr: exprText(call.callee) });
+            edges.add(base.caller, t.fn, 'framework', ruleId, 0, base.line, base.col, exprText(call.callee));
           }
         }
       }
@@ -164,7 +173,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
               const sel = r.select(t, m);
               if (sel?.k === 'method' && !seen.has(sel.fn.id)) {
                 seen.add(sel.fn.id);
-                edges.push({ ...base, target: { fn: sel.fn }, kind: 'framework', via: rule.id, rank: 0, expr: exprText(call.callee) });
+                edges.add(base.caller, sel.fn, 'framework', rule.id, 0, base.line, base.col, exprText(call.callee));
               }
             }
           }
@@ -194,7 +203,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
         if (!caller) continue;
         const ctx: Ctx = { file, fn: a.fn, line: a.line };
         for (const t of r.funcTargets(a.rhs, ctx)) {
-          edges.push({ caller, target: { fn: t.fn }, kind: 'framework', via: mapRule.id, rank: 0, line: a.line, col: 0, expr: `${exprText(a.lhs[1])}[${a.lhs[2]}]` });
+          edges.add(caller, t.fn, 'framework', mapRule.id, 0, a.line, 0, `${exprText(a.lhs[1])}[${a.lhs[2]}]`);
         }
       }
     }
@@ -211,7 +220,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
         for (const [field, value, line] of c.fields) {
           if (!rule.fields.includes(field)) continue;
           for (const target of r.funcTargets(value, { ...ctx, line })) {
-            edges.push({ caller, target: { fn: target.fn }, kind: 'framework', via: rule.id, rank: 0, line, col: 0, expr: `${t.name}.${field}` });
+            edges.add(caller, target.fn, 'framework', rule.id, 0, line, 0, `${t.name}.${field}`);
           }
         }
       }
@@ -221,7 +230,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
     for (const consumer of queueConsumers.get(key) ?? []) {
       for (const p of producers) {
         if (p.caller === consumer) continue;
-        edges.push({ caller: p.caller, target: { fn: consumer }, kind: 'framework', via: p.rule, rank: 0, line: p.line, col: p.col, expr: p.expr });
+        edges.add(p.caller, consumer, 'framework', p.rule, 0, p.line, p.col, p.expr);
       }
     }
   }
@@ -374,7 +383,7 @@ export function exprText(e: Expr, depth = 0): string {
   }
 }
 
-function toRows(model: ProgramModel, r: Resolver, pending: PendingEdge[], counts: Record<string, number>): LinkResult {
+function toRows(model: ProgramModel, r: Resolver, list: EdgeList, counts: Record<string, number>): LinkResult {
   const symbols: SymbolInsert[] = [];
   for (const f of model.funcs) {
     symbols.push({
@@ -471,26 +480,15 @@ function toRows(model: ProgramModel, r: Resolver, pending: PendingEdge[], counts
       ),
     });
   }
-  const externalIds = new Map<string, number>();
-  const edges: EdgeInsert[] = [];
-  for (const e of pending) {
-    let callee: number | null = null;
-    if (e.target && 'fn' in e.target) callee = e.target.fn.id;
-    else if (e.target) {
-      const sym = e.target.external;
-      let id = externalIds.get(sym);
-      if (id === undefined) {
-        id = nextId++;
-        externalIds.set(sym, id);
-        const pkgPath = sym.replace(/^\(\*?/, '').replace(/\)\.[^./]*$/, '').replace(/\.[^./]*$/, '');
-        symbols.push({ id, symbol: sym, name: sym.slice(sym.lastIndexOf('.') + 1), kind: 'external', package: pkgPath, file: '', line: 0, endLine: 0, col: 0, detail: null, doc: null });
-      }
-      callee = id;
-    }
-    edges.push({ caller: e.caller.id, callee, kind: e.kind, via: e.via, rank: e.rank, file: e.caller.file.path, line: e.line, col: e.col, expr: e.expr });
+  const edges = list.rows;
+  for (const [sym, waiting] of list.externals) {
+    const id = nextId++;
+    const pkgPath = sym.replace(/^\(\*?/, '').replace(/\)\.[^./]*$/, '').replace(/\.[^./]*$/, '');
+    symbols.push({ id, symbol: sym, name: sym.slice(sym.lastIndexOf('.') + 1), kind: 'external', package: pkgPath, file: '', line: 0, endLine: 0, col: 0, detail: null, doc: null });
+    for (const i of waiting) edges[i]!.callee = id;
   }
   counts.edges = edges.length;
-  counts.frameworkEdges = pending.filter((e) => e.kind === 'framework').length;
+  counts.frameworkEdges = list.framework;
   return { symbols, edges, details, counts };
 }
 

@@ -55,6 +55,7 @@ export class Resolver {
   private readonly storedMemo = new WeakMap<object, GoType[]>();
   private readonly parseMemo = new WeakMap<TypeScope, Map<string, GoType>>();
   private readonly ifaceMemo = new Map<string, Map<string, MethodShape>>();
+  private readonly shapeMemo = new Map<number, string>();
   private readonly scopeMemo = new WeakMap<FileModel, Map<number, TypeScope>>();
   /** pkg -> type name -> member -> selection (null: none), for named types. */
   private readonly selectMemo = new Map<string, Map<string, Map<string, Selection | null>>>();
@@ -533,7 +534,7 @@ export class Resolver {
             if (want.params >= 0 && fact.params.length !== want.params) ok = false;
             // Same parameter and result types, package qualifiers aside: `Get(string) (*v1.Pod, error)`
             // is not implemented by a lister's `Get(string) (*v1.Example, error)`.
-            else if (want.shape !== null && !fact.recv?.typeArgs && signatureShape(fact.params, fact.results) !== want.shape) ok = false;
+            else if (want.shape !== null && !fact.recv?.typeArgs && this.shapeOf(sel.fn) !== want.shape) ok = false;
             if (!ok) break;
             concrete++;
           }
@@ -547,6 +548,12 @@ export class Resolver {
     result.sort((a, b) => (typeKey(a) < typeKey(b) ? -1 : 1));
     this.implMemo.set(key, result);
     return result;
+  }
+
+  private shapeOf(fn: FuncRef): string {
+    let shape = this.shapeMemo.get(fn.id);
+    if (shape === undefined) this.shapeMemo.set(fn.id, (shape = signatureShape(fn.fact.params, fn.fact.results)));
+    return shape;
   }
 
   /** method name -> types having it (declared, or promoted through an embedded field). */
