@@ -26,19 +26,46 @@ class EdgeList {
   readonly rows: EdgeInsert[] = [];
   /** External callee symbol -> the rows waiting for its id, in order of first use. */
   readonly externals = new Map<string, number[]>();
+  /** Interface methods called where the implementation is not known, with their rows. */
+  readonly abstracts = new Map<string, { method: AbstractMethod; rows: number[] }>();
   framework = 0;
 
-  add(caller: FuncRef, callee: FuncRef | string | null, kind: string, via: string | null, rank: number, line: number, col: number, expr: string | null): void {
+  add(
+    caller: FuncRef,
+    callee: FuncRef | AbstractMethod | string | null,
+    kind: string,
+    via: string | null,
+    rank: number,
+    line: number,
+    col: number,
+    expr: string | null,
+  ): void {
     let id: number | null = null;
     if (typeof callee === 'string') push(this.externals, callee, this.rows.length);
-    else if (callee) id = callee.id;
+    else if (callee && 'abstract' in callee) {
+      const entry = this.abstracts.get(callee.symbol);
+      if (entry) entry.rows.push(this.rows.length);
+      else this.abstracts.set(callee.symbol, { method: callee, rows: [this.rows.length] });
+    } else if (callee) id = callee.id;
     if (kind === 'framework') this.framework++;
     this.rows.push({ caller: caller.id, callee: id, kind, via, rank, file: caller.file.path, line, col, expr });
   }
 }
 
+/** An interface's method as the callee of a dispatch no stored value decides. */
+interface AbstractMethod {
+  abstract: true;
+  symbol: string;
+  name: string;
+  pkg: string;
+  file: string;
+  line: number;
+  col: number;
+  detail: string;
+}
+
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 10;
+export const LINK_VERSION = 13;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
   const r = new Resolver(model);
@@ -128,6 +155,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
         edges.add(base.caller, res.symbol, call.go ? 'goroutine' : 'static', call.defer ? 'defer' : null, 0, base.line, base.col, null);
       } else {
         counts.resolved!++;
+        if (res.abstract) edges.add(base.caller, res.abstract, 'interface', call.defer ? 'defer' : null, 0, base.line, base.col, exprText(call.callee));
         for (const t of res.targets) {
           edges.add(
             base.caller,
@@ -145,7 +173,12 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
       const primary = res.k === 'external' ? res.symbol : res.k === 'targets' ? res.targets[0]?.fn.symbol : undefined;
       const ruleId = primary ? callArgRules.get(primary) : undefined;
       if (ruleId) {
+        // A wrapper the rules list (`Parallelizer.Until` calling `ParallelizeUntil`) only forwards
+        // its parameter: its own callers' edges say what runs, and an edge from the wrapper would
+        // fan in every function value any caller passes.
+        const wrapper = callArgRules.has(caller.symbol);
         for (const arg of call.args) {
+          if (wrapper && arg[0] === 'i' && r.resolveIdent(arg[1], ctx)?.k === 'param') continue;
           for (const t of r.funcTargets(arg, ctx)) {
             edges.add(base.caller, t.fn, 'framework', ruleId, 0, base.line, base.col, exprText(call.callee));
           }
@@ -238,7 +271,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
 }
 
 type CallResolution =
-  | { k: 'targets'; targets: { fn: FuncRef; kind: string; rank: number }[] }
+  | { k: 'targets'; targets: { fn: FuncRef; kind: string; rank: number }[]; abstract?: AbstractMethod }
   | { k: 'external'; symbol: string }
   | { k: 'unresolved'; externalPackage?: string }
   | { k: 'none' };
@@ -292,7 +325,12 @@ function resolveCall(r: Resolver, call: CallFact, ctx: Ctx): CallResolution {
             ? { k: 'external', symbol: `(${typeKey(it)}).${name}` }
             : { k: 'unresolved' };
         }
-        return { k: 'targets', targets: targets.map((t) => ({ fn: t.fn, kind: 'interface', rank: t.rank })) };
+        const ranked = targets.map((t) => ({ fn: t.fn, kind: 'interface', rank: t.rank }));
+        // No value known to be stored there and several implementations could be: the call is one of
+        // the interface's method, not a guess among them; the implementations are its alternatives.
+        if (targets.some((t) => t.rank === 0)) return { k: 'targets', targets: ranked };
+        const abstract = abstractMethod(r, sel.iface, name);
+        return abstract ? { k: 'targets', targets: ranked, abstract } : { k: 'targets', targets: ranked };
       }
       if (sel?.k === 'field') {
         const targets = r.funcTargets(callee, ctx);
@@ -487,15 +525,43 @@ function toRows(model: ProgramModel, r: Resolver, list: EdgeList, counts: Record
     symbols.push({ id, symbol: sym, name: sym.slice(sym.lastIndexOf('.') + 1), kind: 'external', package: pkgPath, file: '', line: 0, endLine: 0, col: 0, detail: null, doc: null });
     for (const i of waiting) edges[i]!.callee = id;
   }
+  for (const { method: m, rows } of list.abstracts.values()) {
+    const id = nextId++;
+    symbols.push({ id, symbol: m.symbol, name: m.name, kind: 'imethod', package: m.pkg, file: m.file, line: m.line, endLine: m.line, col: m.col, detail: m.detail, doc: null });
+    for (const i of rows) edges[i]!.callee = id;
+  }
   counts.edges = edges.length;
   counts.frameworkEdges = list.framework;
   return { symbols, edges, details, counts };
 }
 
+/** The interface method a call names, as a symbol `(pkg.Iface).Name` at its declaration. */
+function abstractMethod(r: Resolver, iface: GoType, name: string): AbstractMethod | undefined {
+  const t = deref(iface);
+  if (t.k !== 'named') return undefined;
+  const found = r.interfaceMethodDecl(t, name);
+  if (!found) return undefined;
+  const { decl, method } = found;
+  return {
+    abstract: true,
+    symbol: `(${typeKey(t)}).${name}`,
+    name,
+    pkg: t.pkg,
+    file: decl.file.path,
+    line: method.line,
+    col: 0,
+    detail: signatureText(method.params, method.results),
+  };
+}
+
 function signature(f: FuncRef): string {
-  const params = f.fact.params.map(([n, t]) => (n ? `${n} ${t}` : t)).join(', ');
-  const results = f.fact.results.map(([n, t]) => (n ? `${n} ${t}` : t));
-  const res = results.length === 0 ? '' : results.length === 1 && !f.fact.results[0]![0] ? ` ${results[0]}` : ` (${results.join(', ')})`;
+  return signatureText(f.fact.params, f.fact.results);
+}
+
+function signatureText(paramList: readonly (readonly [string | null, string])[], resultList: readonly (readonly [string | null, string])[]): string {
+  const params = paramList.map(([n, t]) => (n ? `${n} ${t}` : t)).join(', ');
+  const results = resultList.map(([n, t]) => (n ? `${n} ${t}` : t));
+  const res = results.length === 0 ? '' : results.length === 1 && !resultList[0]![0] ? ` ${results[0]}` : ` (${results.join(', ')})`;
   return `func(${params})${res}`;
 }
 

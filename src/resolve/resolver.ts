@@ -5,7 +5,7 @@
  * parameters fed by call sites, returned closures) and the implementations behind an interface
  * call, ranked by what is actually stored into the field or variable.
  */
-import type { Expr, LocalFact } from '../index/facts.js';
+import type { Expr, LocalFact, TypeFact } from '../index/facts.js';
 import type { FileModel, FuncRef, ProgramModel, TypeDecl, ValueDecl } from './model.js';
 import { localsOf } from './model.js';
 import { builtin, deref, isBuiltinType, parseType, typeKey, UNKNOWN, type GoType, type TypeScope } from './types.js';
@@ -469,7 +469,7 @@ export class Resolver {
     }
     // A generic interface's methods mention its type parameters: only their arity is compared.
     const generic = (decl.fact.typeParams?.length ?? 0) > 0;
-    for (const m of decl.fact.methods ?? []) out.set(m.name, { params: m.params.length, shape: generic ? null : signatureShape(m.params, m.results) });
+    for (const m of decl.fact.methods ?? []) out.set(m.name, { params: m.params.length, shape: generic ? null : signatureShape(m.params, m.results, decl.file.scope) });
     for (const e of decl.fact.embeds ?? []) {
       for (const [n, c] of this.interfaceMethods(parseType(e, decl.file.scope), depth + 1)) if (!out.has(n)) out.set(n, c);
     }
@@ -552,7 +552,7 @@ export class Resolver {
 
   private shapeOf(fn: FuncRef): string {
     let shape = this.shapeMemo.get(fn.id);
-    if (shape === undefined) this.shapeMemo.set(fn.id, (shape = signatureShape(fn.fact.params, fn.fact.results)));
+    if (shape === undefined) this.shapeMemo.set(fn.id, (shape = signatureShape(fn.fact.params, fn.fact.results, fn.file.scope)));
     return shape;
   }
 
@@ -973,11 +973,36 @@ export class Resolver {
       if (stored) primary.push(m.fn);
       else rest.push(m.fn);
     }
-    // Nothing known to be stored: a single implementation is the answer; several stay alternatives,
-    // real code before test doubles, nearest package first (the first stands in for the call).
+    // Nothing known to be stored: a single implementation is the answer, and so is the only real
+    // one among test doubles. Otherwise all stay alternatives (none has rank 0), real code before
+    // test doubles, nearest package first.
     if (primary.length === 0 && rest.length === 1 && impls.length === 1) return [{ fn: rest[0]!, rank: 0 }];
     rest.sort((a, b) => rankImplementation(a, ctx.file.pkg.path) - rankImplementation(b, ctx.file.pkg.path));
+    if (primary.length === 0 && rest.length === impls.length) {
+      const real = rest.filter((fn) => !isTestDouble(fn));
+      if (real.length === 1) primary.push(...rest.splice(rest.indexOf(real[0]!), 1));
+    }
     return [...primary.map((fn) => ({ fn, rank: 0 })), ...rest.slice(0, MAX_ALTERNATIVES).map((fn, i) => ({ fn, rank: i + 1 }))];
+  }
+
+  /**
+   * The declaration of an interface's method (embedded interfaces searched), for a call whose
+   * implementation is not known: the call is shown as a call of the interface method.
+   */
+  interfaceMethodDecl(t: GoType, name: string, depth = 0): { decl: TypeDecl; method: NonNullable<TypeFact['methods']>[number] } | undefined {
+    if (depth > 8) return undefined;
+    const decl = this.typeDecl(t);
+    if (!decl) return undefined;
+    if (decl.fact.kind === 'alias' || decl.fact.kind === 'named') {
+      return this.interfaceMethodDecl(parseType(decl.fact.underlying ?? '', decl.file.scope), name, depth + 1);
+    }
+    const method = decl.fact.methods?.find((x) => x.name === name);
+    if (method) return { decl, method };
+    for (const e of decl.fact.embeds ?? []) {
+      const found = this.interfaceMethodDecl(parseType(e, decl.file.scope), name, depth + 1);
+      if (found) return found;
+    }
+    return undefined;
   }
 }
 
@@ -985,25 +1010,39 @@ export class Resolver {
 export interface MethodShape {
   /** Parameter count, or -1 when unknown. */
   params: number;
-  /** Types with package qualifiers removed (`(string)(*Pod,error)`), or null when not compared. */
+  /** Parameter and result types (`(string)(*k8s.io/api/core/v1.Pod,error)`), or null when not compared. */
   shape: string | null;
 }
 
 /**
- * A signature's types without package qualifiers, names or spaces: qualifiers are written
- * differently in each file (`v1.Pod`, `corev1.Pod`), so they are left out of the comparison.
+ * A signature's parameter and result types, resolved in the file that declares it: `v1.Interface`
+ * in informers/core is not `v1.Interface` in informers/apps. A type the index cannot resolve is
+ * compared by its text without package qualifier.
  */
-export function signatureShape(params: readonly (readonly [string | null, string])[], results: readonly (readonly [string | null, string])[]): string {
+export function signatureShape(
+  params: readonly (readonly [string | null, string])[],
+  results: readonly (readonly [string | null, string])[],
+  scope: TypeScope,
+): string {
   const types = (list: readonly (readonly [string | null, string])[]) =>
-    list.map(([, t]) => t.replace(/\b[A-Za-z_]\w*\.(?=[A-Za-z_])/g, '').replace(/\bany\b/g, 'interface{}').replace(/\s+/g, '')).join(',');
+    list
+      .map(([, text]) => {
+        const key = typeKey(parseType(text, scope));
+        return key.includes('?') ? text.replace(/\b[A-Za-z_]\w*\.(?=[A-Za-z_])/g, '').replace(/\s+/g, '') : key.replace(/\bany\b/g, 'interface{...}');
+      })
+      .join(',');
   return `(${types(params)})(${types(results)})`;
 }
 
 /** Test doubles (fakes, mocks, testing packages) rank after real implementations. */
 const TEST_DOUBLE = /(^|\/)(fake|fakes|testing|testutil|testutils|mock|mocks)(\/|$)|\.(fake|Fake|mock|Mock|stub|Stub)[A-Z\w]*\)/;
 
+function isTestDouble(fn: FuncRef): boolean {
+  return TEST_DOUBLE.test(fn.pkg.path) || TEST_DOUBLE.test(fn.symbol);
+}
+
 function rankImplementation(fn: FuncRef, fromPackage: string): number {
-  const double = TEST_DOUBLE.test(fn.pkg.path) || TEST_DOUBLE.test(fn.symbol) ? 1000 : 0;
+  const double = isTestDouble(fn) ? 1000 : 0;
   // Shared leading path elements with the calling package: nearer code is likelier.
   const a = fn.pkg.path.split('/');
   const b = fromPackage.split('/');

@@ -5,7 +5,8 @@
 import type { Store } from './db.js';
 import type { EdgeInsert } from './index-store.js';
 
-export type SymbolKind = 'func' | 'method' | 'closure' | 'struct' | 'interface' | 'type' | 'var' | 'const' | 'external';
+/** `imethod`: a method of an interface, the callee of a dispatch whose implementation is not known. */
+export type SymbolKind = 'func' | 'method' | 'imethod' | 'closure' | 'struct' | 'interface' | 'type' | 'var' | 'const' | 'external';
 
 export interface DefinitionRow {
   id: number;

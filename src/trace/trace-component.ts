@@ -48,7 +48,7 @@ export interface TraceOptions {
   includeStd?: boolean;
   /** Callees shown under one function in the spine view before the rest fold. @default 5 */
   maxChildren?: number;
-  /** Functions in the spine view. @default 120 */
+  /** Functions in the spine view. @default 140 */
   budget?: number;
   /** Per-component scope and controller rules (rules/components.yaml). */
   components?: Record<string, ComponentRules>;
@@ -66,7 +66,7 @@ export async function traceComponent(graph: CallGraph, target: string, options: 
   const all = options.all ?? false;
   const depthLimit = options.depth ?? (all || options.focus ? 12 : 25);
   const maxChildren = options.maxChildren ?? 5;
-  const budget = options.budget ?? 120;
+  const budget = options.budget ?? 140;
   const noise = options.noise ?? [];
   const symbols = new Map<number, DefinitionRow>([[root.main.id, root.main]]);
   if (root.through) symbols.set(root.through.id, root.through);
@@ -95,7 +95,18 @@ export async function traceComponent(graph: CallGraph, target: string, options: 
       for (const hop of primary) {
         const callee = hop.edge.callee!;
         const s = symbols.get(callee);
-        if (!s || depthOf.has(callee)) continue;
+        if (!s) continue;
+        // A call of an interface's method (no stored value decides the implementation) leads on to
+        // the implementations, as hops of that method from its declaration.
+        if (s.kind === 'imethod') {
+          for (const impl of addImplementations(hops, s, hop.alternatives)) {
+            const implSym = symbols.get(impl);
+            if (!implSym || depthOf.has(impl)) continue;
+            depthOf.set(impl, depth + 2);
+            if (inScope(implSym)) next.push(impl);
+          }
+        }
+        if (depthOf.has(callee)) continue;
         depthOf.set(callee, depth + 1);
         if (inScope(s)) next.push(callee);
       }
@@ -236,6 +247,25 @@ function dirOf(file: string): string {
   return file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
 }
 
+/**
+ * Gives an interface method (a symbol without a body) the implementations listed at a call of it
+ * as its own hops, sited at its declaration; returns the implementations it did not have yet.
+ */
+function addImplementations(hops: Map<number, Hop[]>, method: DefinitionRow, implementations: readonly number[]): number[] {
+  let list = hops.get(method.id);
+  if (!list) hops.set(method.id, (list = []));
+  const added: number[] = [];
+  for (const impl of implementations) {
+    if (list.some((h) => h.edge.callee === impl)) continue;
+    list.push({
+      edge: { caller: method.id, callee: impl, kind: 'interface', via: null, rank: 0, file: method.file, line: method.line, col: method.col, expr: null },
+      alternatives: [],
+    });
+    added.push(impl);
+  }
+  return added;
+}
+
 /** Groups a caller's edges into hops: each call site's best target, its alternatives, unresolved. */
 function collectHops(
   list: EdgeRow[],
@@ -246,6 +276,7 @@ function collectHops(
   const unresolved: EdgeRow[] = [];
   const bySite = new Map<string, Hop[]>();
   const seenTargets = new Set<string>();
+  const foldedSites = new Set<string>();
   for (const e of list) {
     if (e.callee === null) {
       unresolved.push(e);
@@ -255,6 +286,8 @@ function collectHops(
     if (!s || hidden(s)) continue;
     const site = `${e.line}:${e.col}:${e.kind === 'framework' ? e.via : ''}`;
     if (e.rank > 0) {
+      // The alternatives of a call folded into an earlier hop to the same callee fold with it.
+      if (foldedSites.has(site)) continue;
       const hopsHere = bySite.get(site);
       if (hopsHere?.[0]) hopsHere[0].alternatives.push(e.callee);
       else {
@@ -267,7 +300,10 @@ function collectHops(
     }
     // The same callee from several sites of one caller is one hop (the first site).
     const key = `${e.callee}:${e.kind}:${e.via ?? ''}`;
-    if (seenTargets.has(key)) continue;
+    if (seenTargets.has(key)) {
+      foldedSites.add(site);
+      continue;
+    }
     seenTargets.add(key);
     const hop = { edge: e, alternatives: [] };
     const hopsHere = bySite.get(site);
@@ -304,18 +340,25 @@ function spine(
     if (expanded.has(id)) continue;
     expanded.add(id);
     const own = Math.max(1, weight.get(id) ?? 1);
+    // From an interface's method to its implementations is no further hidden hop: the call to the
+    // method already was one.
+    const dispatched = symbols.get(id)?.kind === 'imethod';
     const scored = (hops.get(id) ?? []).flatMap((h) => {
       const s = symbols.get(h.edge.callee!);
       if (!s || s.kind === 'external') return [];
       const share = inScope(s) ? ((weight.get(s.id) ?? 0) + 1) / own : 0.5 / own;
-      return [{ id: s.id, importance: importance * Math.min(1, share) * HOP_BOOST[h.edge.kind]! }];
+      // A hidden hop is raised up to, never above, its caller: boosts compounding along a deep path
+      // would spend the whole budget there (plugins under a fan-out under the loop). Among callees
+      // that reach their caller's importance, hidden hops come first.
+      const boost = dispatched ? 1 : HOP_BOOST[h.edge.kind]!;
+      return [{ id: s.id, importance: importance * Math.min(1, Math.min(1, share) * boost), boost }];
     });
-    scored.sort((a, b) => b.importance - a.importance);
+    scored.sort((a, b) => b.importance - a.importance || b.boost - a.boost);
     for (const c of scored.slice(0, maxChildren)) {
       if (shown.size >= budget) break;
       shown.add(c.id);
       const s = symbols.get(c.id);
-      if (s && inScope(s) && !expanded.has(c.id)) queue.push(c);
+      if (s && inScope(s) && !expanded.has(c.id)) queue.push({ id: c.id, importance: c.importance });
     }
   }
   return shown;
@@ -391,7 +434,8 @@ export function isStd(pkg: string): boolean {
 }
 
 function toNode(s: DefinitionRow, urlBase: string | null): TraceNode {
-  const kind: NodeKind = s.kind === 'method' ? 'method' : s.kind === 'closure' ? 'closure' : 'func';
+  // An interface's method (a dispatch no stored value decides) is a method without a body.
+  const kind: NodeKind = s.kind === 'method' || s.kind === 'imethod' ? 'method' : s.kind === 'closure' ? 'closure' : 'func';
   return {
     symbol: s.symbol,
     file: s.file,

@@ -53,6 +53,8 @@ describe('k8s-read trace on the modern demo tree', () => {
       '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod',
       '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).findNodesThatFitPod',
       '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).findNodesThatPassFilters',
+      '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).findNodesThatPassFilters$1',
+      '(*k8s.io/kubernetes/pkg/scheduler/framework/runtime.frameworkImpl).RunFilterPluginsWithNominatedPods',
     ]);
     expect(hops.map((h) => `${h.kind}${h.via ? `:${h.via}` : ''}`)).toEqual([
       'static',
@@ -65,6 +67,8 @@ describe('k8s-read trace on the modern demo tree', () => {
       'funcvalue',
       'static',
       'static',
+      'framework:parallelize',
+      'interface',
     ]);
     expectPath(trace, ['(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod', 'pkg/scheduler.prioritizeNodes']);
     expectPath(trace, ['(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod', 'pkg/scheduler.selectHost']);
