@@ -2,9 +2,11 @@
 // Precision and recall of our call edges against the type-checked VTA call graph of
 // golang.org/x/tools/cmd/callgraph (method in docs/accuracy.md). Needs a VTA dump made with:
 //   cd <kubernetes> && GOFLAGS=-mod=vendor callgraph -algo=vta \
-//     -format='{{.Caller}}\t{{.Callee}}\t{{.Filename}}:{{.Line}}' ./cmd/kube-scheduler > vta.tsv
+//     -format='{{.Caller}}\t{{.Callee}}\t{{.Filename}}:{{.Line}}:{{.Column}}' ./cmd/kube-scheduler > vta.tsv
+// (`-algo=pta`, the pointer analysis, works as well; `:{{.Column}}` may be left out, and call
+// sites are then compared by line only).
 //
-//   node bench/accuracy.mjs --repo <kubernetes> --db <index.sqlite> --vta vta.tsv [--component kube-scheduler] [--module k8s.io/kubernetes]
+//   node bench/accuracy.mjs --repo <kubernetes> --db <index.sqlite> --vta vta.tsv [--vta pta.tsv] [--component kube-scheduler] [--module k8s.io/kubernetes]
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +20,11 @@ const arg = (name, fallback) => {
 };
 const repo = arg('--repo', '/tmp/k/SeeTheWorld1+kubernetes');
 const db = arg('--db', '/tmp/k/k8s.sqlite');
-const vtaFile = arg('--vta', '/tmp/k/vta-sched.tsv');
+// Several dumps (`--vta vta.tsv --vta pta.tsv`) are one oracle: an edge either analysis found is
+// an edge of a type-checked call graph. VTA and the pointer analysis lose different flows (VTA:
+// the frameworks kept in profile.Map; PTA: the plugins appended by reflection).
+const vtaFiles = process.argv.flatMap((a, i) => (a === '--vta' && process.argv[i + 1] ? [process.argv[i + 1]] : []));
+if (vtaFiles.length === 0) vtaFiles.push('/tmp/k/vta-sched.tsv');
 const component = arg('--component', 'kube-scheduler');
 const module = arg('--module', 'k8s.io/kubernetes');
 const inModule = (s) => {
@@ -31,7 +37,7 @@ const normalize = (s) => s.replace(/\$(bound|thunk)$/, '').replace(/^\(\*?([^)]*
 const vta = new Map();
 /** `caller@file:line` -> callees VTA found at that call site. */
 const vtaSites = new Map();
-for (const line of readFileSync(vtaFile, 'utf8').split('\n')) {
+for (const line of vtaFiles.flatMap((f) => readFileSync(f, 'utf8').split('\n'))) {
   const [caller, callee, pos] = line.split('\t');
   if (!caller || !callee) continue;
   const a = normalize(caller);
@@ -39,13 +45,38 @@ for (const line of readFileSync(vtaFile, 'utf8').split('\n')) {
   if (!vta.has(a)) vta.set(a, new Set());
   vta.get(a).add(b);
   // VTA prints staging files through the vendor/ symlinks.
-  const site = (pos ?? '').replace(`${repo}/`, '').replace(/^vendor\/k8s\.io\/([^/]+)\//, 'staging/src/k8s.io/$1/').replace(/:\d+$/, (m) => m);
-  const key = `${a}@${site.replace(/:(\d+):\d+$/, ':$1')}`;
-  if (!vtaSites.has(key)) vtaSites.set(key, new Set());
-  vtaSites.get(key).add(b);
+  // `file:line` or `file:line:column` (the column of the call's `(`, 1-based, as go/token counts).
+  const site = (pos ?? '').replace(`${repo}/`, '').replace(/^vendor\/k8s\.io\/([^/]+)\//, 'staging/src/k8s.io/$1/');
+  for (const key of [`${a}@${site}`, `${a}@${site.replace(/:(\d+):\d+$/, ':$1')}`]) {
+    if (!vtaSites.has(key)) vtaSites.set(key, new Set());
+    vtaSites.get(key).add(b);
+  }
 }
-/** Whether VTA resolved this call site to anything at all (else it lost the flow there). */
-const vtaSilentAt = (caller, site) => !vtaSites.has(`${caller}@${site}`);
+const oracleHasColumns = [...vtaSites.keys()].some((k) => /:\d+:\d+$/.test(k));
+const sourceLines = new Map();
+/** The 1-based column of the `(` that follows the callee name starting at 0-based `col`. */
+function lparenColumn(file, line, col) {
+  if (!sourceLines.has(file)) {
+    try {
+      sourceLines.set(file, readFileSync(path.join(repo, file), 'utf8').split('\n'));
+    } catch {
+      sourceLines.set(file, []);
+    }
+  }
+  const text = sourceLines.get(file)[line - 1] ?? '';
+  let i = col;
+  while (i < text.length && /[\w.]/.test(text[i])) i++;
+  return text[i] === '(' || text[i] === '[' ? i + 1 : undefined;
+}
+/**
+ * Whether the oracle resolved this call site to anything at all (else it lost the flow there).
+ * With columns, the call is told apart from the other calls on its line.
+ */
+const vtaSilentAt = (caller, site, col) => {
+  const [file, line] = site.split(':');
+  const lparen = oracleHasColumns && col !== undefined ? lparenColumn(file, Number(line), col) : undefined;
+  return lparen === undefined ? !vtaSites.has(`${caller}@${site}`) : !vtaSites.has(`${caller}@${site}:${lparen}`);
+};
 const hasVta = (a, b) => vta.get(a)?.has(b) ?? false;
 
 function trace(extra) {
@@ -58,15 +89,18 @@ function trace(extra) {
 }
 
 function precision(t) {
-  const edges = t.edges.filter((e) => inModule(e.caller) && inModule(e.callee));
+  // A call of an interface's method (no stored value decides the implementation) and the hops from
+  // that method to its implementations are not edges between two functions.
+  const dispatch = new Set(t.edges.filter((e) => interfaceMethods.has(e.caller) || interfaceMethods.has(e.callee)));
+  const edges = t.edges.filter((e) => inModule(e.caller) && inModule(e.callee) && !dispatch.has(e));
   const plain = edges.filter((e) => e.kind !== 'framework');
   const framework = edges.filter((e) => e.kind === 'framework');
   const misses = plain.filter((e) => !hasVta(e.caller, e.callee));
   // An edge VTA lacks at a call site where VTA found no callee at all is not a contradiction:
   // the type-checked analysis lost the values flowing there (plugins built by registered
   // factories, frameworks kept in maps). Precision on the sites VTA did resolve is the fair one.
-  const silent = misses.filter((e) => vtaSilentAt(e.caller, e.site));
-  const contradicted = misses.filter((e) => !vtaSilentAt(e.caller, e.site));
+  const silent = misses.filter((e) => vtaSilentAt(e.caller, e.site, columnOf(e)));
+  const contradicted = misses.filter((e) => !vtaSilentAt(e.caller, e.site, columnOf(e)));
   const comparable = plain.length - silent.length;
   const byKind = {};
   for (const e of plain) {
@@ -84,6 +118,8 @@ function precision(t) {
     contradicted: contradicted.map((e) => `${e.caller} -> ${e.callee} (${e.kind}) ${e.site}; VTA there: ${[...(vtaSites.get(`${e.caller}@${e.site}`) ?? [])].join(', ')}`),
     byKind,
     framework: { edges: framework.length, alsoInVtaDirectly: framework.filter((e) => hasVta(e.caller, e.callee)).length },
+    interfaceMethodHops: dispatch.size,
+    oracleColumns: oracleHasColumns,
     notInVta: misses.map((e) => `${e.caller} -> ${e.callee} (${e.kind}) ${e.site}`),
   };
 }
@@ -92,9 +128,31 @@ const spine = trace([]);
 const all = trace(['--all']);
 const spineSymbols = spine.nodes.map((n) => n.symbol).filter(inModule);
 
-// Recall: VTA's edges out of the spine's functions into the module, against our whole graph.
 const store = await Store.open(db, { create: false });
 const tree = await store.get('SELECT id FROM trees WHERE root = ?', [repo]);
+const interfaceMethods = new Set(
+  (await store.all(`SELECT symbol FROM symbols WHERE tree = ? AND kind = 'imethod'`, [tree.id])).map((r) => r.symbol),
+);
+/** Our call sites' columns (of the callee's name), by caller, callee and file:line. */
+const columns = new Map();
+{
+  const ids = await store.all(`SELECT id, symbol FROM symbols WHERE tree = ? AND symbol IN (SELECT value FROM json_each(?))`, [
+    tree.id,
+    JSON.stringify(all.nodes.map((n) => n.symbol)),
+  ]);
+  const symbolOf = new Map(ids.map((r) => [r.id, r.symbol]));
+  const rows = await store.all(`SELECT caller, callee, file, line, col FROM edges WHERE tree = ? AND caller IN (SELECT value FROM json_each(?))`, [
+    tree.id,
+    JSON.stringify(ids.map((r) => r.id)),
+  ]);
+  for (const r of rows) {
+    const key = `${symbolOf.get(r.caller)} ${symbolOf.get(r.callee)} ${r.file}:${r.line}`;
+    if (!columns.has(key)) columns.set(key, r.col);
+  }
+}
+const columnOf = (e) => columns.get(`${e.caller} ${e.callee} ${e.site}`);
+
+// Recall: VTA's edges out of the spine's functions into the module, against our whole graph.
 const ours = new Map();
 const rows = await store.all(
   `SELECT a.symbol AS caller, b.symbol AS callee, e.rank AS rank, e.kind AS kind FROM edges e JOIN symbols a ON a.tree = e.tree AND a.id = e.caller
@@ -126,6 +184,7 @@ console.log(
   JSON.stringify(
     {
       component,
+      oracles: vtaFiles,
       vtaEdges: [...vta.values()].reduce((n, s) => n + s.size, 0),
       spine: { nodes: spine.nodes.length, ...precision(spine) },
       all: { nodes: all.nodes.length, ...precision(all), notInVta: precision(all).notInVta.slice(0, 60) },
