@@ -45,32 +45,9 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     }
   }
   progress({ phase: 'link', done: 0, total: parsed.files.length, bytes: 0 });
-  const blobs = await loadBlobs(store, [...new Set(parsed.files.map((f) => f.blob))]);
-  const inputs: ModelInput[] = [];
-  for (const f of parsed.files) {
-    const row = blobs.get(f.blob);
-    if (!row?.facts) continue;
-    inputs.push({ path: f.path, facts: JSON.parse(inflateRawSync(row.facts).toString('utf8')) as FileFacts });
-  }
-  const t1 = performance.now();
-  const model = buildModel(inputs, parsed.tree.layout);
-  fixImportNames(model);
-  const rules = loadFrameworkRules(options.rules ?? []);
-  const link = linkModel(model, rules);
+  const { link, packageOf, excluded, counts, t1 } = await loadAndLink(store, parsed, options.rules ?? []);
   const t2 = performance.now();
   progress({ phase: 'write', done: 0, total: link.edges.length, bytes: 0 });
-  const packageOf = new Map<string, string>();
-  for (const file of model.files) packageOf.set(file.path, file.pkg.path);
-  const counts = {
-    ...link.counts,
-    files: parsed.files.length,
-    packages: model.packages.size,
-    functions: model.funcs.filter((f) => f.fact.kind === 'func').length,
-    methods: model.funcs.filter((f) => f.fact.kind === 'method').length,
-    literals: model.funcs.filter((f) => f.fact.kind === 'lit').length,
-    types: [...model.packages.values()].reduce((n, p) => n + p.types.size, 0),
-    excludedByBuild: model.excluded.size,
-  };
   const tree = parsed.tree;
   const treeId = await replaceTree(store, {
     root: tree.root,
@@ -84,7 +61,7 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
       path: f.path,
       blob: f.blob,
       package: packageOf.get(f.path) ?? null,
-      status: model.excluded.has(f.path) && f.status === 'ok' ? 'excluded' : f.status,
+      status: excluded.has(f.path) && f.status === 'ok' ? 'excluded' : f.status,
     })),
     symbols: link.symbols,
     edges: link.edges,
@@ -92,6 +69,38 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
   });
   const t3 = performance.now();
   return { treeId, unchanged: false, counts, timings: { loadMs: t1 - t0, linkMs: t2 - t1, writeMs: t3 - t2 } };
+}
+
+/**
+ * Loads the facts and links them. The facts and the model stay inside this function, so they are
+ * garbage by the time the (long) write runs: collections during the write then walk ~1 GB less.
+ */
+async function loadAndLink(store: Store, parsed: ParsedTree, extraRules: readonly string[]) {
+  const blobs = await loadBlobs(store, [...new Set(parsed.files.map((f) => f.blob))]);
+  const inputs: ModelInput[] = [];
+  for (const f of parsed.files) {
+    const row = blobs.get(f.blob);
+    if (!row?.facts) continue;
+    inputs.push({ path: f.path, facts: JSON.parse(inflateRawSync(row.facts).toString('utf8')) as FileFacts });
+  }
+  blobs.clear();
+  const t1 = performance.now();
+  const model = buildModel(inputs, parsed.tree.layout);
+  fixImportNames(model);
+  const link = linkModel(model, loadFrameworkRules(extraRules));
+  const packageOf = new Map<string, string>();
+  for (const file of model.files) packageOf.set(file.path, file.pkg.path);
+  const counts = {
+    ...link.counts,
+    files: parsed.files.length,
+    packages: model.packages.size,
+    functions: model.funcs.filter((f) => f.fact.kind === 'func').length,
+    methods: model.funcs.filter((f) => f.fact.kind === 'method').length,
+    literals: model.funcs.filter((f) => f.fact.kind === 'lit').length,
+    types: [...model.packages.values()].reduce((n, p) => n + p.types.size, 0),
+    excludedByBuild: model.excluded.size,
+  };
+  return { link, packageOf, excluded: new Set(model.excluded.keys()), counts, t1 };
 }
 
 /** Same files with the same contents, the same facts format and the same rules: same link. */
