@@ -65,7 +65,7 @@ interface AbstractMethod {
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 13;
+export const LINK_VERSION = 16;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
   const r = new Resolver(model);

@@ -5,7 +5,7 @@
  * parameters fed by call sites, returned closures) and the implementations behind an interface
  * call, ranked by what is actually stored into the field or variable.
  */
-import type { Expr, LocalFact, TypeFact } from '../index/facts.js';
+import type { CallFact, Expr, LocalFact, TypeFact } from '../index/facts.js';
 import type { FileModel, FuncRef, ProgramModel, TypeDecl, ValueDecl } from './model.js';
 import { localsOf } from './model.js';
 import { builtin, deref, isBuiltinType, parseType, typeKey, UNKNOWN, type GoType, type TypeScope } from './types.js';
@@ -56,6 +56,7 @@ export class Resolver {
   private readonly parseMemo = new WeakMap<TypeScope, Map<string, GoType>>();
   private readonly ifaceMemo = new Map<string, Map<string, MethodShape>>();
   private readonly shapeMemo = new Map<number, string>();
+  private readonly callsByLine = new Map<FileModel, Map<string, CallFact[]>>();
   private readonly scopeMemo = new WeakMap<FileModel, Map<number, TypeScope>>();
   /** pkg -> type name -> member -> selection (null: none), for named types. */
   private readonly selectMemo = new Map<string, Map<string, Map<string, Selection | null>>>();
@@ -850,30 +851,44 @@ export class Resolver {
    * in another literal's fields, through locals, parameters (via call sites), constructor returns
    * and stores into struct fields. Flow-insensitive, depth-limited.
    */
-  literalsReaching(expr: Expr, ctx: Ctx, target: string, depth = 0, seen = new Set<object>()): { lit: Expr; ctx: Ctx }[] {
+  literalsReaching(expr: Expr, ctx: Ctx, target: string, depth = 0, seen = new Set<object>(), bound?: ArgBinding): { lit: Expr; ctx: Ctx }[] {
     if (depth > 10 || seen.has(expr)) return [];
     seen.add(expr);
     const out: { lit: Expr; ctx: Ctx }[] = [];
     switch (expr[0]) {
       case 'l': {
         if (expr[1] !== null && typeKey(deref(this.parse(expr[1], this.scopeFor(ctx)))) === target) return [{ lit: expr, ctx }];
-        for (const [, value] of expr[2]) out.push(...this.literalsReaching(value, ctx, target, depth + 1, seen));
+        for (const [, value] of expr[2]) out.push(...this.literalsReaching(value, ctx, target, depth + 1, seen, bound));
         return out;
       }
       case 'u':
-        return this.literalsReaching(expr[2], ctx, target, depth + 1, seen);
+        return this.literalsReaching(expr[2], ctx, target, depth + 1, seen, bound);
       case 'c': {
+        // Into the callee's returns with this call's arguments bound to its parameters: what a
+        // constructor wraps (`NewLeaderElector(cfg)` returning `&LeaderElector{config: lec}`) is
+        // this caller's argument, not every caller's.
+        const call = this.callFactAt(expr, ctx);
         for (const callee of this.directCallees(expr[1], ctx)) {
+          const inner: ArgBinding | undefined = call && !callee.fact.variadic ? { file: callee.file, fn: callee.index, args: call.args, ctx } : undefined;
           for (const ret of callee.file.facts.returns) {
             if (ret.fn === callee.index && ret.values[0]) {
-              out.push(...this.literalsReaching(ret.values[0], { file: callee.file, fn: ret.fn, line: ret.line }, target, depth + 1, seen));
+              out.push(...this.literalsReaching(ret.values[0], { file: callee.file, fn: ret.fn, line: ret.line }, target, depth + 1, seen, inner));
             }
           }
         }
         return out;
       }
       default: {
-        for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
+        if (expr[0] === 'i' && bound && bound.file === ctx.file && bound.fn === ctx.fn) {
+          const b = this.resolveIdent(expr[1], ctx);
+          const arg = b?.k === 'param' && b.index >= 0 ? bound.args[b.index] : undefined;
+          if (arg) return this.literalsReaching(arg, bound.ctx, target, depth + 1, seen);
+        }
+        for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
+          // A local of the bound function keeps the binding (`le := LeaderElector{config: lec}`).
+          const keep = bound && s.ctx.file === bound.file && s.ctx.fn === bound.fn ? bound : undefined;
+          out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen, keep));
+        }
         // Values collected into it (`root.AddCommand(sub)`; `m[k] = v`).
         for (const s of this.elementSources(expr, ctx).slice(0, MAX_SOURCES)) out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
         // A struct value whose field of the target type was assigned later
@@ -885,7 +900,13 @@ export class Resolver {
             for (const f of u.fields) {
               const ft = deref(f.type);
               if (ft.k !== 'named' || typeKey(ft) !== target) continue;
-              for (const s of (this.fieldSources.get(`${typeKey(t)}.${f.name ?? ft.name}`) ?? []).slice(0, MAX_SOURCES)) {
+              // Only stores near this value can have filled its field: those in this very function,
+              // else those in its package. A store in another component configures another object
+              // of the same type (kube-controller-manager's callbacks are not the scheduler's).
+              const all = this.fieldSources.get(`${typeKey(t)}.${f.name ?? ft.name}`) ?? [];
+              const inFunction = all.filter((s) => s.ctx.file === ctx.file && s.ctx.fn === ctx.fn);
+              const near = inFunction.length > 0 ? inFunction : all.filter((s) => s.ctx.file.pkg === ctx.file.pkg);
+              for (const s of near.slice(0, MAX_SOURCES)) {
                 out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
               }
             }
@@ -894,6 +915,23 @@ export class Resolver {
         return out;
       }
     }
+  }
+
+  /**
+   * The call fact of a call expression met inside another expression (whose arguments the nested
+   * expression does not keep): same function, line and called name.
+   */
+  private callFactAt(expr: Extract<Expr, { 0: 'c' }>, ctx: Ctx): CallFact | undefined {
+    const name = calledName(expr[1]);
+    if (name === undefined) return undefined;
+    let byLine = this.callsByLine.get(ctx.file);
+    if (!byLine) {
+      byLine = new Map();
+      for (const c of ctx.file.facts.calls) push(byLine, `${c.fn}:${c.line}`, c);
+      this.callsByLine.set(ctx.file, byLine);
+    }
+    const here = (byLine.get(`${ctx.fn}:${ctx.line}`) ?? []).filter((c) => calledName(c.callee) === name);
+    return here.length === 1 ? here[0] : undefined;
   }
 
   /** Concrete types that can be stored in an expression of interface type (flow-insensitive). */
@@ -1004,6 +1042,22 @@ export class Resolver {
     }
     return undefined;
   }
+}
+
+/** A call's arguments bound to the parameters of the function it called (one call deep). */
+interface ArgBinding {
+  file: FileModel;
+  fn: number;
+  args: readonly Expr[];
+  ctx: Ctx;
+}
+
+/** The name a call expression calls: `f` in `f(x)`, `Add` in `q.Add(x)`. */
+function calledName(callee: Expr): string | undefined {
+  if (callee[0] === 'i') return callee[1];
+  if (callee[0] === 's') return callee[2];
+  if (callee[0] === 'g') return calledName(callee[1]);
+  return undefined;
 }
 
 /** How a method looks to the interfaces it may satisfy: its parameter and result types. */

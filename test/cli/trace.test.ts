@@ -74,6 +74,11 @@ describe('k8s-read trace on the modern demo tree', () => {
     expectPath(trace, ['(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod', 'pkg/scheduler.selectHost']);
     expect(trace.edges.some((e) => e.callee.endsWith('(*k8s.io/kubernetes/pkg/scheduler/framework/runtime.frameworkImpl).RunFilterPluginsWithNominatedPods') && e.kind === 'interface')).toBe(true);
     expect(trace.edges.some((e) => e.callee.endsWith('(*k8s.io/kubernetes/pkg/scheduler.Scheduler).bind'))).toBe(true);
+    // The controller manager fills LeaderElectionConfig.Callbacks too; only the scheduler's own
+    // callbacks run under the scheduler's leader election.
+    const elected = trace.edges.filter((e) => e.via === 'leader-election').map((e) => e.callee);
+    expect(elected.length).toBeGreaterThan(0);
+    expect(elected.filter((c) => !c.startsWith('k8s.io/kubernetes/cmd/kube-scheduler/'))).toEqual([]);
   });
 
   it('prints exactly the JSON contract of DESIGN.md', () => {
