@@ -3,8 +3,9 @@
 // golang.org/x/tools/cmd/callgraph (method in docs/accuracy.md). Needs a VTA dump made with:
 //   cd <kubernetes> && GOFLAGS=-mod=vendor callgraph -algo=vta \
 //     -format='{{.Caller}}\t{{.Callee}}\t{{.Filename}}:{{.Line}}:{{.Column}}' ./cmd/kube-scheduler > vta.tsv
-// (`-algo=pta`, the pointer analysis, works as well; `:{{.Column}}` may be left out, and call
-// sites are then compared by line only).
+// Use a recent callgraph (x/tools v0.17.0; docs/accuracy.md says how to build it with Debian's Go
+// 1.19): Debian's v0.5 VTA loses the scheduler's frameworks. `-algo=pta`, the pointer analysis,
+// works as well; `:{{.Column}}` may be left out, and call sites are then compared by line only.
 //
 //   node bench/accuracy.mjs --repo <kubernetes> --db <index.sqlite> --vta vta.tsv [--vta pta.tsv] [--component kube-scheduler] [--module k8s.io/kubernetes]
 import { spawnSync } from 'node:child_process';
