@@ -65,7 +65,7 @@ interface AbstractMethod {
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 16;
+export const LINK_VERSION = 18;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
   const r = new Resolver(model);
@@ -90,9 +90,14 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
   const invokedByFunction = new Map<string, { rule: Extract<FrameworkRule, { kind: 'literal-field' }>; arg: number }[]>();
   const invokedByMethod = new Map<string, { rule: Extract<FrameworkRule, { kind: 'literal-field' }>; receiver: string; arg?: number }[]>();
   const collectors = new Map<string, string[]>();
+  /** Packages of the functions literal-field rules name as invokers (`k8s.io/component-base/cli`). */
+  const invokerPackages = new Set<string>();
   for (const rule of literalRules) {
     for (const inv of rule.invokedBy ?? []) {
-      if ('function' in inv) push(invokedByFunction, inv.function, { rule, arg: inv.arg });
+      if ('function' in inv) {
+        push(invokedByFunction, inv.function, { rule, arg: inv.arg });
+        invokerPackages.add(inv.function.slice(0, inv.function.lastIndexOf('.')));
+      }
       else push(invokedByMethod, inv.method, { rule, receiver: inv.receiver, ...(inv.arg !== undefined ? { arg: inv.arg } : {}) });
     }
     for (const c of rule.collects ?? []) push(collectors, c.method, c.receiver);
@@ -184,16 +189,21 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
           }
         }
       }
+      // A function the rules name as an invoker (`cli.Run`), and its package's helpers (`cli.run`,
+      // which calls `cmd.Execute()`), only forward their parameter: the callers' edges say what
+      // runs, and an edge from inside would fan in every command of the repository.
+      const forwards = (value: Expr) =>
+        (invokedByFunction.has(caller.symbol) || invokerPackages.has(caller.pkg.path)) && value[0] === 'i' && r.resolveIdent(value[1], ctx)?.k === 'param';
       for (const inv of primary ? (invokedByFunction.get(primary) ?? []) : []) {
         const arg = call.args[inv.arg];
-        if (arg) invoke(inv.rule, arg, ctx, base, call.callee);
+        if (arg && !forwards(arg)) invoke(inv.rule, arg, ctx, base, call.callee);
       }
       if (call.callee[0] === 's') {
         const [, operand, name] = call.callee;
         for (const inv of invokedByMethod.get(name) ?? []) {
           if (!receiverMatches(r.typeOf(operand, ctx), inv.receiver)) continue;
           const value = inv.arg === undefined ? operand : call.args[inv.arg];
-          if (value) invoke(inv.rule, value, ctx, base, call.callee);
+          if (value && !forwards(value)) invoke(inv.rule, value, ctx, base, call.callee);
         }
         for (const rule of argMethodRules) {
           if (!rule.calls.includes(name) || !fromPackage(r, operand, ctx, rule.package, primary)) continue;

@@ -81,6 +81,13 @@ describe('k8s-read trace on the modern demo tree', () => {
     expect(elected.filter((c) => !c.startsWith('k8s.io/kubernetes/cmd/kube-scheduler/'))).toEqual([]);
   });
 
+  it('runs only the command main passes to cli.Run, not every command cli.Run is given anywhere', async () => {
+    const all = await traceJson(['kube-scheduler', '--repo', demoRoot, '--all']);
+    const run = all.edges.filter((e) => e.via === 'cobra-run').map((e) => e.callee);
+    expect(run).toContain('k8s.io/kubernetes/cmd/kube-scheduler/app.NewSchedulerCommand$1');
+    expect(run.filter((c) => !c.startsWith('k8s.io/kubernetes/cmd/kube-scheduler/'))).toEqual([]);
+  });
+
   it('prints exactly the JSON contract of DESIGN.md', () => {
     expect(Object.keys(trace).sort()).toEqual(['component', 'edges', 'nodes', 'repo', 'root', 'unresolved']);
     expect(trace.component).toBe('kube-scheduler');
