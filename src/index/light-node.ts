@@ -1,11 +1,11 @@
 /**
- * A parsed file read into plain JavaScript nodes by one TreeCursor walk.
+ * The captured constructs of a parsed file read into plain JavaScript nodes through a TreeCursor.
  *
  * Why: node-tree-sitter marshals every SyntaxNode it hands out (childForFieldName, namedChildren,
  * parent), several microseconds each, while a cursor step costs a fraction of that. Reading the
- * file once, five properties a node, and answering field look-ups in JavaScript made extraction
- * about twice as fast as navigating SyntaxNodes (see docs/benchmarks.md). The queries in
- * queries/go/*.scm still decide what is extracted: captures are mapped onto these nodes.
+ * captured subtrees once through a cursor and answering field look-ups in JavaScript is several
+ * times cheaper than navigating SyntaxNodes (see docs/benchmarks.md). The queries in
+ * queries/go/*.scm decide what is extracted: captures are mapped onto these nodes.
  */
 import type Parser from 'tree-sitter';
 import Go from 'tree-sitter-go';

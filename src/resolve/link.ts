@@ -24,10 +24,12 @@ export interface LinkResult {
  */
 class EdgeList {
   readonly rows: EdgeInsert[] = [];
-  /** External callee symbol -> the rows waiting for its id, in order of first use. */
-  readonly externals = new Map<string, number[]>();
-  /** Interface methods called where the implementation is not known, with their rows. */
-  readonly abstracts = new Map<string, { method: AbstractMethod; rows: number[] }>();
+  /**
+   * Callees that are not functions of the index, by symbol: calls into unindexed packages and
+   * interface methods called where the implementation is not known. Their symbol rows get ids
+   * once every symbol of the index has one; `rows` are the edges waiting for it.
+   */
+  readonly deferred = new Map<string, { symbol: Omit<SymbolInsert, 'id'>; rows: number[] }>();
   framework = 0;
 
   add(
@@ -41,15 +43,25 @@ class EdgeList {
     expr: string | null,
   ): void {
     let id: number | null = null;
-    if (typeof callee === 'string') push(this.externals, callee, this.rows.length);
-    else if (callee && 'abstract' in callee) {
-      const entry = this.abstracts.get(callee.symbol);
+    if (typeof callee === 'string' || (callee && 'abstract' in callee)) {
+      const key = typeof callee === 'string' ? callee : callee.symbol;
+      const entry = this.deferred.get(key);
       if (entry) entry.rows.push(this.rows.length);
-      else this.abstracts.set(callee.symbol, { method: callee, rows: [this.rows.length] });
+      else this.deferred.set(key, { symbol: typeof callee === 'string' ? externalSymbol(callee) : abstractSymbol(callee), rows: [this.rows.length] });
     } else if (callee) id = callee.id;
     if (kind === 'framework') this.framework++;
     this.rows.push({ caller: caller.id, callee: id, kind, via, rank, file: caller.file.path, line, col, expr });
   }
+}
+
+/** A function or method of a package the index does not hold. */
+function externalSymbol(sym: string): Omit<SymbolInsert, 'id'> {
+  const pkgPath = sym.replace(/^\(\*?/, '').replace(/\)\.[^./]*$/, '').replace(/\.[^./]*$/, '');
+  return { symbol: sym, name: sym.slice(sym.lastIndexOf('.') + 1), kind: 'external', package: pkgPath, file: '', line: 0, endLine: 0, col: 0, detail: null, doc: null };
+}
+
+function abstractSymbol(m: AbstractMethod): Omit<SymbolInsert, 'id'> {
+  return { symbol: m.symbol, name: m.name, kind: 'imethod', package: m.pkg, file: m.file, line: m.line, endLine: m.line, col: m.col, detail: m.detail, doc: null };
 }
 
 /** An interface's method as the callee of a dispatch no stored value decides. */
@@ -183,7 +195,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
         // fan in every function value any caller passes.
         const wrapper = callArgRules.has(caller.symbol);
         for (const arg of call.args) {
-          if (wrapper && arg[0] === 'i' && r.resolveIdent(arg[1], ctx)?.k === 'param') continue;
+          if (wrapper && isParam(r, arg, ctx)) continue;
           for (const t of r.funcTargets(arg, ctx)) {
             edges.add(base.caller, t.fn, 'framework', ruleId, 0, base.line, base.col, exprText(call.callee));
           }
@@ -192,8 +204,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
       // A function the rules name as an invoker (`cli.Run`), and its package's helpers (`cli.run`,
       // which calls `cmd.Execute()`), only forward their parameter: the callers' edges say what
       // runs, and an edge from inside would fan in every command of the repository.
-      const forwards = (value: Expr) =>
-        (invokedByFunction.has(caller.symbol) || invokerPackages.has(caller.pkg.path)) && value[0] === 'i' && r.resolveIdent(value[1], ctx)?.k === 'param';
+      const forwards = (value: Expr) => (invokedByFunction.has(caller.symbol) || invokerPackages.has(caller.pkg.path)) && isParam(r, value, ctx);
       for (const inv of primary ? (invokedByFunction.get(primary) ?? []) : []) {
         const arg = call.args[inv.arg];
         if (arg && !forwards(arg)) invoke(inv.rule, arg, ctx, base, call.callee);
@@ -529,20 +540,21 @@ function toRows(model: ProgramModel, r: Resolver, list: EdgeList, counts: Record
     });
   }
   const edges = list.rows;
-  for (const [sym, waiting] of list.externals) {
+  // Calls into unindexed packages first, then interface methods (the order ids had before).
+  const deferred = [...list.deferred.values()];
+  for (const { symbol, rows } of [...deferred.filter((d) => d.symbol.kind === 'external'), ...deferred.filter((d) => d.symbol.kind !== 'external')]) {
     const id = nextId++;
-    const pkgPath = sym.replace(/^\(\*?/, '').replace(/\)\.[^./]*$/, '').replace(/\.[^./]*$/, '');
-    symbols.push({ id, symbol: sym, name: sym.slice(sym.lastIndexOf('.') + 1), kind: 'external', package: pkgPath, file: '', line: 0, endLine: 0, col: 0, detail: null, doc: null });
-    for (const i of waiting) edges[i]!.callee = id;
-  }
-  for (const { method: m, rows } of list.abstracts.values()) {
-    const id = nextId++;
-    symbols.push({ id, symbol: m.symbol, name: m.name, kind: 'imethod', package: m.pkg, file: m.file, line: m.line, endLine: m.line, col: m.col, detail: m.detail, doc: null });
+    symbols.push({ id, ...symbol });
     for (const i of rows) edges[i]!.callee = id;
   }
   counts.edges = edges.length;
   counts.frameworkEdges = list.framework;
   return { symbols, edges, details, counts };
+}
+
+/** Whether a value is one of its function's parameters, as written (`cmd`, not `cmd.Root()`). */
+function isParam(r: Resolver, value: Expr, ctx: Ctx): boolean {
+  return value[0] === 'i' && r.resolveIdent(value[1], ctx)?.k === 'param';
 }
 
 /** The interface method a call names, as a symbol `(pkg.Iface).Name` at its declaration. */

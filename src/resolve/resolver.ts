@@ -478,28 +478,16 @@ export class Resolver {
   }
 
   /** The signature of an interface's method (embedded interfaces searched), as a func type. */
-  interfaceMethodType(t: GoType, name: string, depth = 0): GoType {
-    if (depth > 8) return UNKNOWN;
-    const decl = this.typeDecl(t);
-    if (!decl) return UNKNOWN;
-    if (decl.fact.kind === 'alias' || decl.fact.kind === 'named') {
-      return this.interfaceMethodType(parseType(decl.fact.underlying ?? '', decl.file.scope), name, depth + 1);
-    }
-    const m = decl.fact.methods?.find((x) => x.name === name);
-    if (m) {
-      const scope = decl.file.scope;
-      return { k: 'func', params: m.params.map(([, text]) => parseType(text, scope)), results: m.results.map(([, text]) => parseType(text, scope)) };
-    }
-    for (const e of decl.fact.embeds ?? []) {
-      const found = this.interfaceMethodType(parseType(e, decl.file.scope), name, depth + 1);
-      if (found.k !== 'unknown') return found;
-    }
-    return UNKNOWN;
+  interfaceMethodType(t: GoType, name: string): GoType {
+    const found = this.interfaceMethodDecl(t, name);
+    if (!found) return UNKNOWN;
+    const scope = found.decl.file.scope;
+    return { k: 'func', params: found.method.params.map(([, text]) => parseType(text, scope)), results: found.method.results.map(([, text]) => parseType(text, scope)) };
   }
 
   /**
    * Concrete named types whose method set (of the pointer type, which holds every method)
-   * includes all of the interface's methods, by name and signature (parameter and result types, package qualifiers aside).
+   * includes all of the interface's methods, by name and signature (parameter and result types).
    */
   implementations(iface: GoType): GoType[] {
     const key = typeKey(iface);
@@ -533,8 +521,8 @@ export class Resolver {
           if (sel.k === 'method') {
             const fact = sel.fn.fact;
             if (want.params >= 0 && fact.params.length !== want.params) ok = false;
-            // Same parameter and result types, package qualifiers aside: `Get(string) (*v1.Pod, error)`
-            // is not implemented by a lister's `Get(string) (*v1.Example, error)`.
+            // Same parameter and result types: `Get(string) (*v1.Pod, error)` is not implemented by a
+            // lister's `Get(string) (*v1.Example, error)`.
             else if (want.shape !== null && !fact.recv?.typeArgs && this.shapeOf(sel.fn) !== want.shape) ok = false;
             if (!ok) break;
             concrete++;
@@ -1023,10 +1011,7 @@ export class Resolver {
     return [...primary.map((fn) => ({ fn, rank: 0 })), ...rest.slice(0, MAX_ALTERNATIVES).map((fn, i) => ({ fn, rank: i + 1 }))];
   }
 
-  /**
-   * The declaration of an interface's method (embedded interfaces searched), for a call whose
-   * implementation is not known: the call is shown as a call of the interface method.
-   */
+  /** The declaration of an interface's method, and the interface declaring it (embedded ones searched). */
   interfaceMethodDecl(t: GoType, name: string, depth = 0): { decl: TypeDecl; method: NonNullable<TypeFact['methods']>[number] } | undefined {
     if (depth > 8) return undefined;
     const decl = this.typeDecl(t);
