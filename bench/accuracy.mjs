@@ -24,7 +24,9 @@ const db = arg('--db', '/tmp/k/k8s.sqlite');
 // Several dumps (`--vta vta.tsv --vta pta.tsv`) are one oracle: an edge either analysis found is
 // an edge of a type-checked call graph. VTA and the pointer analysis lose different flows (VTA:
 // the frameworks kept in profile.Map; PTA: the plugins appended by reflection).
-const vtaFiles = process.argv.flatMap((a, i) => (a === '--vta' && process.argv[i + 1] ? [process.argv[i + 1]] : []));
+const vtaFiles = process.argv.flatMap((a, i) =>
+  a === '--vta' && process.argv[i + 1] ? [process.argv[i + 1]] : [],
+);
 if (vtaFiles.length === 0) vtaFiles.push('/tmp/k/vta-sched.tsv');
 const component = arg('--component', 'kube-scheduler');
 const module = arg('--module', 'k8s.io/kubernetes');
@@ -33,7 +35,8 @@ const inModule = (s) => {
   return bare.startsWith(`${module}/`) || bare.startsWith(`${module}.`);
 };
 // VTA prints method-value and interface wrappers; compare the functions they stand for.
-const normalize = (s) => s.replace(/\$(bound|thunk)$/, '').replace(/^\(\*?([^)]*)\)\.(\w+)\$bound$/, '($1).$2');
+const normalize = (s) =>
+  s.replace(/\$(bound|thunk)$/, '').replace(/^\(\*?([^)]*)\)\.(\w+)\$bound$/, '($1).$2');
 
 const vta = new Map();
 /** `caller@file:line` -> callees VTA found at that call site. */
@@ -47,7 +50,9 @@ for (const line of vtaFiles.flatMap((f) => readFileSync(f, 'utf8').split('\n')))
   vta.get(a).add(b);
   // VTA prints staging files through the vendor/ symlinks.
   // `file:line` or `file:line:column` (the column of the call's `(`, 1-based, as go/token counts).
-  const site = (pos ?? '').replace(`${repo}/`, '').replace(/^vendor\/k8s\.io\/([^/]+)\//, 'staging/src/k8s.io/$1/');
+  const site = (pos ?? '')
+    .replace(`${repo}/`, '')
+    .replace(/^vendor\/k8s\.io\/([^/]+)\//, 'staging/src/k8s.io/$1/');
   for (const key of [`${a}@${site}`, `${a}@${site.replace(/:(\d+):\d+$/, ':$1')}`]) {
     if (!vtaSites.has(key)) vtaSites.set(key, new Set());
     vtaSites.get(key).add(b);
@@ -75,16 +80,34 @@ function lparenColumn(file, line, col) {
  */
 const vtaSilentAt = (caller, site, col) => {
   const [file, line] = site.split(':');
-  const lparen = oracleHasColumns && col !== undefined ? lparenColumn(file, Number(line), col) : undefined;
-  return lparen === undefined ? !vtaSites.has(`${caller}@${site}`) : !vtaSites.has(`${caller}@${site}:${lparen}`);
+  const lparen =
+    oracleHasColumns && col !== undefined ? lparenColumn(file, Number(line), col) : undefined;
+  return lparen === undefined
+    ? !vtaSites.has(`${caller}@${site}`)
+    : !vtaSites.has(`${caller}@${site}:${lparen}`);
 };
 const hasVta = (a, b) => vta.get(a)?.has(b) ?? false;
 
 function trace(extra) {
-  const r = spawnSync(process.execPath, [path.join(here, '..', 'dist', 'cli.js'), 'trace', component, '--repo', repo, '--db', db, '-o', 'json', ...extra], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(here, '..', 'dist', 'cli.js'),
+      'trace',
+      component,
+      '--repo',
+      repo,
+      '--db',
+      db,
+      '-o',
+      'json',
+      ...extra,
+    ],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    },
+  );
   if (r.status !== 0) throw new Error(r.stderr);
   return JSON.parse(r.stdout);
 }
@@ -92,7 +115,9 @@ function trace(extra) {
 function precision(t) {
   // A call of an interface's method (no stored value decides the implementation) and the hops from
   // that method to its implementations are not edges between two functions.
-  const dispatch = new Set(t.edges.filter((e) => interfaceMethods.has(e.caller) || interfaceMethods.has(e.callee)));
+  const dispatch = new Set(
+    t.edges.filter((e) => interfaceMethods.has(e.caller) || interfaceMethods.has(e.callee)),
+  );
   const edges = t.edges.filter((e) => inModule(e.caller) && inModule(e.callee) && !dispatch.has(e));
   const plain = edges.filter((e) => e.kind !== 'framework');
   const framework = edges.filter((e) => e.kind === 'framework');
@@ -115,10 +140,18 @@ function precision(t) {
     precision: plain.length ? +(1 - misses.length / plain.length).toFixed(4) : null,
     vtaSilentSites: silent.length,
     comparableEdges: comparable,
-    precisionWhereVtaResolved: comparable ? +(1 - contradicted.length / comparable).toFixed(4) : null,
-    contradicted: contradicted.map((e) => `${e.caller} -> ${e.callee} (${e.kind}) ${e.site}; VTA there: ${[...(vtaSites.get(`${e.caller}@${e.site}`) ?? [])].join(', ')}`),
+    precisionWhereVtaResolved: comparable
+      ? +(1 - contradicted.length / comparable).toFixed(4)
+      : null,
+    contradicted: contradicted.map(
+      (e) =>
+        `${e.caller} -> ${e.callee} (${e.kind}) ${e.site}; VTA there: ${[...(vtaSites.get(`${e.caller}@${e.site}`) ?? [])].join(', ')}`,
+    ),
     byKind,
-    framework: { edges: framework.length, alsoInVtaDirectly: framework.filter((e) => hasVta(e.caller, e.callee)).length },
+    framework: {
+      edges: framework.length,
+      alsoInVtaDirectly: framework.filter((e) => hasVta(e.caller, e.callee)).length,
+    },
     interfaceMethodHops: dispatch.size,
     oracleColumns: oracleHasColumns,
     notInVta: misses.map((e) => `${e.caller} -> ${e.callee} (${e.kind}) ${e.site}`),
@@ -132,20 +165,22 @@ const spineSymbols = spine.nodes.map((n) => n.symbol).filter(inModule);
 const store = await Store.open(db, { create: false });
 const tree = await store.get('SELECT id FROM trees WHERE root = ?', [repo]);
 const interfaceMethods = new Set(
-  (await store.all(`SELECT symbol FROM symbols WHERE tree = ? AND kind = 'imethod'`, [tree.id])).map((r) => r.symbol),
+  (
+    await store.all(`SELECT symbol FROM symbols WHERE tree = ? AND kind = 'imethod'`, [tree.id])
+  ).map((r) => r.symbol),
 );
 /** Our call sites' columns (of the callee's name), by caller, callee and file:line. */
 const columns = new Map();
 {
-  const ids = await store.all(`SELECT id, symbol FROM symbols WHERE tree = ? AND symbol IN (SELECT value FROM json_each(?))`, [
-    tree.id,
-    JSON.stringify(all.nodes.map((n) => n.symbol)),
-  ]);
+  const ids = await store.all(
+    `SELECT id, symbol FROM symbols WHERE tree = ? AND symbol IN (SELECT value FROM json_each(?))`,
+    [tree.id, JSON.stringify(all.nodes.map((n) => n.symbol))],
+  );
   const symbolOf = new Map(ids.map((r) => [r.id, r.symbol]));
-  const rows = await store.all(`SELECT caller, callee, file, line, col FROM edges WHERE tree = ? AND caller IN (SELECT value FROM json_each(?))`, [
-    tree.id,
-    JSON.stringify(ids.map((r) => r.id)),
-  ]);
+  const rows = await store.all(
+    `SELECT caller, callee, file, line, col FROM edges WHERE tree = ? AND caller IN (SELECT value FROM json_each(?))`,
+    [tree.id, JSON.stringify(ids.map((r) => r.id))],
+  );
   for (const r of rows) {
     const key = `${symbolOf.get(r.caller)} ${symbolOf.get(r.callee)} ${r.file}:${r.line}`;
     if (!columns.has(key)) columns.set(key, r.col);
@@ -188,13 +223,19 @@ console.log(
       oracles: vtaFiles,
       vtaEdges: [...vta.values()].reduce((n, s) => n + s.size, 0),
       spine: { nodes: spine.nodes.length, ...precision(spine) },
-      all: { nodes: all.nodes.length, ...precision(all), notInVta: precision(all).notInVta.slice(0, 60) },
+      all: {
+        nodes: all.nodes.length,
+        ...precision(all),
+        notInVta: precision(all).notInVta.slice(0, 60),
+      },
       recall: {
         vtaEdgesFromSpine: expected,
         found,
         recall: expected ? +(found / expected).toFixed(4) : null,
         foundCountingAlternatives: foundWithAlternatives,
-        recallCountingAlternatives: expected ? +(foundWithAlternatives / expected).toFixed(4) : null,
+        recallCountingAlternatives: expected
+          ? +(foundWithAlternatives / expected).toFixed(4)
+          : null,
         missed: missed.slice(0, 80),
       },
     },

@@ -6,8 +6,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-const scripts = ['index', 'trace', 'blame', 'export', 'twins', 'tui'].filter((s) => !only || s === only);
+const only = process.argv.includes('--only')
+  ? process.argv[process.argv.indexOf('--only') + 1]
+  : undefined;
+const scripts = ['index', 'trace', 'blame', 'export', 'twins', 'tui'].filter(
+  (s) => !only || s === only,
+);
 let failed = 0;
 for (const name of scripts) {
   process.stdout.write(`\n## bench/${name}.mjs\n`);

@@ -15,7 +15,7 @@ const arg = (name, fallback) => {
 const repo = arg('--repo', process.env.KUBERNETES_SRC ?? '/tmp/k/SeeTheWorld1+kubernetes');
 const db = arg('--db');
 const runs = Number(arg('--runs', '7'));
-const targets = (arg('--targets', 'kube-scheduler,kube-controller-manager/replicaset')).split(',');
+const targets = arg('--targets', 'kube-scheduler,kube-controller-manager/replicaset').split(',');
 const out = {};
 for (const target of targets) {
   const args = [cli, 'trace', target, '--repo', repo, ...(db ? ['--db', db] : []), '-o', 'json'];
@@ -30,6 +30,11 @@ for (const target of targets) {
     nodes = JSON.parse(r.stdout).nodes.length;
   }
   times.sort((a, b) => a - b);
-  out[target] = { medianMs: Math.round(times[Math.floor(times.length / 2)]), minMs: Math.round(times[0]), maxMs: Math.round(times[times.length - 1]), nodes };
+  out[target] = {
+    medianMs: Math.round(times[Math.floor(times.length / 2)]),
+    minMs: Math.round(times[0]),
+    maxMs: Math.round(times[times.length - 1]),
+    nodes,
+  };
 }
 console.log(JSON.stringify(out, null, 2));

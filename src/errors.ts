@@ -7,7 +7,10 @@ export class K8sReadError extends Error {
   readonly code: string;
   readonly exitCode: number;
 
-  constructor(message: string, options: { code?: string; exitCode?: number; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    options: { code?: string; exitCode?: number; cause?: unknown } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = options.code ?? 'E_K8S_READ';
@@ -33,7 +36,9 @@ export class RepoNotFoundError extends K8sReadError {
 
 export class IndexMissingError extends K8sReadError {
   constructor(root: string) {
-    super(`no index for ${root}; run \`k8s-read index --repo ${root}\` first`, { code: 'E_NO_INDEX' });
+    super(`no index for ${root}; run \`k8s-read index --repo ${root}\` first`, {
+      code: 'E_NO_INDEX',
+    });
   }
 }
 

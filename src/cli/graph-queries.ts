@@ -17,7 +17,11 @@ import type { CliContext } from './context.js';
 import { openIndex } from './open-index.js';
 import type { RepoOptions } from './repo.js';
 
-async function withIndex<T>(ctx: CliContext, options: RepoOptions, fn: (index: IndexRef) => Promise<T>): Promise<T> {
+async function withIndex<T>(
+  ctx: CliContext,
+  options: RepoOptions,
+  fn: (index: IndexRef) => Promise<T>,
+): Promise<T> {
   const index = await openIndex(ctx, options);
   try {
     return await fn(index);
@@ -26,19 +30,37 @@ async function withIndex<T>(ctx: CliContext, options: RepoOptions, fn: (index: I
   }
 }
 
-export function graphNeighbours(ctx: CliContext, options: RepoOptions, symbol: string, direction: 'callers' | 'callees', depth: number): Promise<Neighbours> {
+export function graphNeighbours(
+  ctx: CliContext,
+  options: RepoOptions,
+  symbol: string,
+  direction: 'callers' | 'callees',
+  depth: number,
+): Promise<Neighbours> {
   return withIndex(ctx, options, (index) => neighbours(index, symbol, direction, depth));
 }
 
-export function findImplementations(ctx: CliContext, options: RepoOptions, name: string): Promise<Implementations> {
+export function findImplementations(
+  ctx: CliContext,
+  options: RepoOptions,
+  name: string,
+): Promise<Implementations> {
   return withIndex(ctx, options, (index) => implementations(index, name));
 }
 
-export function describeStruct(ctx: CliContext, options: RepoOptions, name: string): Promise<StructView> {
+export function describeStruct(
+  ctx: CliContext,
+  options: RepoOptions,
+  name: string,
+): Promise<StructView> {
   return withIndex(ctx, options, (index) => describeStructIn(index, name));
 }
 
-export function findAssignments(ctx: CliContext, options: RepoOptions, field: string): Promise<FieldAssignments[]> {
+export function findAssignments(
+  ctx: CliContext,
+  options: RepoOptions,
+  field: string,
+): Promise<FieldAssignments[]> {
   return withIndex(ctx, options, (index) => fieldAssignments(index, field));
 }
 
@@ -55,21 +77,34 @@ export function renderNeighbours(n: Neighbours, color: boolean): string {
   const lines = [`${n.symbol}  ${dim(`${n.file}:${n.line}`)}`];
   if (n.hops.length === 0) lines.push(`  (no ${n.direction} in the index)`);
   for (const h of n.hops) {
-    const outside = h.via?.startsWith('external:') ? `outside the index: ${h.via.slice('external:'.length)}` : 'unresolved';
+    const outside = h.via?.startsWith('external:')
+      ? `outside the index: ${h.via.slice('external:'.length)}`
+      : 'unresolved';
     const other = n.direction === 'callees' ? (h.to ?? `? ${h.expr ?? ''} (${outside})`) : h.from;
     const indent = '  '.repeat(h.depth);
-    lines.push(`${indent}${n.direction === 'callees' ? '→' : '←'} ${other}  ${dim(h.site)}${kindLabel(h.kind, h.via, h.rank)}`);
+    lines.push(
+      `${indent}${n.direction === 'callees' ? '→' : '←'} ${other}  ${dim(h.site)}${kindLabel(h.kind, h.via, h.rank)}`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }
 
 export function renderImplementations(r: Implementations): string {
-  const lines = [`${r.interface}  ${r.file}:${r.line}`, `  methods: ${r.methods.join(', ') || '(none)'}`];
-  lines.push(r.implementations.length ? `  implemented by ${r.implementations.length}:` : '  no implementations in the index');
-  for (const i of r.implementations) lines.push(`    ${i.type}${i.file ? `  ${i.file}:${i.line}` : ''}`);
+  const lines = [
+    `${r.interface}  ${r.file}:${r.line}`,
+    `  methods: ${r.methods.join(', ') || '(none)'}`,
+  ];
+  lines.push(
+    r.implementations.length
+      ? `  implemented by ${r.implementations.length}:`
+      : '  no implementations in the index',
+  );
+  for (const i of r.implementations)
+    lines.push(`    ${i.type}${i.file ? `  ${i.file}:${i.line}` : ''}`);
   if (r.stores.length) {
     lines.push('  stored into:');
-    for (const s of r.stores) lines.push(`    ${s.field} = ${s.expr}  (${s.type})  ${s.file}:${s.line}`);
+    for (const s of r.stores)
+      lines.push(`    ${s.field} = ${s.expr}  (${s.type})  ${s.file}:${s.line}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -82,11 +117,14 @@ export function renderStruct(v: StructView): string {
       from = f.from;
       if (f.depth > 0) lines.push(`  — promoted from ${f.from}`);
     }
-    lines.push(`  ${'  '.repeat(f.depth)}${f.embedded ? `${f.type} (embedded)` : `${f.name} ${f.type}`}  ${f.file ? `${f.file}:${f.line}` : ''}`);
+    lines.push(
+      `  ${'  '.repeat(f.depth)}${f.embedded ? `${f.type} (embedded)` : `${f.name} ${f.type}`}  ${f.file ? `${f.file}:${f.line}` : ''}`,
+    );
   }
   if (v.methods.length) {
     lines.push('  methods:');
-    for (const m of v.methods) lines.push(`    ${m.symbol}${m.depth > 0 ? `  (promoted from ${m.from})` : ''}`);
+    for (const m of v.methods)
+      lines.push(`    ${m.symbol}${m.depth > 0 ? `  (promoted from ${m.from})` : ''}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -95,7 +133,10 @@ export function renderAssignments(list: FieldAssignments[]): string {
   const lines: string[] = [];
   for (const f of list) {
     lines.push(f.field);
-    for (const s of f.stores) lines.push(`  = ${s.expr}${s.type ? `  (${s.type})` : ''}  ${s.file}:${s.line}${s.in ? `  in ${s.in}` : ''}`);
+    for (const s of f.stores)
+      lines.push(
+        `  = ${s.expr}${s.type ? `  (${s.type})` : ''}  ${s.file}:${s.line}${s.in ? `  in ${s.in}` : ''}`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }

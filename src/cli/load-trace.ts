@@ -20,16 +20,23 @@ export interface LoadTraceOptions {
 }
 
 export async function loadTrace(ctx: CliContext, options: LoadTraceOptions): Promise<Trace> {
-  const [{ traceComponent }, { createStoreGraph }, { loadComponentRules }, { loadNoisePackages }] = await Promise.all([
-    import('../trace/trace-component.js'),
-    import('../trace/store-graph.js'),
-    import('../trace/rules-data.js'),
-    import('../resolve/rules.js'),
-  ]);
-  const index = await openIndex(ctx, { ...(options.repo ? { repo: options.repo } : {}), ...(options.db ? { db: options.db } : {}) });
+  const [{ traceComponent }, { createStoreGraph }, { loadComponentRules }, { loadNoisePackages }] =
+    await Promise.all([
+      import('../trace/trace-component.js'),
+      import('../trace/store-graph.js'),
+      import('../trace/rules-data.js'),
+      import('../resolve/rules.js'),
+    ]);
+  const index = await openIndex(ctx, {
+    ...(options.repo ? { repo: options.repo } : {}),
+    ...(options.db ? { db: options.db } : {}),
+  });
   try {
     const components = loadComponentRules();
-    const graph = createStoreGraph(index.store, index.tree, { components, ...(options.github ? { github: options.github } : {}) });
+    const graph = createStoreGraph(index.store, index.tree, {
+      components,
+      ...(options.github ? { github: options.github } : {}),
+    });
     const started = performance.now();
     const trace = await traceComponent(graph, options.target, {
       components,
@@ -41,7 +48,10 @@ export async function loadTrace(ctx: CliContext, options: LoadTraceOptions): Pro
       includeStd: options.includeStd ?? false,
       includeNoise: options.includeNoise ?? false,
     });
-    debugLogger(ctx, 'trace')(
+    debugLogger(
+      ctx,
+      'trace',
+    )(
       `${trace.root}: ${trace.nodes.length} nodes, ${trace.edges.length} edges, ${trace.unresolved.length} unresolved in ${Math.round(performance.now() - started)} ms`,
     );
     return trace;

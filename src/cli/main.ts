@@ -52,7 +52,9 @@ export function buildProgram(ctx: CliContext): Command {
 
 /** The first sentence of a description, capitalized, without its period, at most ~70 characters. */
 export function summarize(description: string): string {
-  const first = (description.split(/(?<=[.;:])\s|\s\(|:\s/)[0] ?? description).replace(/[.;:]$/, '').trim();
+  const first = (description.split(/(?<=[.;:])\s|\s\(|:\s/)[0] ?? description)
+    .replace(/[.;:]$/, '')
+    .trim();
   const cut = first.length > 72 ? `${first.slice(0, first.lastIndexOf(' ', 70))}…` : first;
   return cut.charAt(0).toUpperCase() + cut.slice(1);
 }
@@ -60,7 +62,12 @@ export function summarize(description: string): string {
 function reportError(error: unknown, ctx: CliContext): number {
   if (error instanceof CommanderError) {
     // Help and version are "errors" to commander; they are successes to a user.
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+    if (
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.code === 'commander.help'
+    )
+      return 0;
     return error.exitCode === 0 ? 0 : 2;
   }
   if (error instanceof K8sReadError) {

@@ -19,7 +19,11 @@ export interface OpenIndex {
   close(): Promise<void>;
 }
 
-export async function openIndex(ctx: CliContext, options: RepoOptions, behaviour: { autoIndex?: boolean; quiet?: boolean } = {}): Promise<OpenIndex> {
+export async function openIndex(
+  ctx: CliContext,
+  options: RepoOptions,
+  behaviour: { autoIndex?: boolean; quiet?: boolean } = {},
+): Promise<OpenIndex> {
   const choice = chooseRepo(options, ctx);
   if (!behaviour.quiet) announceRepo(choice, ctx);
   let opened = await tryOpen(choice);
@@ -29,10 +33,15 @@ export async function openIndex(ctx: CliContext, options: RepoOptions, behaviour
     const { runIndex } = await import('./run-index.js');
     // A module that vendors its libraries and has no staging/ (sample-controller, an operator)
     // is unreadable without them; Kubernetes keeps its own libraries in staging/.
-    const vendorOnly = existsSync(path.join(choice.root, 'vendor')) && !existsSync(path.join(choice.root, 'staging'));
-    if (vendorOnly) ctx.stderr.write('note: indexing vendor/ too: this module keeps its libraries there\n');
+    const vendorOnly =
+      existsSync(path.join(choice.root, 'vendor')) &&
+      !existsSync(path.join(choice.root, 'staging'));
+    if (vendorOnly)
+      ctx.stderr.write('note: indexing vendor/ too: this module keeps its libraries there\n');
     const summary = await runIndex(choice, ctx, { includeVendor: vendorOnly });
-    ctx.stderr.write(`indexed ${summary.files} files in ${((summary.timings.totalMs ?? 0) / 1000).toFixed(1)}s\n`);
+    ctx.stderr.write(
+      `indexed ${summary.files} files in ${((summary.timings.totalMs ?? 0) / 1000).toFixed(1)}s\n`,
+    );
     opened = await tryOpen(choice);
     if (!opened) throw new IndexMissingError(choice.root);
   }
@@ -47,7 +56,10 @@ async function tryOpen(choice: RepoChoice): Promise<{ store: Store; tree: TreeRo
   // is gone, and nothing here writes.
   const store = await Store.open(choice.dbPath, { create: false });
   const version = await readSchemaVersion(store);
-  const tree = version === String(SCHEMA_VERSION) ? await findTree(store, choice.root).catch(() => undefined) : undefined;
+  const tree =
+    version === String(SCHEMA_VERSION)
+      ? await findTree(store, choice.root).catch(() => undefined)
+      : undefined;
   if (!tree) {
     await store.close();
     return undefined;
@@ -60,10 +72,14 @@ async function warnIfStale(choice: RepoChoice, tree: TreeRow, ctx: CliContext): 
   try {
     // A plain git call: simple-git costs ~90 ms to load, a tenth of the TUI's first-screen budget.
     const head = await new Promise<string>((resolve, reject) =>
-      execFile('git', ['rev-parse', 'HEAD'], { cwd: choice.root }, (err, stdout) => (err ? reject(err) : resolve(stdout.trim()))),
+      execFile('git', ['rev-parse', 'HEAD'], { cwd: choice.root }, (err, stdout) =>
+        err ? reject(err) : resolve(stdout.trim()),
+      ),
     );
     if (head && head !== tree.commit_sha) {
-      ctx.stderr.write(`warning: the index is of ${tree.commit_sha.slice(0, 12)} but HEAD is ${head.slice(0, 12)}; run \`k8s-read index\` to refresh it\n`);
+      ctx.stderr.write(
+        `warning: the index is of ${tree.commit_sha.slice(0, 12)} but HEAD is ${head.slice(0, 12)}; run \`k8s-read index\` to refresh it\n`,
+      );
     }
   } catch {
     // Not a git checkout any more, or git missing: nothing to compare.

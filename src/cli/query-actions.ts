@@ -2,7 +2,12 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { SymbolNotFoundError, UsageError } from '../errors.js';
-import { countSymbols, findDefinitions, searchSymbols, type DefinitionRow } from '../store/symbols.js';
+import {
+  countSymbols,
+  findDefinitions,
+  searchSymbols,
+  type DefinitionRow,
+} from '../store/symbols.js';
 import { permalinkBase } from '../trace/store-graph.js';
 import { resolvePosition } from '../trace/queries.js';
 import type { CliContext } from './context.js';
@@ -18,35 +23,68 @@ function url(index: OpenIndex, d: { file: string; line: number }): string | null
 }
 
 function withUrl(index: OpenIndex, d: DefinitionRow) {
-  return { symbol: d.symbol, kind: d.kind, file: d.file, line: d.line, endLine: d.endLine, package: d.package, signature: d.detail, doc: d.doc, url: url(index, d) };
+  return {
+    symbol: d.symbol,
+    kind: d.kind,
+    file: d.file,
+    line: d.line,
+    endLine: d.endLine,
+    package: d.package,
+    signature: d.detail,
+    doc: d.doc,
+    url: url(index, d),
+  };
 }
 
-export async function runDef(ctx: CliContext, options: RepoOptions, query: string, output: 'text' | 'json'): Promise<void> {
+export async function runDef(
+  ctx: CliContext,
+  options: RepoOptions,
+  query: string,
+  output: 'text' | 'json',
+): Promise<void> {
   const index = await openIndex(ctx, options);
   try {
     const pos = POSITION.exec(query);
     if (pos) {
       let file = pos[1]!;
       if (path.isAbsolute(file)) file = path.relative(index.tree.root, file);
-      else if (!existsSync(path.join(index.tree.root, file)) && existsSync(path.resolve(ctx.cwd, file))) {
+      else if (
+        !existsSync(path.join(index.tree.root, file)) &&
+        existsSync(path.resolve(ctx.cwd, file))
+      ) {
         file = path.relative(index.tree.root, path.resolve(ctx.cwd, file));
       }
-      if (file.startsWith('..')) throw new UsageError(`${pos[1]} is outside the repository ${index.tree.root}`);
-      const answer = await resolvePosition(index, file.split(path.sep).join('/'), Number(pos[2]), pos[3] ? Number(pos[3]) - 1 : null);
-      if (!answer.enclosing) throw new UsageError(`nothing indexed at ${file}:${pos[2]} (is the file a .go file in the index?)`);
+      if (file.startsWith('..'))
+        throw new UsageError(`${pos[1]} is outside the repository ${index.tree.root}`);
+      const answer = await resolvePosition(
+        index,
+        file.split(path.sep).join('/'),
+        Number(pos[2]),
+        pos[3] ? Number(pos[3]) - 1 : null,
+      );
+      if (!answer.enclosing)
+        throw new UsageError(
+          `nothing indexed at ${file}:${pos[2]} (is the file a .go file in the index?)`,
+        );
       if (output === 'json') {
         writeJson(ctx.stdout, {
           ...answer,
           enclosing: withUrl(index, answer.enclosing),
           declared: answer.declared ? withUrl(index, answer.declared) : null,
-          calls: answer.calls.map((c) => ({ ...c, target: c.target ? withUrl(index, c.target) : null })),
+          calls: answer.calls.map((c) => ({
+            ...c,
+            target: c.target ? withUrl(index, c.target) : null,
+          })),
         });
         return;
       }
       const lines = [`${file}:${pos[2]} is in ${answer.enclosing.symbol}`];
       if (answer.declared) lines.push(`  declares ${answer.declared.symbol}`);
       for (const c of answer.calls) {
-        const how = c.kind === 'static' ? '' : `  [${c.kind === 'framework' ? `framework: ${c.via}` : c.kind}${c.rank ? `, alternative ${c.rank}` : ''}]`;
+        const how =
+          c.kind === 'static'
+            ? ''
+            : `  [${c.kind === 'framework' ? `framework: ${c.via}` : c.kind}${c.rank ? `, alternative ${c.rank}` : ''}]`;
         lines.push(
           c.target
             ? `  col ${c.col + 1}: → ${c.target.symbol}${c.target.file ? `  ${c.target.file}:${c.target.line}` : ''}${how}`
@@ -57,13 +95,20 @@ export async function runDef(ctx: CliContext, options: RepoOptions, query: strin
       ctx.stdout.write(`${lines.join('\n')}\n`);
       return;
     }
-    const rows = (await findDefinitions(index.store, index.treeId, query)).filter((r) => r.kind !== 'external');
+    const rows = (await findDefinitions(index.store, index.treeId, query)).filter(
+      (r) => r.kind !== 'external',
+    );
     if (rows.length === 0) {
-      const suggestions = (await searchSymbols(index.store, index.treeId, query.replace(/^.*[./)]/, ''), 5)).map((r) => r.symbol);
+      const suggestions = (
+        await searchSymbols(index.store, index.treeId, query.replace(/^.*[./)]/, ''), 5)
+      ).map((r) => r.symbol);
       throw new SymbolNotFoundError(query, suggestions);
     }
     if (output === 'json') {
-      writeJson(ctx.stdout, rows.map((r) => withUrl(index, r)));
+      writeJson(
+        ctx.stdout,
+        rows.map((r) => withUrl(index, r)),
+      );
       return;
     }
     for (const r of rows) {
@@ -78,19 +123,35 @@ export async function runDef(ctx: CliContext, options: RepoOptions, query: strin
   }
 }
 
-export async function runSearch(ctx: CliContext, options: RepoOptions, text: string, limit: number, output: 'text' | 'json'): Promise<void> {
+export async function runSearch(
+  ctx: CliContext,
+  options: RepoOptions,
+  text: string,
+  limit: number,
+  output: 'text' | 'json',
+): Promise<void> {
   const index = await openIndex(ctx, options);
   try {
     const rows = await searchSymbols(index.store, index.treeId, text, limit);
-    if (output === 'json') writeJson(ctx.stdout, rows.map((r) => withUrl(index, r)));
+    if (output === 'json')
+      writeJson(
+        ctx.stdout,
+        rows.map((r) => withUrl(index, r)),
+      );
     else if (rows.length === 0) ctx.stdout.write(`no symbol contains ${JSON.stringify(text)}\n`);
-    else for (const r of rows) ctx.stdout.write(`${r.kind.padEnd(9)} ${r.symbol}  ${r.file}:${r.line}\n`);
+    else
+      for (const r of rows)
+        ctx.stdout.write(`${r.kind.padEnd(9)} ${r.symbol}  ${r.file}:${r.line}\n`);
   } finally {
     await index.close();
   }
 }
 
-export async function runStats(ctx: CliContext, options: RepoOptions, output: 'text' | 'json'): Promise<void> {
+export async function runStats(
+  ctx: CliContext,
+  options: RepoOptions,
+  output: 'text' | 'json',
+): Promise<void> {
   const index = await openIndex(ctx, options);
   try {
     const summary = JSON.parse(index.tree.summary) as Record<string, number | string>;

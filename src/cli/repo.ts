@@ -25,13 +25,20 @@ export interface RepoChoice {
 
 export function addRepoOptions(cmd: Command): Command {
   return cmd
-    .option('--repo <path>', 'the Go checkout to read (default: $KUBERNETES_SRC, the checkout around you, else the demo tree)')
-    .option('--db <path>', 'the index database (default: one per repository under $XDG_CACHE_HOME/k8s-read/)');
+    .option(
+      '--repo <path>',
+      'the Go checkout to read (default: $KUBERNETES_SRC, the checkout around you, else the demo tree)',
+    )
+    .option(
+      '--db <path>',
+      'the index database (default: one per repository under $XDG_CACHE_HOME/k8s-read/)',
+    );
 }
 
 export function chooseRepo(options: RepoOptions, ctx: CliContext): RepoChoice {
   const pick = (): Omit<RepoChoice, 'dbPath'> => {
-    if (options.repo) return { root: checkDirectory(path.resolve(ctx.cwd, options.repo)), source: 'flag' };
+    if (options.repo)
+      return { root: checkDirectory(path.resolve(ctx.cwd, options.repo)), source: 'flag' };
     const fromEnv = ctx.env.KUBERNETES_SRC;
     if (fromEnv) return { root: checkDirectory(path.resolve(ctx.cwd, fromEnv)), source: 'env' };
     const around = findGoCheckout(ctx.cwd);

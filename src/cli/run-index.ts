@@ -36,7 +36,11 @@ export interface IndexRunSummary {
   rebuiltFrom: string | null;
 }
 
-export async function runIndex(choice: RepoChoice, ctx: CliContext, options: RunIndexOptions): Promise<IndexRunSummary> {
+export async function runIndex(
+  choice: RepoChoice,
+  ctx: CliContext,
+  options: RunIndexOptions,
+): Promise<IndexRunSummary> {
   const [{ parseRepository }, { linkTree }] = await Promise.all([
     import('../index/index-repository.js'),
     import('../resolve/link-tree.js'),
@@ -62,9 +66,13 @@ export async function runIndex(choice: RepoChoice, ctx: CliContext, options: Run
   try {
     const opened = await openIndexStore(choice.dbPath);
     store = opened.store;
-    await store.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('tool_version', ?)", [readPackageVersion()]);
+    await store.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('tool_version', ?)", [
+      readPackageVersion(),
+    ]);
     if (opened.rebuiltFrom) {
-      ctx.stderr.write(`note: the index at ${choice.dbPath} had schema version ${opened.rebuiltFrom}; rebuilding it\n`);
+      ctx.stderr.write(
+        `note: the index at ${choice.dbPath} had schema version ${opened.rebuiltFrom}; rebuilding it\n`,
+      );
     }
     const started = Date.now();
     let barStarted = false;
@@ -88,8 +96,14 @@ export async function runIndex(choice: RepoChoice, ctx: CliContext, options: Run
     bar?.stop();
     if (bar) ctx.stderr.write(' linking: resolving calls, types and framework hops...\n');
     const debug = debugLogger(ctx, 'index');
-    debug(`discover ${Math.round(parsed.timings.discoverMs)} ms, parse ${Math.round(parsed.timings.parseMs)} ms: ${parsed.parsed} parsed, ${parsed.reused} unchanged`);
-    const link = await linkTree({ store, parsed, ...(options.rules ? { rules: options.rules } : {}) });
+    debug(
+      `discover ${Math.round(parsed.timings.discoverMs)} ms, parse ${Math.round(parsed.timings.parseMs)} ms: ${parsed.parsed} parsed, ${parsed.reused} unchanged`,
+    );
+    const link = await linkTree({
+      store,
+      parsed,
+      ...(options.rules ? { rules: options.rules } : {}),
+    });
     debug(
       link.unchanged
         ? 'link skipped: same files, facts and rules as the last run'

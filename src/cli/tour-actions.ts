@@ -175,7 +175,9 @@ export async function runTour(
   const debug = debugLogger(ctx, 'tui');
   const interactive = !flags.plain && isInteractive(ctx);
   if (!flags.plain && !interactive && ctx.stdout.isTTY && ciIsSet(ctx)) {
-    ctx.stderr.write('note: CI is set, and the interactive screen draws nothing then; printing the tour as text (unset CI for the screen)\n');
+    ctx.stderr.write(
+      'note: CI is set, and the interactive screen draws nothing then; printing the tour as text (unset CI for the screen)\n',
+    );
   }
   // Ink, React and the highlighter take longer to load than the index takes to open: start now.
   const screen = interactive ? loadScreenModules() : undefined;

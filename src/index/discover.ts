@@ -66,17 +66,31 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
     files.push(file);
   }
   const goWorkPath = path.join(root, 'go.work');
-  const layout = buildModuleLayout(goMods, existsSync(goWorkPath) ? readFileSync(goWorkPath, 'utf8') : undefined);
+  const layout = buildModuleLayout(
+    goMods,
+    existsSync(goWorkPath) ? readFileSync(goWorkPath, 'utf8') : undefined,
+  );
   let commit: string | null = null;
   let remote: string | null = null;
   let version: string | null = null;
   if (git) {
     commit = await git.revparse(['HEAD']).catch(() => null);
-    remote = (await git.raw(['config', '--get', 'remote.origin.url']).catch(() => '')).trim() || null;
+    remote =
+      (await git.raw(['config', '--get', 'remote.origin.url']).catch(() => '')).trim() || null;
     version = (await git.raw(['describe', '--tags', '--abbrev=0']).catch(() => '')).trim() || null;
   }
   version ??= guessKubernetesVersion(root);
-  return { root, isGit: Boolean(git), commit, dirty: listed.dirty, remote, version, files, layout, skipped };
+  return {
+    root,
+    isGit: Boolean(git),
+    commit,
+    dirty: listed.dirty,
+    remote,
+    version,
+    files,
+    layout,
+    skipped,
+  };
 }
 
 async function openGit(root: string) {
@@ -93,9 +107,13 @@ async function listGitFiles(root: string): Promise<{ files: SourceFile[]; dirty:
   const git = simpleGit({ baseDir: root });
   // -z keeps names with spaces or non-ASCII characters intact (no quoting).
   const staged = await git.raw(['ls-files', '-s', '-z', '--', '.']);
-  const modified = new Set(splitZ(await git.raw(['diff', '--name-only', '-z', '--relative', '--', '.'])));
+  const modified = new Set(
+    splitZ(await git.raw(['diff', '--name-only', '-z', '--relative', '--', '.'])),
+  );
   const deleted = new Set(splitZ(await git.raw(['ls-files', '-d', '-z', '--', '.'])));
-  const untracked = splitZ(await git.raw(['ls-files', '-o', '--exclude-standard', '-z', '--', '.']));
+  const untracked = splitZ(
+    await git.raw(['ls-files', '-o', '--exclude-standard', '-z', '--', '.']),
+  );
   const files: SourceFile[] = [];
   let dirty = false;
   for (const entry of splitZ(staged)) {

@@ -54,7 +54,8 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
   );
   const readLight = (node: SyntaxNode): LightNode => {
     const found = nodes.find(node);
-    if (!found) throw new Error(`captured ${node.type} at ${node.startIndex} not found in the tree walk`);
+    if (!found)
+      throw new Error(`captured ${node.type} at ${node.startIndex} not found in the tree walk`);
     return found;
   };
 
@@ -65,7 +66,11 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
   const goCalls = new Set<number>();
   const deferCalls = new Set<number>();
   for (const { name, node } of captures) {
-    if (name === 'definition.function' || name === 'definition.method' || name === 'definition.closure') {
+    if (
+      name === 'definition.function' ||
+      name === 'definition.method' ||
+      name === 'definition.closure'
+    ) {
       ranges.push({ index: funcNodes.length, start: node.startIndex, end: node.endIndex });
       funcNodes.push(node);
     } else if (name === 'reference.call.go') goCalls.add(node.startIndex);
@@ -86,7 +91,13 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
 
   for (const capture of captures) {
     const name = capture.name;
-    if (name.startsWith('definition.function') || name === 'definition.method' || name === 'definition.closure' || name.startsWith('reference.call.')) continue;
+    if (
+      name.startsWith('definition.function') ||
+      name === 'definition.method' ||
+      name === 'definition.closure' ||
+      name.startsWith('reference.call.')
+    )
+      continue;
     if (name === 'comment.build') {
       // Only comments before the package clause constrain the build.
       if (!facts.package) readBuildConstraint(capture.node.text, facts);
@@ -121,11 +132,23 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
         break;
       }
       case 'reference.call':
-        facts.calls.push(readCall(node, fnOf(node), expr, goCalls.has(node.startIndex), deferCalls.has(node.startIndex)));
+        facts.calls.push(
+          readCall(
+            node,
+            fnOf(node),
+            expr,
+            goCalls.has(node.startIndex),
+            deferCalls.has(node.startIndex),
+          ),
+        );
         break;
       case 'reference.composite': {
         const typeNode = node.childForFieldName('type');
-        const fields = literalEntries(node).fields.map((f): [string, Expr, number] => [f.name, expr(f.value), f.line]);
+        const fields = literalEntries(node).fields.map((f): [string, Expr, number] => [
+          f.name,
+          expr(f.value),
+          f.line,
+        ]);
         if (fields.length > 0) {
           facts.composites.push({
             fn: fnOf(node),
@@ -152,7 +175,14 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
         const ranged = expr(right);
         left.forEach((target, i) => {
           if (target.type === 'identifier' && target.text !== '_' && isDefine) {
-            facts.locals.push({ fn, name: target.text, value: ranged, index: i, range: true, line: target.startPosition.row + 1 });
+            facts.locals.push({
+              fn,
+              name: target.text,
+              value: ranged,
+              index: i,
+              range: true,
+              line: target.startPosition.row + 1,
+            });
           }
         });
         break;
@@ -201,7 +231,11 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
       case 'reference.return': {
         const list = node.firstNamedChild;
         const values = list ? (list.type === 'expression_list' ? list.namedChildren : [list]) : [];
-        facts.returns.push({ fn: fnOf(node), values: values.map((v) => expr(v)), line: node.startPosition.row + 1 });
+        facts.returns.push({
+          fn: fnOf(node),
+          values: values.map((v) => expr(v)),
+          line: node.startPosition.row + 1,
+        });
         break;
       }
       default:
@@ -217,7 +251,9 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
  * finds the last range starting at or before `start`, then parent links climb out of ranges that
  * end too early.
  */
-function makeEnclosingLookup(ranges: FuncRange[]): (start: number, end: number, self: number) => number {
+function makeEnclosingLookup(
+  ranges: FuncRange[],
+): (start: number, end: number, self: number) => number {
   const sorted = [...ranges].sort((a, b) => a.start - b.start || b.end - a.end);
   const parent = new Array<number>(sorted.length).fill(-1);
   const stack: number[] = [];
@@ -247,7 +283,12 @@ function makeEnclosingLookup(ranges: FuncRange[]): (start: number, end: number, 
   };
 }
 
-function readFunc(node: Node, real: SyntaxNode, parent: number, literalCounters: Map<number, number>): FuncFact {
+function readFunc(
+  node: Node,
+  real: SyntaxNode,
+  parent: number,
+  literalCounters: Map<number, number>,
+): FuncFact {
   const params = readParams(node.childForFieldName('parameters'));
   const results = readResults(node.childForFieldName('result'));
   const base = {
@@ -287,7 +328,12 @@ function readFunc(node: Node, real: SyntaxNode, parent: number, literalCounters:
         typeArgs = t.childForFieldName('type_arguments')?.namedChildren.map((a) => a.text) ?? [];
         t = t.childForFieldName('type') ?? t;
       }
-      fact.recv = { name: recvName?.text ?? null, type: t.text, ptr, ...(typeArgs ? { typeArgs } : {}) };
+      fact.recv = {
+        name: recvName?.text ?? null,
+        type: t.text,
+        ptr,
+        ...(typeArgs ? { typeArgs } : {}),
+      };
     }
   }
   return fact;
@@ -298,7 +344,8 @@ function readParams(list: Node | null): { list: Param[]; variadic: boolean } {
   let variadic = false;
   if (!list) return { list: out, variadic };
   for (const decl of list.namedChildren) {
-    if (decl.type !== 'parameter_declaration' && decl.type !== 'variadic_parameter_declaration') continue;
+    if (decl.type !== 'parameter_declaration' && decl.type !== 'variadic_parameter_declaration')
+      continue;
     const typeNode = decl.childForFieldName('type');
     let type = typeNode ? typeText(typeNode) : '?';
     if (decl.type === 'variadic_parameter_declaration') {
@@ -322,7 +369,8 @@ function readTypeParams(list: Node): Param[] {
   const out: Param[] = [];
   for (const decl of list.namedChildren) {
     const constraint = decl.childForFieldName('type');
-    for (const n of decl.childrenForFieldName('name')) out.push([n.text, constraint ? typeText(constraint) : 'any']);
+    for (const n of decl.childrenForFieldName('name'))
+      out.push([n.text, constraint ? typeText(constraint) : 'any']);
   }
   return out;
 }
@@ -331,7 +379,9 @@ function readType(node: Node, real: SyntaxNode): TypeFact {
   const nameNode = node.childForFieldName('name');
   const typeNode = node.childForFieldName('type');
   const parent = real.parent;
-  const doc = docComment(parent?.type === 'type_declaration' && parent.namedChildCount === 1 ? parent : real);
+  const doc = docComment(
+    parent?.type === 'type_declaration' && parent.namedChildCount === 1 ? parent : real,
+  );
   const typeParams = node.childForFieldName('type_parameters');
   const base = {
     name: nameNode?.text ?? '_',
@@ -341,7 +391,8 @@ function readType(node: Node, real: SyntaxNode): TypeFact {
     ...(doc ? { doc } : {}),
     ...(typeParams ? { typeParams: readTypeParams(typeParams) } : {}),
   };
-  if (node.type === 'type_alias') return { ...base, kind: 'alias', underlying: typeNode ? typeText(typeNode) : '?' };
+  if (node.type === 'type_alias')
+    return { ...base, kind: 'alias', underlying: typeNode ? typeText(typeNode) : '?' };
   if (typeNode?.type === 'struct_type') {
     const fields: TypeFact['fields'] = [];
     const list = typeNode.firstNamedChild;
@@ -372,7 +423,8 @@ function readType(node: Node, real: SyntaxNode): TypeFact {
         });
       } else if (el.type === 'type_elem') {
         // Only single-type elements embed an interface; unions and ~T are constraints.
-        if (el.namedChildCount === 1 && el.firstNamedChild) embeds.push(typeText(el.firstNamedChild));
+        if (el.namedChildCount === 1 && el.firstNamedChild)
+          embeds.push(typeText(el.firstNamedChild));
       }
     }
     return { ...base, kind: 'interface', methods, embeds };
@@ -409,9 +461,16 @@ function readValueSpec(
     return;
   }
   const parent = real.parent;
-  const doc = docComment(parent?.type === 'var_declaration' || parent?.type === 'const_declaration' ? parent : real) ?? docComment(real);
+  const doc =
+    docComment(
+      parent?.type === 'var_declaration' || parent?.type === 'const_declaration' ? parent : real,
+    ) ?? docComment(real);
   names.forEach((n, i) => {
-    const value: ValueFact = { name: n.text, line: n.startPosition.row + 1, col: n.startPosition.column };
+    const value: ValueFact = {
+      name: n.text,
+      line: n.startPosition.row + 1,
+      col: n.startPosition.column,
+    };
     if (isConst) value.const = true;
     if (type) value.type = type;
     if (values.length === names.length && values[i]) value.value = expr(values[i]);
@@ -443,7 +502,13 @@ function bindNames(
   });
 }
 
-function readCall(node: Node, fn: number, expr: (n: Node | null | undefined) => Expr, isGo: boolean, isDefer: boolean): CallFact {
+function readCall(
+  node: Node,
+  fn: number,
+  expr: (n: Node | null | undefined) => Expr,
+  isGo: boolean,
+  isDefer: boolean,
+): CallFact {
   const callee = node.childForFieldName('function');
   const args = node.childForFieldName('arguments')?.namedChildren ?? [];
   // The site is where the called name is: in a chain split over lines (`b.\n  For(x).\n  Complete(r)`)
@@ -467,7 +532,11 @@ function calleeNode(node: Node | null): Node | undefined {
   while (n) {
     if (n.type === 'selector_expression') return n.childForFieldName('field') ?? n;
     if (n.type === 'identifier') return n;
-    if (n.type === 'parenthesized_expression' || n.type === 'generic_type' || n.type === 'index_expression') {
+    if (
+      n.type === 'parenthesized_expression' ||
+      n.type === 'generic_type' ||
+      n.type === 'index_expression'
+    ) {
       n = n.firstNamedChild;
       continue;
     }
@@ -512,7 +581,13 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
     case 'qualified_type': {
       const pkg = node.childForFieldName('package');
       const name = node.childForFieldName('name');
-      return ['s', ['i', pkg?.text ?? '?'], name?.text ?? '?', node.startPosition.row + 1, (name ?? node).startPosition.column];
+      return [
+        's',
+        ['i', pkg?.text ?? '?'],
+        name?.text ?? '?',
+        node.startPosition.row + 1,
+        (name ?? node).startPosition.column,
+      ];
     }
     case 'call_expression': {
       const fn = node.childForFieldName('function');
@@ -521,12 +596,23 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
       // Arguments of a nested call do not matter to its type, so they are not walked (walking them
       // was most of the indexing time). Builtins that take a type or give their argument's type
       // are the exception. Call sites keep their own arguments (readCall).
-      if (fn?.type === 'identifier' && (fn.text === 'new' || fn.text === 'make' || fn.text === 'append')) {
+      if (
+        fn?.type === 'identifier' &&
+        (fn.text === 'new' || fn.text === 'make' || fn.text === 'append')
+      ) {
         const first = node.childForFieldName('arguments')?.firstNamedChild;
         if (!first) return ['c', callee, []];
-        return ['c', callee, [fn.text === 'append' ? toExpr(first, lits, d) : ['?', typeText(first)]]];
+        return [
+          'c',
+          callee,
+          [fn.text === 'append' ? toExpr(first, lits, d) : ['?', typeText(first)]],
+        ];
       }
-      return ['c', typeArgs ? ['g', callee, typeArgs.namedChildren.map((a) => a.text)] : callee, []];
+      return [
+        'c',
+        typeArgs ? ['g', callee, typeArgs.namedChildren.map((a) => a.text)] : callee,
+        [],
+      ];
     }
     case 'composite_literal': {
       const t = node.childForFieldName('type');
@@ -536,15 +622,23 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
       // basic literals among them carry nothing and are left out.
       const entries = depth <= 1 ? literalEntries(node) : { fields: [], elements: [] };
       const fields = entries.fields.map((f): [string, Expr] => [f.name, toExpr(f.value, lits, d)]);
-      const kept = entries.elements.map((e) => toExpr(e, lits, d)).filter((e) => e[0] !== 'n' && e[0] !== '?');
-      return kept.length ? ['l', t ? typeText(t) : null, fields, kept] : ['l', t ? typeText(t) : null, fields];
+      const kept = entries.elements
+        .map((e) => toExpr(e, lits, d))
+        .filter((e) => e[0] !== 'n' && e[0] !== '?');
+      return kept.length
+        ? ['l', t ? typeText(t) : null, fields, kept]
+        : ['l', t ? typeText(t) : null, fields];
     }
     case 'func_literal': {
       const index = lits.get(node.startIndex);
       return index === undefined ? ['?', 'func'] : ['f', index];
     }
     case 'unary_expression':
-      return ['u', node.childForFieldName('operator')?.text ?? '?', toExpr(node.childForFieldName('operand'), lits, d)];
+      return [
+        'u',
+        node.childForFieldName('operator')?.text ?? '?',
+        toExpr(node.childForFieldName('operand'), lits, d),
+      ];
     case 'parenthesized_expression':
       return toExpr(node.firstNamedChild, lits, d);
     case 'index_expression': {
@@ -552,10 +646,16 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
       // is how a controller manager names its controllers.
       const index = node.childForFieldName('index');
       const key = index && index.endIndex - index.startIndex <= 60 ? index.text : undefined;
-      return key === undefined ? ['x', toExpr(node.childForFieldName('operand'), lits, d)] : ['x', toExpr(node.childForFieldName('operand'), lits, d), key];
+      return key === undefined
+        ? ['x', toExpr(node.childForFieldName('operand'), lits, d)]
+        : ['x', toExpr(node.childForFieldName('operand'), lits, d), key];
     }
     case 'generic_type':
-      return ['g', toExpr(node.childForFieldName('type'), lits, d), node.childForFieldName('type_arguments')?.namedChildren.map((a) => a.text) ?? []];
+      return [
+        'g',
+        toExpr(node.childForFieldName('type'), lits, d),
+        node.childForFieldName('type_arguments')?.namedChildren.map((a) => a.text) ?? [],
+      ];
     case 'slice_expression':
       return ['sl', toExpr(node.childForFieldName('operand'), lits, d)];
     case 'type_assertion_expression': {
@@ -587,7 +687,10 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
 }
 
 /** A composite literal's entries: fields keyed by an identifier, and every other element's value. */
-function literalEntries(literal: Node): { fields: { name: string; value: Node; line: number }[]; elements: Node[] } {
+function literalEntries(literal: Node): {
+  fields: { name: string; value: Node; line: number }[];
+  elements: Node[];
+} {
   const fields: { name: string; value: Node; line: number }[] = [];
   const elements: Node[] = [];
   for (const element of literal.childForFieldName('body')?.namedChildren ?? []) {
@@ -595,7 +698,8 @@ function literalEntries(literal: Node): { fields: { name: string; value: Node; l
       const key = element.childForFieldName('key')?.firstNamedChild;
       const value = element.childForFieldName('value')?.firstNamedChild;
       if (!value) continue;
-      if (key?.type === 'identifier') fields.push({ name: key.text, value, line: element.startPosition.row + 1 });
+      if (key?.type === 'identifier')
+        fields.push({ name: key.text, value, line: element.startPosition.row + 1 });
       else elements.push(value);
     } else if (element.type === 'literal_element' && element.firstNamedChild) {
       elements.push(element.firstNamedChild);

@@ -57,10 +57,13 @@ export interface ParsedTree {
 
 export class IndexInterruptedError extends K8sReadError {
   constructor(parsed: number) {
-    super(`interrupted; ${parsed} parsed files were saved and the previous index is unchanged (run \`k8s-read index\` again to resume)`, {
-      code: 'E_INTERRUPTED',
-      exitCode: 130,
-    });
+    super(
+      `interrupted; ${parsed} parsed files were saved and the previous index is unchanged (run \`k8s-read index\` again to resume)`,
+      {
+        code: 'E_INTERRUPTED',
+        exitCode: 130,
+      },
+    );
   }
 }
 
@@ -87,7 +90,11 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
       // Unreadable: parseFile reports it.
     }
   }
-  const known = await findParsedBlobs(store, tree.files.flatMap((f) => (f.blob ? [f.blob] : [])), FACTS_VERSION);
+  const known = await findParsedBlobs(
+    store,
+    tree.files.flatMap((f) => (f.blob ? [f.blob] : [])),
+    FACTS_VERSION,
+  );
   const tasks: (ParseTask & { path: string })[] = [];
   const files: IndexedFile[] = [];
   for (const f of tree.files) {
@@ -141,7 +148,13 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   for (const f of tree.files) {
     const fresh = results.get(path.join(root, f.path));
     if (fresh) {
-      files.push({ path: f.path, blob: fresh.blob, status: fresh.status, message: fresh.message ?? null, bytes: fresh.bytes });
+      files.push({
+        path: f.path,
+        blob: fresh.blob,
+        status: fresh.status,
+        message: fresh.message ?? null,
+        bytes: fresh.bytes,
+      });
     } else if (f.blob) {
       const row = stored.get(f.blob);
       files.push({
@@ -175,7 +188,11 @@ async function runParse(
   if (jobs === 1 || tasks.length < 200 || !existsSync(workerFile)) {
     for (let i = 0; i < tasks.length; i += BATCH_FILES) {
       if (options.signal?.aborted) return;
-      await accept(tasks.slice(i, i + BATCH_FILES).map((t) => parseFile({ abs: t.abs, ...(t.blob ? { blob: t.blob } : {}) }, maxBytes)));
+      await accept(
+        tasks
+          .slice(i, i + BATCH_FILES)
+          .map((t) => parseFile({ abs: t.abs, ...(t.blob ? { blob: t.blob } : {}) }, maxBytes)),
+      );
     }
     return;
   }
@@ -192,7 +209,11 @@ async function runParse(
     // Bigger files first keeps the workers evenly loaded at the end.
     const batches: ParseTask[][] = [];
     for (let i = 0; i < tasks.length; i += BATCH_FILES) {
-      batches.push(tasks.slice(i, i + BATCH_FILES).map((t) => ({ abs: t.abs, ...(t.blob ? { blob: t.blob } : {}) })));
+      batches.push(
+        tasks
+          .slice(i, i + BATCH_FILES)
+          .map((t) => ({ abs: t.abs, ...(t.blob ? { blob: t.blob } : {}) })),
+      );
     }
     let chain = Promise.resolve();
     // A few batches in flight per worker: enough to keep them busy, few enough that parsed facts
@@ -213,4 +234,3 @@ async function runParse(
     await pool.destroy();
   }
 }
-

@@ -77,7 +77,8 @@ export class FileNodes {
   private readonly lineStarts: number[] = [0];
 
   constructor(readonly source: string) {
-    for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
+    for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1))
+      this.lineStarts.push(i + 1);
   }
 
   position(index: number): { row: number; column: number } {
@@ -102,13 +103,19 @@ export class FileNodes {
   find(node: { startIndex: number; endIndex: number; type: string }): LightNode | undefined {
     const at = this.byStart.get(node.startIndex);
     if (at === undefined) return undefined;
-    for (const n of Array.isArray(at) ? at : [at]) if (n.endIndex === node.endIndex && n.type === node.type) return n;
+    for (const n of Array.isArray(at) ? at : [at])
+      if (n.endIndex === node.endIndex && n.type === node.type) return n;
     return undefined;
   }
 }
 
 /** Nodes whose inside no extraction reads (their text is enough): not walked into. */
-const LEAF_TYPES = new Set(['interpreted_string_literal', 'raw_string_literal', 'rune_literal', 'comment']);
+const LEAF_TYPES = new Set([
+  'interpreted_string_literal',
+  'raw_string_literal',
+  'rune_literal',
+  'comment',
+]);
 
 /**
  * Bodies: what a body holds that extraction reads is captured on its own (calls, assignments,
@@ -119,7 +126,10 @@ const BODY_TYPES = new Set(['block']);
 
 /** Named types that have fields: only their children are asked for a field name. */
 const FIELDED_TYPES = new Set(
-  ((Go as unknown as { nodeTypeInfo?: { type: string; named: boolean; fields?: object }[] }).nodeTypeInfo ?? [])
+  (
+    (Go as unknown as { nodeTypeInfo?: { type: string; named: boolean; fields?: object }[] })
+      .nodeTypeInfo ?? []
+  )
     .filter((t) => t.named && t.fields && Object.keys(t.fields).length > 0)
     .map((t) => t.type),
 );
@@ -139,7 +149,11 @@ const fieldNames: (string | null | undefined)[] = [null];
  * Reads the subtrees of the captured nodes (in document order, as queries return them) into
  * LightNodes. A capture already inside a walked subtree is not walked again.
  */
-export function readCapturedNodes(tree: Parser.Tree, source: string, captured: readonly Parser.SyntaxNode[]): FileNodes {
+export function readCapturedNodes(
+  tree: Parser.Tree,
+  source: string,
+  captured: readonly Parser.SyntaxNode[],
+): FileNodes {
   const file = new FileNodes(source);
   const cursor = tree.walk();
   for (const node of captured) {
@@ -165,7 +179,8 @@ function walk(file: FileNodes, cursor: Parser.TreeCursor): void {
     if (fielded) {
       const fieldId = cursor.currentFieldId;
       field = fieldNames[fieldId] ?? null;
-      if (fieldNames[fieldId] === undefined) field = fieldNames[fieldId] = cursor.currentFieldName ?? null;
+      if (fieldNames[fieldId] === undefined)
+        field = fieldNames[fieldId] = cursor.currentFieldName ?? null;
     }
     let descend = false;
     if (typeIsNamed[id]) {

@@ -22,17 +22,24 @@ export interface ModuleLayout {
   importPathOf(dir: string): string | null;
 }
 
-export function parseGoMod(text: string): { module: string | null; go?: string; replaces: { from: string; to: string }[] } {
+export function parseGoMod(text: string): {
+  module: string | null;
+  go?: string;
+  replaces: { from: string; to: string }[];
+} {
   const stripped = text.replace(/\/\/[^\n]*/g, '');
   const module = /^\s*module\s+("?)([^\s"]+)\1/m.exec(stripped)?.[2] ?? null;
   const go = /^\s*go\s+([\d.]+)/m.exec(stripped)?.[1];
   const replaces: { from: string; to: string }[] = [];
   const addReplace = (line: string) => {
     const m = /^\s*(\S+)(?:\s+\S+)?\s*=>\s*(\S+)(?:\s+\S+)?\s*$/.exec(line);
-    if (m?.[1] && m[2] && (m[2].startsWith('./') || m[2].startsWith('../'))) replaces.push({ from: m[1], to: m[2] });
+    if (m?.[1] && m[2] && (m[2].startsWith('./') || m[2].startsWith('../')))
+      replaces.push({ from: m[1], to: m[2] });
   };
-  for (const block of stripped.matchAll(/^\s*replace\s*\(([\s\S]*?)\)/gm)) block[1]?.split('\n').forEach(addReplace);
-  for (const single of stripped.matchAll(/^\s*replace\s+([^(\n][^\n]*)$/gm)) if (single[1]) addReplace(single[1]);
+  for (const block of stripped.matchAll(/^\s*replace\s*\(([\s\S]*?)\)/gm))
+    block[1]?.split('\n').forEach(addReplace);
+  for (const single of stripped.matchAll(/^\s*replace\s+([^(\n][^\n]*)$/gm))
+    if (single[1]) addReplace(single[1]);
   return { module, ...(go ? { go } : {}), replaces };
 }
 
@@ -42,7 +49,8 @@ export function parseGoWork(text: string): string[] {
   for (const block of stripped.matchAll(/^\s*use\s*\(([\s\S]*?)\)/gm)) {
     for (const line of block[1]?.split('\n') ?? []) if (line.trim()) uses.push(line.trim());
   }
-  for (const single of stripped.matchAll(/^\s*use\s+([^(\s][^\n]*)$/gm)) if (single[1]) uses.push(single[1].trim());
+  for (const single of stripped.matchAll(/^\s*use\s+([^(\s][^\n]*)$/gm))
+    if (single[1]) uses.push(single[1].trim());
   return uses;
 }
 
@@ -54,7 +62,8 @@ export function buildModuleLayout(goMods: Map<string, string>, goWork?: string):
   const byDir = new Map<string, ModuleInfo>();
   for (const [dir, text] of goMods) {
     const parsed = parseGoMod(text);
-    if (parsed.module) byDir.set(dir, { dir, path: parsed.module, ...(parsed.go ? { go: parsed.go } : {}) });
+    if (parsed.module)
+      byDir.set(dir, { dir, path: parsed.module, ...(parsed.go ? { go: parsed.go } : {}) });
   }
   // In-tree replace targets take the replaced path when their own go.mod says otherwise (or is absent).
   for (const [dir, text] of goMods) {

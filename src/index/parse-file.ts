@@ -40,11 +40,23 @@ export function parseFile(task: ParseTask, maxBytes: number): ParseResult {
   try {
     content = readFileSync(task.abs);
   } catch (error) {
-    return { abs: task.abs, blob: task.blob ?? '', bytes: 0, status: 'unreadable', message: (error as Error).message };
+    return {
+      abs: task.abs,
+      blob: task.blob ?? '',
+      bytes: 0,
+      status: 'unreadable',
+      message: (error as Error).message,
+    };
   }
   const blob = task.blob ?? gitBlobId(content);
   if (content.length > maxBytes) {
-    return { abs: task.abs, blob, bytes: content.length, status: 'too-large', message: `${content.length} bytes > ${maxBytes}` };
+    return {
+      abs: task.abs,
+      blob,
+      bytes: content.length,
+      status: 'too-large',
+      message: `${content.length} bytes > ${maxBytes}`,
+    };
   }
   let text: string;
   let status: ParseResult['status'] = 'ok';

@@ -10,7 +10,13 @@ import { parseFile } from './parse-file.js';
 // well cost 6 s and saved nothing.
 const YIELD_EVERY = 8;
 
-export default async function parseBatch({ tasks, maxBytes }: { tasks: ParseTask[]; maxBytes: number }): Promise<ParseResult[]> {
+export default async function parseBatch({
+  tasks,
+  maxBytes,
+}: {
+  tasks: ParseTask[];
+  maxBytes: number;
+}): Promise<ParseResult[]> {
   const results: ParseResult[] = [];
   for (const task of tasks) {
     results.push(parseFile(task, maxBytes));

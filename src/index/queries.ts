@@ -9,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 import Parser from 'tree-sitter';
 import Go from 'tree-sitter-go';
 
-export const queriesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'queries', 'go');
+export const queriesDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'queries',
+  'go',
+);
 
 export function readQuerySources(dir = queriesDir): { file: string; source: string }[] {
   return readdirSync(dir)

@@ -38,14 +38,25 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
   const fingerprint = linkFingerprint(parsed, options.rules ?? []);
   const previous = await findTree(store, parsed.tree.root);
   if (previous) {
-    const summary = JSON.parse(previous.summary) as Record<string, number> & { fingerprint?: string };
+    const summary = JSON.parse(previous.summary) as Record<string, number> & {
+      fingerprint?: string;
+    };
     if (summary.fingerprint === fingerprint && previous.commit_sha === parsed.tree.commit) {
       const { fingerprint: _, ...counts } = summary;
-      return { treeId: previous.id, unchanged: true, counts, timings: { loadMs: performance.now() - t0, linkMs: 0, writeMs: 0 } };
+      return {
+        treeId: previous.id,
+        unchanged: true,
+        counts,
+        timings: { loadMs: performance.now() - t0, linkMs: 0, writeMs: 0 },
+      };
     }
   }
   progress({ phase: 'link', done: 0, total: parsed.files.length, bytes: 0 });
-  const { link, packageOf, excluded, counts, t1 } = await loadAndLink(store, parsed, options.rules ?? []);
+  const { link, packageOf, excluded, counts, t1 } = await loadAndLink(
+    store,
+    parsed,
+    options.rules ?? [],
+  );
   const t2 = performance.now();
   progress({ phase: 'write', done: 0, total: link.edges.length, bytes: 0 });
   const tree = parsed.tree;
@@ -68,7 +79,12 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     details: link.details,
   });
   const t3 = performance.now();
-  return { treeId, unchanged: false, counts, timings: { loadMs: t1 - t0, linkMs: t2 - t1, writeMs: t3 - t2 } };
+  return {
+    treeId,
+    unchanged: false,
+    counts,
+    timings: { loadMs: t1 - t0, linkMs: t2 - t1, writeMs: t3 - t2 },
+  };
 }
 
 /**
@@ -81,7 +97,10 @@ async function loadAndLink(store: Store, parsed: ParsedTree, extraRules: readonl
   for (const f of parsed.files) {
     const row = blobs.get(f.blob);
     if (!row?.facts) continue;
-    inputs.push({ path: f.path, facts: JSON.parse(inflateRawSync(row.facts).toString('utf8')) as FileFacts });
+    inputs.push({
+      path: f.path,
+      facts: JSON.parse(inflateRawSync(row.facts).toString('utf8')) as FileFacts,
+    });
   }
   blobs.clear();
   const t1 = performance.now();
@@ -106,7 +125,8 @@ async function loadAndLink(store: Store, parsed: ParsedTree, extraRules: readonl
 /** Same files with the same contents, the same facts format and the same rules: same link. */
 function linkFingerprint(parsed: ParsedTree, extraRules: readonly string[]): string {
   const hash = createHash('sha1').update(`link ${LINK_VERSION} facts ${FACTS_VERSION}\n`);
-  for (const f of [...parsed.files].sort((a, b) => (a.path < b.path ? -1 : 1))) hash.update(`${f.path}\0${f.blob}\n`);
+  for (const f of [...parsed.files].sort((a, b) => (a.path < b.path ? -1 : 1)))
+    hash.update(`${f.path}\0${f.blob}\n`);
   for (const file of [path.join(rulesDir, 'frameworks.yaml'), ...extraRules]) {
     try {
       hash.update(readFileSync(file));

@@ -47,21 +47,60 @@ class EdgeList {
       const key = typeof callee === 'string' ? callee : callee.symbol;
       const entry = this.deferred.get(key);
       if (entry) entry.rows.push(this.rows.length);
-      else this.deferred.set(key, { symbol: typeof callee === 'string' ? externalSymbol(callee) : abstractSymbol(callee), rows: [this.rows.length] });
+      else
+        this.deferred.set(key, {
+          symbol: typeof callee === 'string' ? externalSymbol(callee) : abstractSymbol(callee),
+          rows: [this.rows.length],
+        });
     } else if (callee) id = callee.id;
     if (kind === 'framework') this.framework++;
-    this.rows.push({ caller: caller.id, callee: id, kind, via, rank, file: caller.file.path, line, col, expr });
+    this.rows.push({
+      caller: caller.id,
+      callee: id,
+      kind,
+      via,
+      rank,
+      file: caller.file.path,
+      line,
+      col,
+      expr,
+    });
   }
 }
 
 /** A function or method of a package the index does not hold. */
 function externalSymbol(sym: string): Omit<SymbolInsert, 'id'> {
-  const pkgPath = sym.replace(/^\(\*?/, '').replace(/\)\.[^./]*$/, '').replace(/\.[^./]*$/, '');
-  return { symbol: sym, name: sym.slice(sym.lastIndexOf('.') + 1), kind: 'external', package: pkgPath, file: '', line: 0, endLine: 0, col: 0, detail: null, doc: null };
+  const pkgPath = sym
+    .replace(/^\(\*?/, '')
+    .replace(/\)\.[^./]*$/, '')
+    .replace(/\.[^./]*$/, '');
+  return {
+    symbol: sym,
+    name: sym.slice(sym.lastIndexOf('.') + 1),
+    kind: 'external',
+    package: pkgPath,
+    file: '',
+    line: 0,
+    endLine: 0,
+    col: 0,
+    detail: null,
+    doc: null,
+  };
 }
 
 function abstractSymbol(m: AbstractMethod): Omit<SymbolInsert, 'id'> {
-  return { symbol: m.symbol, name: m.name, kind: 'imethod', package: m.pkg, file: m.file, line: m.line, endLine: m.line, col: m.col, detail: m.detail, doc: null };
+  return {
+    symbol: m.symbol,
+    name: m.name,
+    kind: 'imethod',
+    package: m.pkg,
+    file: m.file,
+    line: m.line,
+    endLine: m.line,
+    col: m.col,
+    detail: m.detail,
+    doc: null,
+  };
 }
 
 /** An interface's method as the callee of a dispatch no stored value decides. */
@@ -93,14 +132,21 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
 
   const edges = new EdgeList();
   const callArgRules = new Map<string, string>();
-  for (const rule of rules) if (rule.kind === 'call-arg') for (const f of rule.functions) callArgRules.set(f, rule.id);
+  for (const rule of rules)
+    if (rule.kind === 'call-arg') for (const f of rule.functions) callArgRules.set(f, rule.id);
   const argMethodRules = rules.filter((x) => x.kind === 'arg-methods');
   const queueRules = rules.filter((x) => x.kind === 'queue-handoff');
   const literalRules = rules.filter((x) => x.kind === 'literal-field');
   const mapRule = rules.find((x) => x.kind === 'map-register');
   // `invokedBy` of literal-field rules: calls that run the function values of such literals.
-  const invokedByFunction = new Map<string, { rule: Extract<FrameworkRule, { kind: 'literal-field' }>; arg: number }[]>();
-  const invokedByMethod = new Map<string, { rule: Extract<FrameworkRule, { kind: 'literal-field' }>; receiver: string; arg?: number }[]>();
+  const invokedByFunction = new Map<
+    string,
+    { rule: Extract<FrameworkRule, { kind: 'literal-field' }>; arg: number }[]
+  >();
+  const invokedByMethod = new Map<
+    string,
+    { rule: Extract<FrameworkRule, { kind: 'literal-field' }>; receiver: string; arg?: number }[]
+  >();
   const collectors = new Map<string, string[]>();
   /** Packages of the functions literal-field rules name as invokers (`k8s.io/component-base/cli`). */
   const invokerPackages = new Set<string>();
@@ -109,8 +155,12 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
       if ('function' in inv) {
         push(invokedByFunction, inv.function, { rule, arg: inv.arg });
         invokerPackages.add(inv.function.slice(0, inv.function.lastIndexOf('.')));
-      }
-      else push(invokedByMethod, inv.method, { rule, receiver: inv.receiver, ...(inv.arg !== undefined ? { arg: inv.arg } : {}) });
+      } else
+        push(invokedByMethod, inv.method, {
+          rule,
+          receiver: inv.receiver,
+          ...(inv.arg !== undefined ? { arg: inv.arg } : {}),
+        });
     }
     for (const c of rule.collects ?? []) push(collectors, c.method, c.receiver);
   }
@@ -129,11 +179,18 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
         if (!receivers) continue;
         const ctx: Ctx = { file, fn: call.fn, line: call.line };
         const t = r.typeOf(call.callee[1], ctx);
-        if (receivers.some((rcv) => receiverMatches(t, rcv))) r.addCollected(call.callee[1], call.args[0], ctx);
+        if (receivers.some((rcv) => receiverMatches(t, rcv)))
+          r.addCollected(call.callee[1], call.args[0], ctx);
       }
     }
   }
-  const invoke = (rule: Extract<FrameworkRule, { kind: 'literal-field' }>, value: Expr, ctx: Ctx, base: { caller: FuncRef; line: number; col: number }, callee: Expr) => {
+  const invoke = (
+    rule: Extract<FrameworkRule, { kind: 'literal-field' }>,
+    value: Expr,
+    ctx: Ctx,
+    base: { caller: FuncRef; line: number; col: number },
+    callee: Expr,
+  ) => {
     const seen = new Set<number>();
     for (const { lit, ctx: litCtx } of r.literalsReaching(value, ctx, rule.type)) {
       if (lit[0] !== 'l') continue;
@@ -142,14 +199,32 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
         for (const t of r.funcTargets(fieldValue, litCtx)) {
           if (seen.has(t.fn.id)) continue;
           seen.add(t.fn.id);
-          edges.add(base.caller, t.fn, 'framework', rule.id, 0, base.line, base.col, exprText(callee));
+          edges.add(
+            base.caller,
+            t.fn,
+            'framework',
+            rule.id,
+            0,
+            base.line,
+            base.col,
+            exprText(callee),
+          );
         }
       }
     }
   };
-  const queueProducers = new Map<string, { caller: FuncRef; line: number; col: number; rule: string; expr: string }[]>();
+  const queueProducers = new Map<
+    string,
+    { caller: FuncRef; line: number; col: number; rule: string; expr: string }[]
+  >();
   const queueConsumers = new Map<string, Set<FuncRef>>();
-  const counts: Record<string, number> = { calls: 0, resolved: 0, external: 0, unresolved: 0, builtin: 0 };
+  const counts: Record<string, number> = {
+    calls: 0,
+    resolved: 0,
+    external: 0,
+    unresolved: 0,
+    builtin: 0,
+  };
 
   for (const file of model.files) {
     for (const call of file.facts.calls) {
@@ -166,13 +241,41 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
         // (`via: external:<path>`), so views can fold it with that package's calls.
         if (res.externalPackage) counts.external!++;
         else counts.unresolved!++;
-        edges.add(base.caller, null, 'unresolved', res.externalPackage ? `external:${res.externalPackage}` : null, 0, base.line, base.col, exprText(call.callee));
+        edges.add(
+          base.caller,
+          null,
+          'unresolved',
+          res.externalPackage ? `external:${res.externalPackage}` : null,
+          0,
+          base.line,
+          base.col,
+          exprText(call.callee),
+        );
       } else if (res.k === 'external') {
         counts.external!++;
-        edges.add(base.caller, res.symbol, call.go ? 'goroutine' : 'static', call.defer ? 'defer' : null, 0, base.line, base.col, null);
+        edges.add(
+          base.caller,
+          res.symbol,
+          call.go ? 'goroutine' : 'static',
+          call.defer ? 'defer' : null,
+          0,
+          base.line,
+          base.col,
+          null,
+        );
       } else {
         counts.resolved!++;
-        if (res.abstract) edges.add(base.caller, res.abstract, 'interface', call.defer ? 'defer' : null, 0, base.line, base.col, exprText(call.callee));
+        if (res.abstract)
+          edges.add(
+            base.caller,
+            res.abstract,
+            'interface',
+            call.defer ? 'defer' : null,
+            0,
+            base.line,
+            base.col,
+            exprText(call.callee),
+          );
         for (const t of res.targets) {
           edges.add(
             base.caller,
@@ -187,7 +290,12 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
         }
       }
       // Framework rules keyed by what the call resolved to.
-      const primary = res.k === 'external' ? res.symbol : res.k === 'targets' ? res.targets[0]?.fn.symbol : undefined;
+      const primary =
+        res.k === 'external'
+          ? res.symbol
+          : res.k === 'targets'
+            ? res.targets[0]?.fn.symbol
+            : undefined;
       const ruleId = primary ? callArgRules.get(primary) : undefined;
       if (ruleId) {
         // A wrapper the rules list (`Parallelizer.Until` calling `ParallelizeUntil`) only forwards
@@ -197,14 +305,25 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
         for (const arg of call.args) {
           if (wrapper && isParam(r, arg, ctx)) continue;
           for (const t of r.funcTargets(arg, ctx)) {
-            edges.add(base.caller, t.fn, 'framework', ruleId, 0, base.line, base.col, exprText(call.callee));
+            edges.add(
+              base.caller,
+              t.fn,
+              'framework',
+              ruleId,
+              0,
+              base.line,
+              base.col,
+              exprText(call.callee),
+            );
           }
         }
       }
       // A function the rules name as an invoker (`cli.Run`), and its package's helpers (`cli.run`,
       // which calls `cmd.Execute()`), only forward their parameter: the callers' edges say what
       // runs, and an edge from inside would fan in every command of the repository.
-      const forwards = (value: Expr) => (invokedByFunction.has(caller.symbol) || invokerPackages.has(caller.pkg.path)) && isParam(r, value, ctx);
+      const forwards = (value: Expr) =>
+        (invokedByFunction.has(caller.symbol) || invokerPackages.has(caller.pkg.path)) &&
+        isParam(r, value, ctx);
       for (const inv of primary ? (invokedByFunction.get(primary) ?? []) : []) {
         const arg = call.args[inv.arg];
         if (arg && !forwards(arg)) invoke(inv.rule, arg, ctx, base, call.callee);
@@ -217,7 +336,8 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
           if (value && !forwards(value)) invoke(inv.rule, value, ctx, base, call.callee);
         }
         for (const rule of argMethodRules) {
-          if (!rule.calls.includes(name) || !fromPackage(r, operand, ctx, rule.package, primary)) continue;
+          if (!rule.calls.includes(name) || !fromPackage(r, operand, ctx, rule.package, primary))
+            continue;
           const arg = call.args[rule.arg];
           if (!arg) continue;
           const types = [r.typeOf(arg, ctx), ...r.storedTypes(arg, ctx)];
@@ -227,7 +347,16 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
               const sel = r.select(t, m);
               if (sel?.k === 'method' && !seen.has(sel.fn.id)) {
                 seen.add(sel.fn.id);
-                edges.add(base.caller, sel.fn, 'framework', rule.id, 0, base.line, base.col, exprText(call.callee));
+                edges.add(
+                  base.caller,
+                  sel.fn,
+                  'framework',
+                  rule.id,
+                  0,
+                  base.line,
+                  base.col,
+                  exprText(call.callee),
+                );
               }
             }
           }
@@ -241,7 +370,14 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
           const ft = deref(sel.type);
           if (ft.k !== 'named' || !ft.pkg.startsWith(rule.package)) continue;
           const key = `${sel.owner}.${operand[2]}`;
-          if (produce) push(queueProducers, key, { caller, line: call.line, col: call.col, rule: rule.id, expr: exprText(call.callee) });
+          if (produce)
+            push(queueProducers, key, {
+              caller,
+              line: call.line,
+              col: call.col,
+              rule: rule.id,
+              expr: exprText(call.callee),
+            });
           if (consume) {
             let set = queueConsumers.get(key);
             if (!set) queueConsumers.set(key, (set = new Set()));
@@ -252,12 +388,22 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
     }
     if (mapRule) {
       for (const a of file.facts.assigns) {
-        if (a.lhs[0] !== 'x' || a.fn < 0 || a.lhs[2] === undefined || !/^["`]/.test(a.lhs[2])) continue;
+        if (a.lhs[0] !== 'x' || a.fn < 0 || a.lhs[2] === undefined || !/^["`]/.test(a.lhs[2]))
+          continue;
         const caller = model.funcs[file.funcIds[a.fn] ?? -1];
         if (!caller) continue;
         const ctx: Ctx = { file, fn: a.fn, line: a.line };
         for (const t of r.funcTargets(a.rhs, ctx)) {
-          edges.add(caller, t.fn, 'framework', mapRule.id, 0, a.line, 0, `${exprText(a.lhs[1])}[${a.lhs[2]}]`);
+          edges.add(
+            caller,
+            t.fn,
+            'framework',
+            mapRule.id,
+            0,
+            a.line,
+            0,
+            `${exprText(a.lhs[1])}[${a.lhs[2]}]`,
+          );
         }
       }
     }
@@ -292,24 +438,32 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
 }
 
 type CallResolution =
-  | { k: 'targets'; targets: { fn: FuncRef; kind: string; rank: number }[]; abstract?: AbstractMethod }
+  | {
+      k: 'targets';
+      targets: { fn: FuncRef; kind: string; rank: number }[];
+      abstract?: AbstractMethod;
+    }
   | { k: 'external'; symbol: string }
   | { k: 'unresolved'; externalPackage?: string }
   | { k: 'none' };
 
 function resolveCall(r: Resolver, call: CallFact, ctx: Ctx): CallResolution {
   let callee: Expr = call.callee;
-  while (callee[0] === 'g' || (callee[0] === 'u' && callee[1] === '*')) callee = callee[0] === 'g' ? callee[1] : callee[2];
+  while (callee[0] === 'g' || (callee[0] === 'u' && callee[1] === '*'))
+    callee = callee[0] === 'g' ? callee[1] : callee[2];
   switch (callee[0]) {
     case 'f': {
       const ref = r.model.funcs[ctx.file.funcIds[callee[1]] ?? -1];
-      return ref ? { k: 'targets', targets: [{ fn: ref, kind: 'closure', rank: 0 }] } : { k: 'unresolved' };
+      return ref
+        ? { k: 'targets', targets: [{ fn: ref, kind: 'closure', rank: 0 }] }
+        : { k: 'unresolved' };
     }
     case 'i': {
       const b = r.resolveIdent(callee[1], ctx);
       if (!b) return { k: 'unresolved' };
       if (b.k === 'builtin' || b.k === 'type') return { k: 'none' };
-      if (b.k === 'func') return { k: 'targets', targets: [{ fn: b.ref, kind: 'static', rank: 0 }] };
+      if (b.k === 'func')
+        return { k: 'targets', targets: [{ fn: b.ref, kind: 'static', rank: 0 }] };
       const literalLocal = b.k === 'local';
       const targets = r.funcTargets(callee, ctx);
       if (targets.length === 0) {
@@ -318,7 +472,14 @@ function resolveCall(r: Resolver, call: CallFact, ctx: Ctx): CallResolution {
         const root = externalRoot(r, callee, ctx);
         return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
       }
-      return { k: 'targets', targets: targets.map((t) => ({ fn: t.fn, kind: t.literal && literalLocal ? 'closure' : 'funcvalue', rank: 0 })) };
+      return {
+        k: 'targets',
+        targets: targets.map((t) => ({
+          fn: t.fn,
+          kind: t.literal && literalLocal ? 'closure' : 'funcvalue',
+          rank: 0,
+        })),
+      };
     }
     case 's': {
       const [, x, name] = callee;
@@ -331,13 +492,18 @@ function resolveCall(r: Resolver, call: CallFact, ctx: Ctx): CallResolution {
           if (fn) return { k: 'targets', targets: [{ fn, kind: 'static', rank: 0 }] };
           if (pkg.types.has(name)) return { k: 'none' };
           const targets = r.funcTargets(callee, ctx);
-          if (targets.length) return { k: 'targets', targets: targets.map((t) => ({ fn: t.fn, kind: 'funcvalue', rank: 0 })) };
+          if (targets.length)
+            return {
+              k: 'targets',
+              targets: targets.map((t) => ({ fn: t.fn, kind: 'funcvalue', rank: 0 })),
+            };
           return { k: 'unresolved' };
         }
       }
       const xt = r.methodExpressionType(x, ctx) ?? r.typeOf(x, ctx);
       const sel = r.select(xt, name);
-      if (sel?.k === 'method') return { k: 'targets', targets: [{ fn: sel.fn, kind: 'static', rank: 0 }] };
+      if (sel?.k === 'method')
+        return { k: 'targets', targets: [{ fn: sel.fn, kind: 'static', rank: 0 }] };
       if (sel?.k === 'imethod') {
         const targets = r.interfaceTargets(sel, x, ctx);
         if (targets.length === 0) {
@@ -351,11 +517,17 @@ function resolveCall(r: Resolver, call: CallFact, ctx: Ctx): CallResolution {
         // the interface's method, not a guess among them; the implementations are its alternatives.
         if (targets.some((t) => t.rank === 0)) return { k: 'targets', targets: ranked };
         const abstract = abstractMethod(r, sel.iface, name);
-        return abstract ? { k: 'targets', targets: ranked, abstract } : { k: 'targets', targets: ranked };
+        return abstract
+          ? { k: 'targets', targets: ranked, abstract }
+          : { k: 'targets', targets: ranked };
       }
       if (sel?.k === 'field') {
         const targets = r.funcTargets(callee, ctx);
-        if (targets.length) return { k: 'targets', targets: targets.map((t) => ({ fn: t.fn, kind: 'funcvalue', rank: 0 })) };
+        if (targets.length)
+          return {
+            k: 'targets',
+            targets: targets.map((t) => ({ fn: t.fn, kind: 'funcvalue', rank: 0 })),
+          };
         return { k: 'unresolved' };
       }
       const base = deref(xt);
@@ -396,14 +568,25 @@ function externalRoot(r: Resolver, expr: Expr, ctx: Ctx, depth = 0): string | un
     const t = deref(r.typeOfBinding(b));
     if (t.k === 'named' && t.pkg !== '' && !r.model.packages.has(t.pkg)) return t.pkg;
     if (b.k === 'local' && b.local.value && depth < 4) {
-      return externalRoot(r, b.local.value, { file: b.file, fn: b.local.fn, line: b.local.line }, depth + 1);
+      return externalRoot(
+        r,
+        b.local.value,
+        { file: b.file, fn: b.local.fn, line: b.local.line },
+        depth + 1,
+      );
     }
   }
   return undefined;
 }
 
 /** Whether a method call's operand comes from a package under `prefix` (indexed or not). */
-function fromPackage(r: Resolver, operand: Expr, ctx: Ctx, prefix: string, primary: string | undefined): boolean {
+function fromPackage(
+  r: Resolver,
+  operand: Expr,
+  ctx: Ctx,
+  prefix: string,
+  primary: string | undefined,
+): boolean {
   if (primary?.replace(/^\(\*?/, '').startsWith(prefix)) return true;
   const t = deref(r.typeOf(operand, ctx));
   if (t.k === 'named' && t.pkg.startsWith(prefix)) return true;
@@ -442,7 +625,12 @@ export function exprText(e: Expr, depth = 0): string {
   }
 }
 
-function toRows(model: ProgramModel, r: Resolver, list: EdgeList, counts: Record<string, number>): LinkResult {
+function toRows(
+  model: ProgramModel,
+  r: Resolver,
+  list: EdgeList,
+  counts: Record<string, number>,
+): LinkResult {
   const symbols: SymbolInsert[] = [];
   for (const f of model.funcs) {
     symbols.push({
@@ -474,7 +662,10 @@ function toRows(model: ProgramModel, r: Resolver, list: EdgeList, counts: Record
         line: f.line,
         endLine: f.endLine,
         col: f.col,
-        detail: f.kind === 'named' || f.kind === 'alias' ? `${f.kind === 'alias' ? '= ' : ''}${f.underlying ?? ''}` : f.kind,
+        detail:
+          f.kind === 'named' || f.kind === 'alias'
+            ? `${f.kind === 'alias' ? '= ' : ''}${f.underlying ?? ''}`
+            : f.kind,
         doc: f.doc ?? null,
       });
       const named: GoType = { k: 'named', pkg: pkg.path, name: decl.name };
@@ -502,11 +693,21 @@ function toRows(model: ProgramModel, r: Resolver, list: EdgeList, counts: Record
         details.push({
           symbol: decl.symbol,
           kind: 'interface',
-          payload: JSON.stringify({ methods: [...r.interfaceMethods(named).keys()].sort(), embeds: f.embeds ?? [], implementations: impls }),
+          payload: JSON.stringify({
+            methods: [...r.interfaceMethods(named).keys()].sort(),
+            embeds: f.embeds ?? [],
+            implementations: impls,
+          }),
         });
       } else {
-        const methods = [...(pkg.methods.get(decl.name)?.values() ?? [])].map((m) => m.symbol).sort();
-        details.push({ symbol: decl.symbol, kind: 'type', payload: JSON.stringify({ underlying: f.underlying ?? null, methods }) });
+        const methods = [...(pkg.methods.get(decl.name)?.values() ?? [])]
+          .map((m) => m.symbol)
+          .sort();
+        details.push({
+          symbol: decl.symbol,
+          kind: 'type',
+          payload: JSON.stringify({ underlying: f.underlying ?? null, methods }),
+        });
       }
     }
     for (const v of pkg.values.values()) {
@@ -534,7 +735,13 @@ function toRows(model: ProgramModel, r: Resolver, list: EdgeList, counts: Record
         sources.slice(0, 200).map((s) => {
           const fnRef = s.ctx.fn >= 0 ? model.funcs[s.ctx.file.funcIds[s.ctx.fn] ?? -1] : undefined;
           const t = r.typeOf(s.expr, s.ctx);
-          return { file: s.ctx.file.path, line: s.ctx.line, expr: exprText(s.expr), in: fnRef?.symbol ?? null, type: t.k === 'unknown' ? null : typeKey(t) };
+          return {
+            file: s.ctx.file.path,
+            line: s.ctx.line,
+            expr: exprText(s.expr),
+            in: fnRef?.symbol ?? null,
+            type: t.k === 'unknown' ? null : typeKey(t),
+          };
         }),
       ),
     });
@@ -542,7 +749,10 @@ function toRows(model: ProgramModel, r: Resolver, list: EdgeList, counts: Record
   const edges = list.rows;
   // Calls into unindexed packages first, then interface methods (the order ids had before).
   const deferred = [...list.deferred.values()];
-  for (const { symbol, rows } of [...deferred.filter((d) => d.symbol.kind === 'external'), ...deferred.filter((d) => d.symbol.kind !== 'external')]) {
+  for (const { symbol, rows } of [
+    ...deferred.filter((d) => d.symbol.kind === 'external'),
+    ...deferred.filter((d) => d.symbol.kind !== 'external'),
+  ]) {
     const id = nextId++;
     symbols.push({ id, ...symbol });
     for (const i of rows) edges[i]!.callee = id;
@@ -580,11 +790,17 @@ function signature(f: FuncRef): string {
   return signatureText(f.fact.params, f.fact.results);
 }
 
-function signatureText(paramList: readonly (readonly [string | null, string])[], resultList: readonly (readonly [string | null, string])[]): string {
+function signatureText(
+  paramList: readonly (readonly [string | null, string])[],
+  resultList: readonly (readonly [string | null, string])[],
+): string {
   const params = paramList.map(([n, t]) => (n ? `${n} ${t}` : t)).join(', ');
   const results = resultList.map(([n, t]) => (n ? `${n} ${t}` : t));
-  const res = results.length === 0 ? '' : results.length === 1 && !resultList[0]![0] ? ` ${results[0]}` : ` (${results.join(', ')})`;
+  const res =
+    results.length === 0
+      ? ''
+      : results.length === 1 && !resultList[0]![0]
+        ? ` ${results[0]}`
+        : ` (${results.join(', ')})`;
   return `func(${params})${res}`;
 }
-
-

@@ -74,10 +74,58 @@ export interface ModelInput {
 /** The build context resolution assumes, as `go build` on linux/amd64 (and the VTA oracle) does. */
 const GOOS = 'linux';
 const GOARCH = 'amd64';
-const KNOWN_OS = new Set(['aix', 'android', 'darwin', 'dragonfly', 'freebsd', 'hurd', 'illumos', 'ios', 'js', 'linux', 'nacl', 'netbsd', 'openbsd', 'plan9', 'solaris', 'wasip1', 'windows', 'zos']);
-const KNOWN_ARCH = new Set(['386', 'amd64', 'amd64p32', 'arm', 'armbe', 'arm64', 'arm64be', 'loong64', 'mips', 'mipsle', 'mips64', 'mips64le', 'mips64p32', 'mips64p32le', 'ppc', 'ppc64', 'ppc64le', 'riscv', 'riscv64', 's390', 's390x', 'sparc', 'sparc64', 'wasm']);
+const KNOWN_OS = new Set([
+  'aix',
+  'android',
+  'darwin',
+  'dragonfly',
+  'freebsd',
+  'hurd',
+  'illumos',
+  'ios',
+  'js',
+  'linux',
+  'nacl',
+  'netbsd',
+  'openbsd',
+  'plan9',
+  'solaris',
+  'wasip1',
+  'windows',
+  'zos',
+]);
+const KNOWN_ARCH = new Set([
+  '386',
+  'amd64',
+  'amd64p32',
+  'arm',
+  'armbe',
+  'arm64',
+  'arm64be',
+  'loong64',
+  'mips',
+  'mipsle',
+  'mips64',
+  'mips64le',
+  'mips64p32',
+  'mips64p32le',
+  'ppc',
+  'ppc64',
+  'ppc64le',
+  'riscv',
+  'riscv64',
+  's390',
+  's390x',
+  'sparc',
+  'sparc64',
+  'wasm',
+]);
 
-export function buildModel(inputs: readonly ModelInput[], layout: ModuleLayout, tags: ReadonlySet<string> = new Set()): ProgramModel {
+export function buildModel(
+  inputs: readonly ModelInput[],
+  layout: ModuleLayout,
+  tags: ReadonlySet<string> = new Set(),
+): ProgramModel {
   const packages = new Map<string, PackageModel>();
   const files: FileModel[] = [];
   const excluded = new Map<string, string>();
@@ -98,7 +146,16 @@ export function buildModel(inputs: readonly ModelInput[], layout: ModuleLayout, 
     const pkgPath = input.facts.package.endsWith('_test') ? `${importPath}_test` : importPath;
     let pkg = packages.get(pkgPath);
     if (!pkg) {
-      pkg = { path: pkgPath, name: input.facts.package, dir, files: [], types: new Map(), funcs: new Map(), values: new Map(), methods: new Map() };
+      pkg = {
+        path: pkgPath,
+        name: input.facts.package,
+        dir,
+        files: [],
+        types: new Map(),
+        funcs: new Map(),
+        values: new Map(),
+        methods: new Map(),
+      };
       packages.set(pkgPath, pkg);
     }
     const imports = new Map<string, string>();
@@ -106,7 +163,14 @@ export function buildModel(inputs: readonly ModelInput[], layout: ModuleLayout, 
       if (imp.alias === '_' || imp.alias === '.') continue;
       imports.set(imp.alias ?? defaultImportName(imp.path), imp.path);
     }
-    const file: FileModel = { path: input.path, pkg, facts: input.facts, imports, scope: { pkg: pkgPath, imports }, funcIds: [] };
+    const file: FileModel = {
+      path: input.path,
+      pkg,
+      facts: input.facts,
+      imports,
+      scope: { pkg: pkgPath, imports },
+      funcIds: [],
+    };
     pkg.files.push(file);
     files.push(file);
   }
@@ -147,7 +211,12 @@ function numberInitLiterals(model: ProgramModel, pkg: PackageModel): void {
       }
       const topLevel = literals.filter((i) => facts.funcs[i]?.parent === -1);
       if (topLevel.length === 0 && idents.size === 0) continue;
-      vars.push({ name: v.name, file, literals: [...new Set(topLevel)].sort((a, b) => a - b), deps: idents });
+      vars.push({
+        name: v.name,
+        file,
+        literals: [...new Set(topLevel)].sort((a, b) => a - b),
+        deps: idents,
+      });
     }
   }
   if (!vars.some((v) => v.literals.length > 0)) return;
@@ -178,7 +247,8 @@ function numberInitLiterals(model: ProgramModel, pkg: PackageModel): void {
     else if (f.parentId !== undefined) {
       const parent = model.funcs[f.parentId];
       if (parent && renamed.has(parent.id)) f.symbol = `${parent.symbol}$${f.fact.name}`;
-      else if (parent && parent.fact.kind === 'lit' && f.symbol.startsWith(`${pkg.path}.init$`)) f.symbol = `${parent.symbol}$${f.fact.name}`;
+      else if (parent && parent.fact.kind === 'lit' && f.symbol.startsWith(`${pkg.path}.init$`))
+        f.symbol = `${parent.symbol}$${f.fact.name}`;
     }
   }
 }
@@ -231,7 +301,10 @@ export function defaultImportName(path: string): string {
   let last = parts[parts.length - 1] ?? path;
   if (/^v\d+$/.test(last) && parts.length > 1) last = parts[parts.length - 2] ?? last;
   if (last.startsWith('go-')) last = last.slice(3);
-  return last.replace(/\.v\d+$/, '').replace(/\.go$/, '').replace(/[-.]/g, '_');
+  return last
+    .replace(/\.v\d+$/, '')
+    .replace(/\.go$/, '')
+    .replace(/[-.]/g, '_');
 }
 
 /** Where an import's package is indexed, its package clause is its default name. */
@@ -281,9 +354,18 @@ function declare(model: ProgramModel, file: FileModel): void {
     } else {
       symbol = `${pkg.path}.${fact.name}`;
     }
-    const ref: FuncRef = { id, symbol, file, index, fact, pkg, ...(parentId !== undefined ? { parentId } : {}) };
+    const ref: FuncRef = {
+      id,
+      symbol,
+      file,
+      index,
+      fact,
+      pkg,
+      ...(parentId !== undefined ? { parentId } : {}),
+    };
     model.funcs.push(ref);
-    if (fact.kind === 'func' && fact.name !== 'init' && fact.name !== '_') pkg.funcs.set(fact.name, ref);
+    if (fact.kind === 'func' && fact.name !== 'init' && fact.name !== '_')
+      pkg.funcs.set(fact.name, ref);
     if (fact.kind === 'method' && fact.recv) {
       let byName = pkg.methods.get(fact.recv.type);
       if (!byName) pkg.methods.set(fact.recv.type, (byName = new Map()));
@@ -291,7 +373,13 @@ function declare(model: ProgramModel, file: FileModel): void {
     }
   });
   for (const fact of facts.types) {
-    pkg.types.set(fact.name, { symbol: `${pkg.path}.${fact.name}`, name: fact.name, pkg, file, fact });
+    pkg.types.set(fact.name, {
+      symbol: `${pkg.path}.${fact.name}`,
+      name: fact.name,
+      pkg,
+      file,
+      fact,
+    });
   }
   for (const fact of facts.values) {
     if (fact.name === '_') continue;
@@ -303,7 +391,11 @@ const initLiteralCounters = new WeakMap<PackageModel, number>();
 const initFuncCounters = new WeakMap<PackageModel, number>();
 
 /** Why a file is not part of a linux/amd64 build, or null when it is. */
-export function excludedByBuild(path: string, build: string | undefined, tags: ReadonlySet<string>): string | null {
+export function excludedByBuild(
+  path: string,
+  build: string | undefined,
+  tags: ReadonlySet<string>,
+): string | null {
   const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.go$/, '');
   const parts = base.split('_');
   if (parts[parts.length - 1] === 'test') parts.pop();
@@ -312,7 +404,8 @@ export function excludedByBuild(path: string, build: string | undefined, tags: R
   if (parts.length > 1 && last !== undefined) {
     if (KNOWN_ARCH.has(last)) {
       if (last !== GOARCH) return `file name says GOARCH=${last}`;
-      if (parts.length > 2 && prev !== undefined && KNOWN_OS.has(prev) && prev !== GOOS) return `file name says GOOS=${prev}`;
+      if (parts.length > 2 && prev !== undefined && KNOWN_OS.has(prev) && prev !== GOOS)
+        return `file name says GOOS=${prev}`;
     } else if (KNOWN_OS.has(last) && last !== GOOS) return `file name says GOOS=${last}`;
   }
   if (build && !evalBuild(build, tags)) return `build constraint: ${build}`;
@@ -323,7 +416,13 @@ function evalBuild(expr: string, tags: ReadonlySet<string>): boolean {
   const tokens = expr.match(/!|&&|\|\||\(|\)|[\w.\-/]+/g) ?? [];
   let i = 0;
   const isTrue = (tag: string) =>
-    tag === GOOS || tag === GOARCH || tag === 'unix' || tag === 'gc' || tag === 'cgo' || /^go1\.\d+$/.test(tag) || tags.has(tag);
+    tag === GOOS ||
+    tag === GOARCH ||
+    tag === 'unix' ||
+    tag === 'gc' ||
+    tag === 'cgo' ||
+    /^go1\.\d+$/.test(tag) ||
+    tags.has(tag);
   const or = (): boolean => {
     let v = and();
     while (tokens[i] === '||') {

@@ -8,7 +8,16 @@
 import type { CallFact, Expr, LocalFact, TypeFact } from '../index/facts.js';
 import type { FileModel, FuncRef, ProgramModel, TypeDecl, ValueDecl } from './model.js';
 import { localsOf } from './model.js';
-import { builtin, deref, isBuiltinType, parseType, typeKey, UNKNOWN, type GoType, type TypeScope } from './types.js';
+import {
+  builtin,
+  deref,
+  isBuiltinType,
+  parseType,
+  typeKey,
+  UNKNOWN,
+  type GoType,
+  type TypeScope,
+} from './types.js';
 
 /** Where an expression sits: its file, enclosing function (facts index, -1 at package level), line. */
 export interface Ctx {
@@ -32,7 +41,26 @@ export type Selection =
   | { k: 'imethod'; iface: GoType; name: string; depth: number; embeddedIn?: string }
   | { k: 'field'; type: GoType; owner: string; name: string; depth: number };
 
-const BUILTIN_FUNCS = new Set(['append', 'cap', 'clear', 'close', 'complex', 'copy', 'delete', 'imag', 'len', 'make', 'max', 'min', 'new', 'panic', 'print', 'println', 'real', 'recover']);
+const BUILTIN_FUNCS = new Set([
+  'append',
+  'cap',
+  'clear',
+  'close',
+  'complex',
+  'copy',
+  'delete',
+  'imag',
+  'len',
+  'make',
+  'max',
+  'min',
+  'new',
+  'panic',
+  'print',
+  'println',
+  'real',
+  'recover',
+]);
 
 export interface SourceRef {
   expr: Expr;
@@ -124,7 +152,8 @@ export class Resolver {
       const candidates = localsOf(file, fn)?.get(name);
       if (candidates) {
         let best: LocalFact | undefined;
-        for (const c of candidates) if (c.line <= ctx.line && (!best || c.line >= best.line)) best = c;
+        for (const c of candidates)
+          if (c.line <= ctx.line && (!best || c.line >= best.line)) best = c;
         if (best) return { k: 'local', local: best, file };
       }
       const pi = f.params.findIndex(([n]) => n === name);
@@ -184,8 +213,10 @@ export class Resolver {
         const b = callee[0] === 'i' ? this.resolveIdent(callee[1], ctx) : undefined;
         if (b?.k === 'builtin') {
           const first = args[0];
-          if (b.name === 'new' && first?.[0] === '?') return { k: 'ptr', elem: this.parse(first[1], this.scopeFor(ctx)) };
-          if (b.name === 'make' && first?.[0] === '?') return this.parse(first[1], this.scopeFor(ctx));
+          if (b.name === 'new' && first?.[0] === '?')
+            return { k: 'ptr', elem: this.parse(first[1], this.scopeFor(ctx)) };
+          if (b.name === 'make' && first?.[0] === '?')
+            return this.parse(first[1], this.scopeFor(ctx));
           if (b.name === 'append' && first) return this.typeOf(first, ctx);
           if (b.name === 'len' || b.name === 'cap' || b.name === 'copy') return builtin('int');
           if (b.name === 'recover') return builtin('any');
@@ -208,7 +239,10 @@ export class Resolver {
         const inner = this.typeOf(expr[2], ctx);
         if (expr[1] === '&') return inner.k === 'unknown' ? inner : { k: 'ptr', elem: inner };
         if (expr[1] === '*') return inner.k === 'ptr' ? inner.elem : UNKNOWN;
-        if (expr[1] === '<-') return this.underlying(inner).k === 'chan' ? (this.underlying(inner) as { elem: GoType }).elem : UNKNOWN;
+        if (expr[1] === '<-')
+          return this.underlying(inner).k === 'chan'
+            ? (this.underlying(inner) as { elem: GoType }).elem
+            : UNKNOWN;
         if (expr[1] === '!') return builtin('bool');
         return inner;
       }
@@ -226,7 +260,8 @@ export class Resolver {
       case 'n':
         return expr[1] === 'nil' ? UNKNOWN : builtin(expr[1]);
       case 'b': {
-        if (['==', '!=', '<', '<=', '>', '>=', '&&', '||'].includes(expr[1])) return builtin('bool');
+        if (['==', '!=', '<', '<=', '>', '>=', '&&', '||'].includes(expr[1]))
+          return builtin('bool');
         return this.typeOf(expr[2], ctx);
       }
       default:
@@ -256,7 +291,8 @@ export class Resolver {
       if (pkg?.types.has(expr[2])) return { k: 'named', pkg: b.path, name: expr[2] };
       return undefined;
     }
-    if (expr[0] === '?' && expr[1].startsWith('type:')) return parseType(expr[1].slice(5), this.scopeFor(ctx));
+    if (expr[0] === '?' && expr[1].startsWith('type:'))
+      return parseType(expr[1].slice(5), this.scopeFor(ctx));
     if (expr[0] === 'g') return this.asType(expr[1], ctx);
     return undefined;
   }
@@ -325,12 +361,14 @@ export class Resolver {
         if (u.k === 'slice') t = local.index === 0 ? builtin('int') : u.elem;
         else if (u.k === 'map') t = local.index === 0 ? u.key : u.elem;
         else if (u.k === 'chan') t = local.index === 0 ? u.elem : UNKNOWN;
-        else if (u.k === 'named' && u.name === 'string') t = local.index === 0 ? builtin('int') : builtin('rune');
+        else if (u.k === 'named' && u.name === 'string')
+          t = local.index === 0 ? builtin('int') : builtin('rune');
         else if (u.k === 'named' && u.name === 'int') t = builtin('int');
       } else if (local.index !== undefined) {
         // `v, ok := x.(T)`, `v, ok := m[k]`, `v, ok := <-ch`: the second value is a bool.
         if (vt.k === 'tuple') t = vt.items[local.index] ?? UNKNOWN;
-        else if (v[0] === 'a' || v[0] === 'x' || (v[0] === 'u' && v[1] === '<-')) t = local.index === 0 ? vt : builtin('bool');
+        else if (v[0] === 'a' || v[0] === 'x' || (v[0] === 'u' && v[1] === '<-'))
+          t = local.index === 0 ? vt : builtin('bool');
       } else t = vt.k === 'tuple' ? (vt.items[0] ?? UNKNOWN) : vt;
     }
     this.inProgress.delete(local);
@@ -370,9 +408,19 @@ export class Resolver {
     if (decl) {
       const scope = decl.file.scope;
       const f = decl.fact;
-      const tpScope = f.typeParams ? { ...scope, typeParams: new Set(f.typeParams.map(([n]) => n ?? '')) } : scope;
-      if (f.kind === 'struct') u = { k: 'struct', fields: (f.fields ?? []).map((fl) => ({ name: fl.name, type: this.parse(fl.type, tpScope) })) };
-      else if (f.kind === 'interface') u = { k: 'iface', methods: (f.methods ?? []).map((m) => m.name) };
+      const tpScope = f.typeParams
+        ? { ...scope, typeParams: new Set(f.typeParams.map(([n]) => n ?? '')) }
+        : scope;
+      if (f.kind === 'struct')
+        u = {
+          k: 'struct',
+          fields: (f.fields ?? []).map((fl) => ({
+            name: fl.name,
+            type: this.parse(fl.type, tpScope),
+          })),
+        };
+      else if (f.kind === 'interface')
+        u = { k: 'iface', methods: (f.methods ?? []).map((m) => m.name) };
       else if (f.underlying) u = this.underlying(parseType(f.underlying, tpScope), depth + 1);
     }
     this.underlyingMemo.set(key, u);
@@ -380,7 +428,10 @@ export class Resolver {
   }
 
   isInterface(t: GoType): boolean {
-    return this.underlying(t).k === 'iface' || (t.k === 'named' && t.pkg === '' && (t.name === 'error' || t.name === 'any'));
+    return (
+      this.underlying(t).k === 'iface' ||
+      (t.k === 'named' && t.pkg === '' && (t.name === 'error' || t.name === 'any'))
+    );
   }
 
   /**
@@ -427,7 +478,8 @@ export class Resolver {
         }
         if (u.k !== 'struct') continue;
         for (const field of u.fields) {
-          if (field.name === name) return { k: 'field', type: field.type, owner: typeKey(cur), name, depth };
+          if (field.name === name)
+            return { k: 'field', type: field.type, owner: typeKey(cur), name, depth };
           if (field.name === null) {
             const embedded = deref(field.type);
             const fieldName = embedded.k === 'named' ? embedded.name : '';
@@ -470,9 +522,14 @@ export class Resolver {
     }
     // A generic interface's methods mention its type parameters: only their arity is compared.
     const generic = (decl.fact.typeParams?.length ?? 0) > 0;
-    for (const m of decl.fact.methods ?? []) out.set(m.name, { params: m.params.length, shape: generic ? null : signatureShape(m.params, m.results, decl.file.scope) });
+    for (const m of decl.fact.methods ?? [])
+      out.set(m.name, {
+        params: m.params.length,
+        shape: generic ? null : signatureShape(m.params, m.results, decl.file.scope),
+      });
     for (const e of decl.fact.embeds ?? []) {
-      for (const [n, c] of this.interfaceMethods(parseType(e, decl.file.scope), depth + 1)) if (!out.has(n)) out.set(n, c);
+      for (const [n, c] of this.interfaceMethods(parseType(e, decl.file.scope), depth + 1))
+        if (!out.has(n)) out.set(n, c);
     }
     return out;
   }
@@ -482,7 +539,11 @@ export class Resolver {
     const found = this.interfaceMethodDecl(t, name);
     if (!found) return UNKNOWN;
     const scope = found.decl.file.scope;
-    return { k: 'func', params: found.method.params.map(([, text]) => parseType(text, scope)), results: found.method.results.map(([, text]) => parseType(text, scope)) };
+    return {
+      k: 'func',
+      params: found.method.params.map(([, text]) => parseType(text, scope)),
+      results: found.method.results.map(([, text]) => parseType(text, scope)),
+    };
   }
 
   /**
@@ -523,7 +584,12 @@ export class Resolver {
             if (want.params >= 0 && fact.params.length !== want.params) ok = false;
             // Same parameter and result types: `Get(string) (*v1.Pod, error)` is not implemented by a
             // lister's `Get(string) (*v1.Example, error)`.
-            else if (want.shape !== null && !fact.recv?.typeArgs && this.shapeOf(sel.fn) !== want.shape) ok = false;
+            else if (
+              want.shape !== null &&
+              !fact.recv?.typeArgs &&
+              this.shapeOf(sel.fn) !== want.shape
+            )
+              ok = false;
             if (!ok) break;
             concrete++;
           }
@@ -541,7 +607,11 @@ export class Resolver {
 
   private shapeOf(fn: FuncRef): string {
     let shape = this.shapeMemo.get(fn.id);
-    if (shape === undefined) this.shapeMemo.set(fn.id, (shape = signatureShape(fn.fact.params, fn.fact.results, fn.file.scope)));
+    if (shape === undefined)
+      this.shapeMemo.set(
+        fn.id,
+        (shape = signatureShape(fn.fact.params, fn.fact.results, fn.file.scope)),
+      );
     return shape;
   }
 
@@ -555,13 +625,16 @@ export class Resolver {
       set.add(type);
     };
     for (const pkg of this.model.packages.values()) {
-      for (const [typeName, methods] of pkg.methods) for (const m of methods.keys()) add(m, `${pkg.path}.${typeName}`);
+      for (const [typeName, methods] of pkg.methods)
+        for (const m of methods.keys()) add(m, `${pkg.path}.${typeName}`);
     }
     for (const pkg of this.model.packages.values()) {
       for (const decl of pkg.types.values()) {
-        if (decl.fact.kind !== 'struct' || !decl.fact.fields?.some((f) => f.name === null)) continue;
+        if (decl.fact.kind !== 'struct' || !decl.fact.fields?.some((f) => f.name === null))
+          continue;
         const self = `${pkg.path}.${decl.name}`;
-        for (const name of this.promotedMethodNames({ k: 'named', pkg: pkg.path, name: decl.name })) add(name, self);
+        for (const name of this.promotedMethodNames({ k: 'named', pkg: pkg.path, name: decl.name }))
+          add(name, self);
       }
     }
     this.methodIndex = index;
@@ -579,11 +652,14 @@ export class Resolver {
         if (seen.has(key)) continue;
         seen.add(key);
         if (depth > 0 && cur.k === 'named') {
-          for (const m of this.model.packages.get(cur.pkg)?.methods.get(cur.name)?.keys() ?? []) names.add(m);
-          if (this.isInterface(cur)) for (const m of this.interfaceMethods(cur).keys()) names.add(m);
+          for (const m of this.model.packages.get(cur.pkg)?.methods.get(cur.name)?.keys() ?? [])
+            names.add(m);
+          if (this.isInterface(cur))
+            for (const m of this.interfaceMethods(cur).keys()) names.add(m);
         }
         const u = this.underlying(cur);
-        if (u.k === 'struct') for (const f of u.fields) if (f.name === null) next.push(deref(f.type));
+        if (u.k === 'struct')
+          for (const f of u.fields) if (f.name === null) next.push(deref(f.type));
       }
       level = next;
     }
@@ -604,12 +680,19 @@ export class Resolver {
         for (const [key, value, line] of c.fields) {
           const sel = this.select(t, key);
           const owner = sel?.k === 'field' ? sel.owner : typeKey(t);
-          push(this.fieldSources, `${owner}.${key}`, { expr: value, ctx: { file, fn: c.fn, line } });
+          push(this.fieldSources, `${owner}.${key}`, {
+            expr: value,
+            ctx: { file, fn: c.fn, line },
+          });
         }
       }
       for (const a of facts.assigns) {
         const ctx: Ctx = { file, fn: a.fn, line: a.line };
-        const source: SourceRef = { expr: a.rhs, ctx, ...(a.index !== undefined ? { index: a.index } : {}) };
+        const source: SourceRef = {
+          expr: a.rhs,
+          ctx,
+          ...(a.index !== undefined ? { index: a.index } : {}),
+        };
         if (a.lhs[0] === 's') {
           const [, x, name] = a.lhs;
           if (x[0] === 'i') {
@@ -664,10 +747,20 @@ export class Resolver {
         const out: SourceRef[] = [];
         if (b.local.range && b.local.value) {
           // `for _, v := range x`: v holds x's elements.
-          return b.local.index === 1 ? this.elementSources(b.local.value, { file: b.file, fn: b.local.fn, line: b.local.line }) : [];
+          return b.local.index === 1
+            ? this.elementSources(b.local.value, {
+                file: b.file,
+                fn: b.local.fn,
+                line: b.local.line,
+              })
+            : [];
         }
         if (b.local.value) {
-          out.push({ expr: b.local.value, ctx: { file: b.file, fn: b.local.fn, line: b.local.line }, ...(b.local.index !== undefined && !b.local.range ? { index: b.local.index } : {}) });
+          out.push({
+            expr: b.local.value,
+            ctx: { file: b.file, fn: b.local.fn, line: b.local.line },
+            ...(b.local.index !== undefined && !b.local.range ? { index: b.local.index } : {}),
+          });
         }
         out.push(...(this.localAssigns.get(b.file)?.get(localKey(b)) ?? []));
         return out;
@@ -680,7 +773,12 @@ export class Resolver {
       if (b.k === 'value') {
         const out: SourceRef[] = [];
         const v = b.decl.fact;
-        if (v.value) out.push({ expr: v.value, ctx: { file: b.decl.file, fn: -1, line: v.line }, ...(v.index !== undefined ? { index: v.index } : {}) });
+        if (v.value)
+          out.push({
+            expr: v.value,
+            ctx: { file: b.decl.file, fn: -1, line: v.line },
+            ...(v.index !== undefined ? { index: v.index } : {}),
+          });
         out.push(...(this.valueSources.get(b.decl.symbol) ?? []));
         return out;
       }
@@ -693,7 +791,11 @@ export class Resolver {
         if (b?.k === 'import') {
           const decl = this.model.packages.get(b.path)?.values.get(name);
           const out: SourceRef[] = [];
-          if (decl?.fact.value) out.push({ expr: decl.fact.value, ctx: { file: decl.file, fn: -1, line: decl.fact.line } });
+          if (decl?.fact.value)
+            out.push({
+              expr: decl.fact.value,
+              ctx: { file: decl.file, fn: -1, line: decl.fact.line },
+            });
           out.push(...(this.valueSources.get(`${b.path}.${name}`) ?? []));
           return out;
         }
@@ -702,7 +804,8 @@ export class Resolver {
       if (sel?.k === 'field') return this.fieldSources.get(`${sel.owner}.${name}`) ?? [];
       return [];
     }
-    if (expr[0] === 'u' || expr[0] === 'g') return this.sourcesOf(expr[0] === 'u' ? expr[2] : expr[1], ctx);
+    if (expr[0] === 'u' || expr[0] === 'g')
+      return this.sourcesOf(expr[0] === 'u' ? expr[2] : expr[1], ctx);
     // `v.(Shape)`: what flows into v flows on (the assertion only narrows it).
     if (expr[0] === 'a') return [{ expr: expr[1], ctx }];
     // `m[k]`: the elements stored in m.
@@ -739,25 +842,35 @@ export class Resolver {
     const out: SourceRef[] = [];
     if (expr[0] === 'i') {
       const b = this.resolveIdent(expr[1], ctx);
-      if (b && (b.k === 'local' || b.k === 'param')) out.push(...(this.elementAssigns.get(b.file)?.get(localKey(b)) ?? []));
+      if (b && (b.k === 'local' || b.k === 'param'))
+        out.push(...(this.elementAssigns.get(b.file)?.get(localKey(b)) ?? []));
       if (b?.k === 'value') out.push(...(this.valueElementAssigns.get(b.decl.symbol) ?? []));
       if (b?.k === 'param') {
         // `func New(opts ...Option)`: each argument in the variadic position is an element.
         const f = b.file.facts.funcs[b.fn];
         const ref = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
-        if (f?.variadic && ref && b.index === f.params.length - 1) out.push(...(this.argSources.get(ref.id)?.get(b.index) ?? []));
+        if (f?.variadic && ref && b.index === f.params.length - 1)
+          out.push(...(this.argSources.get(ref.id)?.get(b.index) ?? []));
       }
     }
     if (expr[0] === 'c') {
       // A function returning a map or slice: the elements of what it returns.
       for (const callee of this.directCallees(expr[1], ctx)) {
         for (const ret of callee.file.facts.returns) {
-          if (ret.fn === callee.index && ret.values[0]) out.push(...this.elementSources(ret.values[0], { file: callee.file, fn: ret.fn, line: ret.line }, depth + 1));
+          if (ret.fn === callee.index && ret.values[0])
+            out.push(
+              ...this.elementSources(
+                ret.values[0],
+                { file: callee.file, fn: ret.fn, line: ret.line },
+                depth + 1,
+              ),
+            );
         }
       }
       return out;
     }
-    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) out.push(...this.elementSources(s.expr, s.ctx, depth + 1));
+    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES))
+      out.push(...this.elementSources(s.expr, s.ctx, depth + 1));
     return out.slice(0, MAX_SOURCES * 4);
   }
 
@@ -765,7 +878,12 @@ export class Resolver {
    * The functions a function value can be: literals, named functions, method values — followed
    * through locals, fields, package variables, parameters (via call sites) and returned closures.
    */
-  funcTargets(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): { fn: FuncRef; literal: boolean }[] {
+  funcTargets(
+    expr: Expr,
+    ctx: Ctx,
+    depth = 0,
+    seen = new Set<object>(),
+  ): { fn: FuncRef; literal: boolean }[] {
     // Memoized per expression: each expression sits in one place, so its answer does not depend on
     // who asks. (An answer cut short by a cycle stays cut: the analysis is an approximation anyway.)
     const memo = this.funcTargetsMemo.get(expr);
@@ -777,7 +895,12 @@ export class Resolver {
     return result;
   }
 
-  private funcTargetsUncached(expr: Expr, ctx: Ctx, depth: number, seen: Set<object>): { fn: FuncRef; literal: boolean }[] {
+  private funcTargetsUncached(
+    expr: Expr,
+    ctx: Ctx,
+    depth: number,
+    seen: Set<object>,
+  ): { fn: FuncRef; literal: boolean }[] {
     switch (expr[0]) {
       case 'f': {
         const ref = this.model.funcs[ctx.file.funcIds[expr[1]] ?? -1];
@@ -813,7 +936,14 @@ export class Resolver {
         for (const callee of this.funcTargets(expr[1], ctx, depth + 1, seen)) {
           for (const ret of callee.fn.file.facts.returns) {
             if (ret.fn !== callee.fn.index || !ret.values[0]) continue;
-            out.push(...this.funcTargets(ret.values[0], { file: callee.fn.file, fn: ret.fn, line: ret.line }, depth + 1, seen));
+            out.push(
+              ...this.funcTargets(
+                ret.values[0],
+                { file: callee.fn.file, fn: ret.fn, line: ret.line },
+                depth + 1,
+                seen,
+              ),
+            );
           }
         }
         return dedupe(out);
@@ -839,14 +969,23 @@ export class Resolver {
    * in another literal's fields, through locals, parameters (via call sites), constructor returns
    * and stores into struct fields. Flow-insensitive, depth-limited.
    */
-  literalsReaching(expr: Expr, ctx: Ctx, target: string, depth = 0, seen = new Set<object>(), bound?: ArgBinding): { lit: Expr; ctx: Ctx }[] {
+  literalsReaching(
+    expr: Expr,
+    ctx: Ctx,
+    target: string,
+    depth = 0,
+    seen = new Set<object>(),
+    bound?: ArgBinding,
+  ): { lit: Expr; ctx: Ctx }[] {
     if (depth > 10 || seen.has(expr)) return [];
     seen.add(expr);
     const out: { lit: Expr; ctx: Ctx }[] = [];
     switch (expr[0]) {
       case 'l': {
-        if (expr[1] !== null && typeKey(deref(this.parse(expr[1], this.scopeFor(ctx)))) === target) return [{ lit: expr, ctx }];
-        for (const [, value] of expr[2]) out.push(...this.literalsReaching(value, ctx, target, depth + 1, seen, bound));
+        if (expr[1] !== null && typeKey(deref(this.parse(expr[1], this.scopeFor(ctx)))) === target)
+          return [{ lit: expr, ctx }];
+        for (const [, value] of expr[2])
+          out.push(...this.literalsReaching(value, ctx, target, depth + 1, seen, bound));
         return out;
       }
       case 'u':
@@ -857,10 +996,22 @@ export class Resolver {
         // this caller's argument, not every caller's.
         const call = this.callFactAt(expr, ctx);
         for (const callee of this.directCallees(expr[1], ctx)) {
-          const inner: ArgBinding | undefined = call && !callee.fact.variadic ? { file: callee.file, fn: callee.index, args: call.args, ctx } : undefined;
+          const inner: ArgBinding | undefined =
+            call && !callee.fact.variadic
+              ? { file: callee.file, fn: callee.index, args: call.args, ctx }
+              : undefined;
           for (const ret of callee.file.facts.returns) {
             if (ret.fn === callee.index && ret.values[0]) {
-              out.push(...this.literalsReaching(ret.values[0], { file: callee.file, fn: ret.fn, line: ret.line }, target, depth + 1, seen, inner));
+              out.push(
+                ...this.literalsReaching(
+                  ret.values[0],
+                  { file: callee.file, fn: ret.fn, line: ret.line },
+                  target,
+                  depth + 1,
+                  seen,
+                  inner,
+                ),
+              );
             }
           }
         }
@@ -874,11 +1025,13 @@ export class Resolver {
         }
         for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
           // A local of the bound function keeps the binding (`le := LeaderElector{config: lec}`).
-          const keep = bound && s.ctx.file === bound.file && s.ctx.fn === bound.fn ? bound : undefined;
+          const keep =
+            bound && s.ctx.file === bound.file && s.ctx.fn === bound.fn ? bound : undefined;
           out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen, keep));
         }
         // Values collected into it (`root.AddCommand(sub)`; `m[k] = v`).
-        for (const s of this.elementSources(expr, ctx).slice(0, MAX_SOURCES)) out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
+        for (const s of this.elementSources(expr, ctx).slice(0, MAX_SOURCES))
+          out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
         // A struct value whose field of the target type was assigned later
         // (`cfg.Callbacks = LeaderCallbacks{...}`).
         const t = deref(this.typeOf(expr, ctx));
@@ -893,7 +1046,10 @@ export class Resolver {
               // of the same type (kube-controller-manager's callbacks are not the scheduler's).
               const all = this.fieldSources.get(`${typeKey(t)}.${f.name ?? ft.name}`) ?? [];
               const inFunction = all.filter((s) => s.ctx.file === ctx.file && s.ctx.fn === ctx.fn);
-              const near = inFunction.length > 0 ? inFunction : all.filter((s) => s.ctx.file.pkg === ctx.file.pkg);
+              const near =
+                inFunction.length > 0
+                  ? inFunction
+                  : all.filter((s) => s.ctx.file.pkg === ctx.file.pkg);
               for (const s of near.slice(0, MAX_SOURCES)) {
                 out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
               }
@@ -918,7 +1074,9 @@ export class Resolver {
       for (const c of ctx.file.facts.calls) push(byLine, `${c.fn}:${c.line}`, c);
       this.callsByLine.set(ctx.file, byLine);
     }
-    const here = (byLine.get(`${ctx.fn}:${ctx.line}`) ?? []).filter((c) => calledName(c.callee) === name);
+    const here = (byLine.get(`${ctx.fn}:${ctx.line}`) ?? []).filter(
+      (c) => calledName(c.callee) === name,
+    );
     return here.length === 1 ? here[0] : undefined;
   }
 
@@ -946,7 +1104,15 @@ export class Resolver {
         for (const ret of callee.file.facts.returns) {
           if (ret.fn !== callee.index) continue;
           const v = ret.values[0];
-          if (v) out.push(...this.storedTypes(v, { file: callee.file, fn: ret.fn, line: ret.line }, depth + 1, seen));
+          if (v)
+            out.push(
+              ...this.storedTypes(
+                v,
+                { file: callee.file, fn: ret.fn, line: ret.line },
+                depth + 1,
+                seen,
+              ),
+            );
         }
       }
       return out;
@@ -981,11 +1147,17 @@ export class Resolver {
   }
 
   /** Implementations of an interface method call, ranked: stored types first (rank 0). */
-  interfaceTargets(sel: Extract<Selection, { k: 'imethod' }>, operand: Expr, ctx: Ctx): { fn: FuncRef; rank: number }[] {
+  interfaceTargets(
+    sel: Extract<Selection, { k: 'imethod' }>,
+    operand: Expr,
+    ctx: Ctx,
+  ): { fn: FuncRef; rank: number }[] {
     const impls = this.implementations(sel.iface);
     // Promoted through an embedded interface field: what is stored is what that field holds.
     const stored = sel.embeddedIn
-      ? (this.fieldSources.get(sel.embeddedIn) ?? []).flatMap((src) => this.storedTypes(src.expr, src.ctx))
+      ? (this.fieldSources.get(sel.embeddedIn) ?? []).flatMap((src) =>
+          this.storedTypes(src.expr, src.ctx),
+        )
       : this.storedTypes(operand, ctx);
     const storedKeys = new Set(stored.map((t) => typeKey(deref(t))));
     const primary: FuncRef[] = [];
@@ -1002,22 +1174,36 @@ export class Resolver {
     // Nothing known to be stored: a single implementation is the answer, and so is the only real
     // one among test doubles. Otherwise all stay alternatives (none has rank 0), real code before
     // test doubles, nearest package first.
-    if (primary.length === 0 && rest.length === 1 && impls.length === 1) return [{ fn: rest[0]!, rank: 0 }];
-    rest.sort((a, b) => rankImplementation(a, ctx.file.pkg.path) - rankImplementation(b, ctx.file.pkg.path));
+    if (primary.length === 0 && rest.length === 1 && impls.length === 1)
+      return [{ fn: rest[0]!, rank: 0 }];
+    rest.sort(
+      (a, b) => rankImplementation(a, ctx.file.pkg.path) - rankImplementation(b, ctx.file.pkg.path),
+    );
     if (primary.length === 0 && rest.length === impls.length) {
       const real = rest.filter((fn) => !isTestDouble(fn));
       if (real.length === 1) primary.push(...rest.splice(rest.indexOf(real[0]!), 1));
     }
-    return [...primary.map((fn) => ({ fn, rank: 0 })), ...rest.slice(0, MAX_ALTERNATIVES).map((fn, i) => ({ fn, rank: i + 1 }))];
+    return [
+      ...primary.map((fn) => ({ fn, rank: 0 })),
+      ...rest.slice(0, MAX_ALTERNATIVES).map((fn, i) => ({ fn, rank: i + 1 })),
+    ];
   }
 
   /** The declaration of an interface's method, and the interface declaring it (embedded ones searched). */
-  interfaceMethodDecl(t: GoType, name: string, depth = 0): { decl: TypeDecl; method: NonNullable<TypeFact['methods']>[number] } | undefined {
+  interfaceMethodDecl(
+    t: GoType,
+    name: string,
+    depth = 0,
+  ): { decl: TypeDecl; method: NonNullable<TypeFact['methods']>[number] } | undefined {
     if (depth > 8) return undefined;
     const decl = this.typeDecl(t);
     if (!decl) return undefined;
     if (decl.fact.kind === 'alias' || decl.fact.kind === 'named') {
-      return this.interfaceMethodDecl(parseType(decl.fact.underlying ?? '', decl.file.scope), name, depth + 1);
+      return this.interfaceMethodDecl(
+        parseType(decl.fact.underlying ?? '', decl.file.scope),
+        name,
+        depth + 1,
+      );
     }
     const method = decl.fact.methods?.find((x) => x.name === name);
     if (method) return { decl, method };
@@ -1067,14 +1253,17 @@ export function signatureShape(
     list
       .map(([, text]) => {
         const key = typeKey(parseType(text, scope));
-        return key.includes('?') ? text.replace(/\b[A-Za-z_]\w*\.(?=[A-Za-z_])/g, '').replace(/\s+/g, '') : key.replace(/\bany\b/g, 'interface{...}');
+        return key.includes('?')
+          ? text.replace(/\b[A-Za-z_]\w*\.(?=[A-Za-z_])/g, '').replace(/\s+/g, '')
+          : key.replace(/\bany\b/g, 'interface{...}');
       })
       .join(',');
   return `(${types(params)})(${types(results)})`;
 }
 
 /** Test doubles (fakes, mocks, testing packages) rank after real implementations. */
-const TEST_DOUBLE = /(^|\/)(fake|fakes|testing|testutil|testutils|mock|mocks)(\/|$)|\.(fake|Fake|mock|Mock|stub|Stub)[A-Z\w]*\)/;
+const TEST_DOUBLE =
+  /(^|\/)(fake|fakes|testing|testutil|testutils|mock|mocks)(\/|$)|\.(fake|Fake|mock|Mock|stub|Stub)[A-Z\w]*\)/;
 
 function isTestDouble(fn: FuncRef): boolean {
   return TEST_DOUBLE.test(fn.pkg.path) || TEST_DOUBLE.test(fn.symbol);
@@ -1112,4 +1301,3 @@ function dedupe(list: { fn: FuncRef; literal: boolean }[]): { fn: FuncRef; liter
   const seen = new Set<number>();
   return list.filter((x) => (seen.has(x.fn.id) ? false : (seen.add(x.fn.id), true)));
 }
-

@@ -19,7 +19,11 @@ const ruleSchema = z.discriminatedUnion('kind', [
     invokedBy: z
       .array(
         z.union([
-          z.object({ method: z.string(), receiver: z.string(), arg: z.number().int().min(0).optional() }),
+          z.object({
+            method: z.string(),
+            receiver: z.string(),
+            arg: z.number().int().min(0).optional(),
+          }),
           z.object({ function: z.string(), arg: z.number().int().min(0) }),
         ]),
       )
@@ -50,7 +54,12 @@ const noiseSchema = z.object({ packages: z.array(z.string()) });
 
 export type FrameworkRule = z.infer<typeof ruleSchema>;
 
-export const rulesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'rules');
+export const rulesDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'rules',
+);
 
 export function loadFrameworkRules(extraFiles: readonly string[] = []): FrameworkRule[] {
   const files = [path.join(rulesDir, 'frameworks.yaml'), ...extraFiles];

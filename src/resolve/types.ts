@@ -21,9 +21,28 @@ export type GoType =
 export const UNKNOWN: GoType = { k: 'unknown' };
 
 const BUILTIN_TYPES = new Set([
-  'bool', 'byte', 'complex64', 'complex128', 'error', 'float32', 'float64', 'int', 'int8', 'int16',
-  'int32', 'int64', 'rune', 'string', 'uint', 'uint8', 'uint16', 'uint32', 'uint64', 'uintptr',
-  'any', 'comparable',
+  'bool',
+  'byte',
+  'complex64',
+  'complex128',
+  'error',
+  'float32',
+  'float64',
+  'int',
+  'int8',
+  'int16',
+  'int32',
+  'int64',
+  'rune',
+  'string',
+  'uint',
+  'uint8',
+  'uint16',
+  'uint32',
+  'uint64',
+  'uintptr',
+  'any',
+  'comparable',
 ]);
 
 export function builtin(name: string): GoType {
@@ -167,7 +186,12 @@ class TypeParser {
     this.ws();
     if (this.peek('(')) results = this.paramList().types;
     else if (this.i < this.s.length && !/^[,)\]};]/.test(this.s[this.i]!)) results = [this.type()];
-    return { k: 'func', params: params.types, results, ...(params.variadic ? { variadic: true } : {}) };
+    return {
+      k: 'func',
+      params: params.types,
+      results,
+      ...(params.variadic ? { variadic: true } : {}),
+    };
   }
 
   /** `(a, b int, c string)` or `(int, error)`: names are told apart from types by lookahead. */
@@ -193,7 +217,10 @@ class TypeParser {
     const types: GoType[] = [];
     let variadic = false;
     // In `(a, b int)` every group is "name [type]"; in `(int, error)` every group is a type.
-    const named = groups.some((g) => /^[\p{L}_][\p{L}\p{N}_]*\s+\S/u.test(g) && !/^(func|chan|map|struct|interface)\b/.test(g));
+    const named = groups.some(
+      (g) =>
+        /^[\p{L}_][\p{L}\p{N}_]*\s+\S/u.test(g) && !/^(func|chan|map|struct|interface)\b/.test(g),
+    );
     let pending = 0;
     for (const g of groups) {
       if (named) {

@@ -14,7 +14,10 @@ export class Store {
   ) {}
 
   /** Opens (creating when `create`) the database at `path`. `:memory:` works for tests. */
-  static open(path: string, options: { readonly?: boolean; create?: boolean } = {}): Promise<Store> {
+  static open(
+    path: string,
+    options: { readonly?: boolean; create?: boolean } = {},
+  ): Promise<Store> {
     const mode = options.readonly
       ? sqlite3.OPEN_READONLY
       : sqlite3.OPEN_READWRITE | (options.create === false ? 0 : sqlite3.OPEN_CREATE);
@@ -91,7 +94,9 @@ export class Store {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve, reject) => this.db.close((err) => (err ? reject(err) : resolve())));
+    return new Promise((resolve, reject) =>
+      this.db.close((err) => (err ? reject(err) : resolve())),
+    );
   }
 }
 

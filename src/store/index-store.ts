@@ -20,21 +20,31 @@ export interface OpenedIndex {
   rebuiltFrom: string | null;
 }
 
-export async function openIndexStore(dbPath: string, options: { readonly?: boolean } = {}): Promise<OpenedIndex> {
-  if (dbPath !== ':memory:' && !options.readonly) mkdirSync(path.dirname(dbPath), { recursive: true });
+export async function openIndexStore(
+  dbPath: string,
+  options: { readonly?: boolean } = {},
+): Promise<OpenedIndex> {
+  if (dbPath !== ':memory:' && !options.readonly)
+    mkdirSync(path.dirname(dbPath), { recursive: true });
   const store = await Store.open(dbPath, { readonly: options.readonly ?? false });
   if (options.readonly) return { store, rebuiltFrom: null };
   let rebuiltFrom: string | null = null;
-  const hasMeta = await store.get("SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'meta'");
+  const hasMeta = await store.get(
+    "SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
+  );
   if (hasMeta) {
-    const row = await store.get<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'");
+    const row = await store.get<{ value: string }>(
+      "SELECT value FROM meta WHERE key = 'schema_version'",
+    );
     if (row && row.value !== String(SCHEMA_VERSION)) {
       rebuiltFrom = row.value;
       await dropIndexTables(store);
     }
   }
   await store.exec(readSql('schema.sql'));
-  await store.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", [String(SCHEMA_VERSION)]);
+  await store.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", [
+    String(SCHEMA_VERSION),
+  ]);
   return { store, rebuiltFrom };
 }
 
@@ -52,7 +62,11 @@ export async function readSchemaVersion(store: Store): Promise<string | null> {
 }
 
 /** Blobs that already have facts of this version (and need no parsing). */
-export async function findParsedBlobs(store: Store, blobs: readonly string[], factsVersion: number): Promise<Set<string>> {
+export async function findParsedBlobs(
+  store: Store,
+  blobs: readonly string[],
+  factsVersion: number,
+): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < blobs.length; i += 20000) {
     const rows = await store.all<{ blob: string }>(
@@ -74,7 +88,11 @@ export interface BlobRow {
 }
 
 /** Facts are binary, so rows go one statement each inside the caller's batch transaction. */
-export async function insertBlobs(store: Store, rows: readonly BlobRow[], factsVersion: number): Promise<void> {
+export async function insertBlobs(
+  store: Store,
+  rows: readonly BlobRow[],
+  factsVersion: number,
+): Promise<void> {
   await store.transaction(async () => {
     for (const r of rows) {
       await store.run(
@@ -89,9 +107,16 @@ export async function insertBlobs(store: Store, rows: readonly BlobRow[], factsV
  * Stored blobs by id. `facts: false` reads only the small columns (statuses of unchanged files),
  * leaving the facts in the database until the link phase asks for them.
  */
-export async function loadBlobs(store: Store, blobs: readonly string[], options: { facts?: boolean } = {}): Promise<Map<string, BlobRow>> {
+export async function loadBlobs(
+  store: Store,
+  blobs: readonly string[],
+  options: { facts?: boolean } = {},
+): Promise<Map<string, BlobRow>> {
   const out = new Map<string, BlobRow>();
-  const columns = options.facts === false ? 'blob, status, message, bytes, lines, NULL AS facts' : 'blob, status, message, bytes, lines, facts';
+  const columns =
+    options.facts === false
+      ? 'blob, status, message, bytes, lines, NULL AS facts'
+      : 'blob, status, message, bytes, lines, facts';
   for (let i = 0; i < blobs.length; i += 5000) {
     const rows = await store.all<BlobRow>(
       `SELECT ${columns} FROM blobs WHERE blob IN (SELECT value FROM json_each(?))`,
@@ -185,7 +210,15 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
         await store.run(`DELETE FROM ${table} WHERE tree = ?`, [old.id]);
       }
     }
-    const values = [t.commit, t.dirty ? 1 : 0, t.version, t.module, t.remote, new Date().toISOString(), JSON.stringify(t.summary)];
+    const values = [
+      t.commit,
+      t.dirty ? 1 : 0,
+      t.version,
+      t.module,
+      t.remote,
+      new Date().toISOString(),
+      JSON.stringify(t.summary),
+    ];
     let id: number;
     if (old) {
       await store.run(
@@ -208,13 +241,35 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
       `INSERT INTO symbols (tree, id, symbol, name, kind, package, file, line, end_line, col, detail, doc)
        SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10
        FROM json_each(?)`,
-      t.symbols.map((s) => [s.id, s.symbol, s.name, s.kind, s.package, s.file, s.line, s.endLine, s.col, s.detail, s.doc]),
+      t.symbols.map((s) => [
+        s.id,
+        s.symbol,
+        s.name,
+        s.kind,
+        s.package,
+        s.file,
+        s.line,
+        s.endLine,
+        s.col,
+        s.detail,
+        s.doc,
+      ]),
     );
     await store.insertJsonRows(
       `INSERT INTO edges (tree, caller, callee, kind, via, rank, file, line, col, expr)
        SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8
        FROM json_each(?)`,
-      t.edges.map((e) => [e.caller, e.callee, e.kind, e.via, e.rank, e.file, e.line, e.col, e.expr]),
+      t.edges.map((e) => [
+        e.caller,
+        e.callee,
+        e.kind,
+        e.via,
+        e.rank,
+        e.file,
+        e.line,
+        e.col,
+        e.expr,
+      ]),
       20000,
     );
     await store.insertJsonRows(

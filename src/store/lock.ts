@@ -22,7 +22,8 @@ export function acquireIndexLock(dbPath: string, pid: number): IndexLock {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = Number(readFileSafe(lockPath));
-      if (Number.isInteger(holder) && holder > 0 && isAlive(holder)) throw new IndexBusyError(dbPath);
+      if (Number.isInteger(holder) && holder > 0 && isAlive(holder))
+        throw new IndexBusyError(dbPath);
       rmSync(lockPath, { force: true });
     }
   }

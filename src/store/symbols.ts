@@ -6,7 +6,17 @@ import type { Store } from './db.js';
 import type { EdgeInsert } from './index-store.js';
 
 /** `imethod`: a method of an interface, the callee of a dispatch whose implementation is not known. */
-export type SymbolKind = 'func' | 'method' | 'imethod' | 'closure' | 'struct' | 'interface' | 'type' | 'var' | 'const' | 'external';
+export type SymbolKind =
+  | 'func'
+  | 'method'
+  | 'imethod'
+  | 'closure'
+  | 'struct'
+  | 'interface'
+  | 'type'
+  | 'var'
+  | 'const'
+  | 'external';
 
 export interface DefinitionRow {
   id: number;
@@ -22,26 +32,41 @@ export interface DefinitionRow {
   doc: string | null;
 }
 
-const COLUMNS = 'id, symbol, name, kind, file, line, end_line AS endLine, col, package, detail, doc';
+const COLUMNS =
+  'id, symbol, name, kind, file, line, end_line AS endLine, col, package, detail, doc';
 
 /**
  * Declarations matching `query`: an exact symbol (`(*k8s.io/kubernetes/pkg/scheduler.Scheduler).Run`),
  * or a suffix of one at a name boundary (`scheduler.New`, `Scheduler).scheduleOne`,
  * `scheduleOne`). Best first: exact, then declared code before external references, shorter first.
  */
-export async function findDefinitions(store: Store, treeId: number, query: string): Promise<DefinitionRow[]> {
+export async function findDefinitions(
+  store: Store,
+  treeId: number,
+  query: string,
+): Promise<DefinitionRow[]> {
   const q = query.trim();
   if (!q) return [];
-  const exact = await store.all<DefinitionRow>(`SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND symbol = ?`, [treeId, q]);
+  const exact = await store.all<DefinitionRow>(
+    `SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND symbol = ?`,
+    [treeId, q],
+  );
   if (exact.length > 0) return exact;
   const name = lastIdentifier(q);
   if (!name) return [];
-  const rows = await store.all<DefinitionRow>(`SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND name = ?`, [treeId, name]);
+  const rows = await store.all<DefinitionRow>(
+    `SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND name = ?`,
+    [treeId, name],
+  );
   const matches = rows.filter((r) => matchesAtBoundary(r.symbol, q));
   return rankDefinitions(matches);
 }
 
-export async function findDefinitionsInFiles(store: Store, treeId: number, files: readonly string[]): Promise<DefinitionRow[]> {
+export async function findDefinitionsInFiles(
+  store: Store,
+  treeId: number,
+  files: readonly string[],
+): Promise<DefinitionRow[]> {
   return store.all<DefinitionRow>(
     `SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND file IN (SELECT value FROM json_each(?)) ORDER BY file, line`,
     [treeId, JSON.stringify(files)],
@@ -49,7 +74,12 @@ export async function findDefinitionsInFiles(store: Store, treeId: number, files
 }
 
 /** The innermost declaration whose span holds `file:line` (for blame and `def file:line`). */
-export async function findEnclosingDefinition(store: Store, treeId: number, file: string, line: number): Promise<DefinitionRow | undefined> {
+export async function findEnclosingDefinition(
+  store: Store,
+  treeId: number,
+  file: string,
+  line: number,
+): Promise<DefinitionRow | undefined> {
   const rows = await store.all<DefinitionRow>(
     `SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND file = ? AND line <= ? AND end_line >= ? ORDER BY (end_line - line) ASC LIMIT 1`,
     [treeId, file, line, line],
@@ -57,7 +87,11 @@ export async function findEnclosingDefinition(store: Store, treeId: number, file
   return rows[0];
 }
 
-export async function symbolsExist(store: Store, treeId: number, symbols: readonly string[]): Promise<Set<string>> {
+export async function symbolsExist(
+  store: Store,
+  treeId: number,
+  symbols: readonly string[],
+): Promise<Set<string>> {
   const rows = await store.all<{ symbol: string }>(
     "SELECT symbol FROM symbols WHERE tree = ? AND kind != 'external' AND symbol IN (SELECT value FROM json_each(?))",
     [treeId, JSON.stringify(symbols)],
@@ -65,21 +99,30 @@ export async function symbolsExist(store: Store, treeId: number, symbols: readon
   return new Set(rows.map((r) => r.symbol));
 }
 
-export async function findSymbolsByIds(store: Store, treeId: number, ids: readonly number[]): Promise<DefinitionRow[]> {
+export async function findSymbolsByIds(
+  store: Store,
+  treeId: number,
+  ids: readonly number[],
+): Promise<DefinitionRow[]> {
   const out: DefinitionRow[] = [];
   for (let i = 0; i < ids.length; i += 10000) {
     out.push(
-      ...(await store.all<DefinitionRow>(`SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND id IN (SELECT value FROM json_each(?))`, [
-        treeId,
-        JSON.stringify(ids.slice(i, i + 10000)),
-      ])),
+      ...(await store.all<DefinitionRow>(
+        `SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND id IN (SELECT value FROM json_each(?))`,
+        [treeId, JSON.stringify(ids.slice(i, i + 10000))],
+      )),
     );
   }
   return out;
 }
 
 /** Symbols whose name or symbol contains `text`, ranked: exact name, name prefix, then others. */
-export async function searchSymbols(store: Store, treeId: number, text: string, limit = 50): Promise<DefinitionRow[]> {
+export async function searchSymbols(
+  store: Store,
+  treeId: number,
+  text: string,
+  limit = 50,
+): Promise<DefinitionRow[]> {
   const like = `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
   const rows = await store.all<DefinitionRow>(
     `SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND kind != 'external' AND (name LIKE ? ESCAPE '\\' OR symbol LIKE ? ESCAPE '\\') LIMIT 2000`,
@@ -93,7 +136,12 @@ export async function searchSymbols(store: Store, treeId: number, text: string, 
     if (r.file.startsWith('vendor/')) s += 1;
     return s;
   };
-  return rows.sort((a, b) => score(a) - score(b) || a.symbol.length - b.symbol.length || (a.symbol < b.symbol ? -1 : 1)).slice(0, limit);
+  return rows
+    .sort(
+      (a, b) =>
+        score(a) - score(b) || a.symbol.length - b.symbol.length || (a.symbol < b.symbol ? -1 : 1),
+    )
+    .slice(0, limit);
 }
 
 /** A stored call edge, as written by the link phase. */
@@ -101,7 +149,11 @@ export type EdgeRow = EdgeInsert;
 
 const EDGE_COLUMNS = 'caller, callee, kind, via, rank, file, line, col, expr';
 
-export async function findEdgesFrom(store: Store, treeId: number, callers: readonly number[]): Promise<EdgeRow[]> {
+export async function findEdgesFrom(
+  store: Store,
+  treeId: number,
+  callers: readonly number[],
+): Promise<EdgeRow[]> {
   if (callers.length === 0) return [];
   return store.all<EdgeRow>(
     `SELECT ${EDGE_COLUMNS} FROM edges WHERE tree = ? AND caller IN (SELECT value FROM json_each(?)) ORDER BY caller, line, col, rank`,
@@ -109,7 +161,11 @@ export async function findEdgesFrom(store: Store, treeId: number, callers: reado
   );
 }
 
-export async function findEdgesTo(store: Store, treeId: number, callees: readonly number[]): Promise<EdgeRow[]> {
+export async function findEdgesTo(
+  store: Store,
+  treeId: number,
+  callees: readonly number[],
+): Promise<EdgeRow[]> {
   if (callees.length === 0) return [];
   return store.all<EdgeRow>(
     `SELECT ${EDGE_COLUMNS} FROM edges WHERE tree = ? AND callee IN (SELECT value FROM json_each(?)) ORDER BY file, line`,
@@ -117,12 +173,25 @@ export async function findEdgesTo(store: Store, treeId: number, callees: readonl
   );
 }
 
-export async function findDetail<T>(store: Store, treeId: number, symbol: string, kind: string): Promise<T | undefined> {
-  const row = await store.get<{ payload: string }>('SELECT payload FROM details WHERE tree = ? AND symbol = ? AND kind = ?', [treeId, symbol, kind]);
+export async function findDetail<T>(
+  store: Store,
+  treeId: number,
+  symbol: string,
+  kind: string,
+): Promise<T | undefined> {
+  const row = await store.get<{ payload: string }>(
+    'SELECT payload FROM details WHERE tree = ? AND symbol = ? AND kind = ?',
+    [treeId, symbol, kind],
+  );
   return row ? (JSON.parse(row.payload) as T) : undefined;
 }
 
-export async function findDetailsLike<T>(store: Store, treeId: number, kind: string, suffix: string): Promise<{ symbol: string; payload: T }[]> {
+export async function findDetailsLike<T>(
+  store: Store,
+  treeId: number,
+  kind: string,
+  suffix: string,
+): Promise<{ symbol: string; payload: T }[]> {
   const rows = await store.all<{ symbol: string; payload: string }>(
     "SELECT symbol, payload FROM details WHERE tree = ? AND kind = ? AND symbol LIKE ? ESCAPE '\\'",
     [treeId, kind, `%${suffix.replace(/[%_\\]/g, (c) => `\\${c}`)}`],
@@ -131,16 +200,23 @@ export async function findDetailsLike<T>(store: Store, treeId: number, kind: str
 }
 
 export async function countSymbols(store: Store, treeId: number): Promise<Record<string, number>> {
-  const rows = await store.all<{ kind: string; n: number }>('SELECT kind, COUNT(*) AS n FROM symbols WHERE tree = ? GROUP BY kind', [treeId]);
+  const rows = await store.all<{ kind: string; n: number }>(
+    'SELECT kind, COUNT(*) AS n FROM symbols WHERE tree = ? GROUP BY kind',
+    [treeId],
+  );
   return Object.fromEntries(rows.map((r) => [r.kind, r.n]));
 }
 
-export async function listSymbolsInPackagePrefix(store: Store, treeId: number, prefix: string, kind: SymbolKind): Promise<DefinitionRow[]> {
-  return store.all<DefinitionRow>(`SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND kind = ? AND package LIKE ? ESCAPE '\\'`, [
-    treeId,
-    kind,
-    `${prefix.replace(/[%_\\]/g, (c) => `\\${c}`)}%`,
-  ]);
+export async function listSymbolsInPackagePrefix(
+  store: Store,
+  treeId: number,
+  prefix: string,
+  kind: SymbolKind,
+): Promise<DefinitionRow[]> {
+  return store.all<DefinitionRow>(
+    `SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND kind = ? AND package LIKE ? ESCAPE '\\'`,
+    [treeId, kind, `${prefix.replace(/[%_\\]/g, (c) => `\\${c}`)}%`],
+  );
 }
 
 function lastIdentifier(q: string): string | undefined {
@@ -151,10 +227,21 @@ function lastIdentifier(q: string): string | undefined {
 function matchesAtBoundary(symbol: string, q: string): boolean {
   if (!symbol.endsWith(q)) return false;
   const before = symbol[symbol.length - q.length - 1];
-  return before === undefined || before === '/' || before === '.' || before === '(' || before === '*' || before === ' ';
+  return (
+    before === undefined ||
+    before === '/' ||
+    before === '.' ||
+    before === '(' ||
+    before === '*' ||
+    before === ' '
+  );
 }
 
 function rankDefinitions(rows: DefinitionRow[]): DefinitionRow[] {
-  const weight = (r: DefinitionRow) => (r.kind === 'external' ? 3 : r.file.startsWith('vendor/') ? 2 : r.kind === 'closure' ? 1 : 0);
-  return rows.sort((a, b) => weight(a) - weight(b) || a.symbol.length - b.symbol.length || (a.symbol < b.symbol ? -1 : 1));
+  const weight = (r: DefinitionRow) =>
+    r.kind === 'external' ? 3 : r.file.startsWith('vendor/') ? 2 : r.kind === 'closure' ? 1 : 0;
+  return rows.sort(
+    (a, b) =>
+      weight(a) - weight(b) || a.symbol.length - b.symbol.length || (a.symbol < b.symbol ? -1 : 1),
+  );
 }

@@ -44,7 +44,11 @@ export interface Neighbours {
 }
 
 /** One symbol for a query that must name one callable: the candidates when it names several. */
-export async function resolveOne(index: IndexRef, query: string, kinds?: readonly string[]): Promise<DefinitionRow> {
+export async function resolveOne(
+  index: IndexRef,
+  query: string,
+  kinds?: readonly string[],
+): Promise<DefinitionRow> {
   let rows = await findDefinitions(index.store, index.treeId, query);
   if (kinds) rows = rows.filter((r) => kinds.includes(r.kind));
   if (rows.length === 0) throw new SymbolNotFoundError(query);
@@ -52,11 +56,20 @@ export async function resolveOne(index: IndexRef, query: string, kinds?: readonl
   if (exact.length === 1) return exact[0]!;
   const declared = rows.filter((r) => r.kind !== 'external' && r.kind !== 'closure');
   const pool = declared.length > 0 ? declared : rows;
-  if (pool.length > 1) throw new AmbiguousSymbolError(query, pool.map((r) => r.symbol));
+  if (pool.length > 1)
+    throw new AmbiguousSymbolError(
+      query,
+      pool.map((r) => r.symbol),
+    );
   return pool[0]!;
 }
 
-export async function neighbours(index: IndexRef, query: string, direction: 'callers' | 'callees', depth: number): Promise<Neighbours> {
+export async function neighbours(
+  index: IndexRef,
+  query: string,
+  direction: 'callers' | 'callees',
+  depth: number,
+): Promise<Neighbours> {
   const start = await resolveOne(index, query, ['func', 'method', 'closure', 'external']);
   const symbols = new Map<number, DefinitionRow>([[start.id, start]]);
   const hops: NeighbourHop[] = [];
@@ -64,8 +77,16 @@ export async function neighbours(index: IndexRef, query: string, direction: 'cal
   const seen = new Set(frontier);
   for (let d = 1; d <= depth && frontier.length > 0; d++) {
     const rows: EdgeRow[] =
-      direction === 'callees' ? await findEdgesFrom(index.store, index.treeId, frontier) : await findEdgesTo(index.store, index.treeId, frontier);
-    const ids = [...new Set(rows.flatMap((r) => [r.caller, ...(r.callee === null ? [] : [r.callee])]).filter((id) => !symbols.has(id)))];
+      direction === 'callees'
+        ? await findEdgesFrom(index.store, index.treeId, frontier)
+        : await findEdgesTo(index.store, index.treeId, frontier);
+    const ids = [
+      ...new Set(
+        rows
+          .flatMap((r) => [r.caller, ...(r.callee === null ? [] : [r.callee])])
+          .filter((id) => !symbols.has(id)),
+      ),
+    ];
     for (const s of await findSymbolsByIds(index.store, index.treeId, ids)) symbols.set(s.id, s);
     const next: number[] = [];
     for (const r of rows) {
@@ -100,12 +121,24 @@ export interface Implementations {
   line: number;
   methods: string[];
   implementations: { type: string; file: string | null; line: number | null }[];
-  stores: { field: string; file: string; line: number; expr: string; in: string | null; type: string | null }[];
+  stores: {
+    field: string;
+    file: string;
+    line: number;
+    expr: string;
+    in: string | null;
+    type: string | null;
+  }[];
 }
 
 export async function implementations(index: IndexRef, query: string): Promise<Implementations> {
   const iface = await resolveOne(index, query, ['interface']);
-  const detail = await findDetail<{ methods: string[]; implementations: string[] }>(index.store, index.treeId, iface.symbol, 'interface');
+  const detail = await findDetail<{ methods: string[]; implementations: string[] }>(
+    index.store,
+    index.treeId,
+    iface.symbol,
+    'interface',
+  );
   const impls: Implementations['implementations'] = [];
   for (const t of detail?.implementations ?? []) {
     const def = (await findDefinitions(index.store, index.treeId, t)).find((d) => d.symbol === t);
@@ -115,7 +148,9 @@ export async function implementations(index: IndexRef, query: string): Promise<I
   // have a concrete type implementing it.
   const implSet = new Set(detail?.implementations ?? []);
   const stores: Implementations['stores'] = [];
-  const all = await findDetailsLike<{ file: string; line: number; expr: string; in: string | null; type: string | null }[]>(index.store, index.treeId, 'assigns', '');
+  const all = await findDetailsLike<
+    { file: string; line: number; expr: string; in: string | null; type: string | null }[]
+  >(index.store, index.treeId, 'assigns', '');
   for (const { symbol, payload } of all) {
     for (const s of payload) {
       const t = s.type?.replace(/^\*/, '') ?? null;
@@ -152,7 +187,13 @@ export interface StructView {
 }
 
 interface StructDetail {
-  fields: { name: string; type: string; embedded: boolean; typeSymbol: string | null; line: number }[];
+  fields: {
+    name: string;
+    type: string;
+    embedded: boolean;
+    typeSymbol: string | null;
+    line: number;
+  }[];
   methods: string[];
 }
 
@@ -163,14 +204,18 @@ export async function describeStruct(index: IndexRef, query: string): Promise<St
   const seenNames = new Set<string>();
   const seenTypes = new Set<string>();
   // Breadth-first, as Go promotes: a shallower name hides a deeper one.
-  let level: { symbol: string; depth: number; file: string }[] = [{ symbol: root.symbol, depth: 0, file: root.file }];
+  let level: { symbol: string; depth: number; file: string }[] = [
+    { symbol: root.symbol, depth: 0, file: root.file },
+  ];
   while (level.length > 0) {
     const next: typeof level = [];
     for (const t of level) {
       if (seenTypes.has(t.symbol)) continue;
       seenTypes.add(t.symbol);
       const detail = await findDetail<StructDetail>(index.store, index.treeId, t.symbol, 'struct');
-      const typeDetail = detail ? undefined : await findDetail<{ methods: string[] }>(index.store, index.treeId, t.symbol, 'type');
+      const typeDetail = detail
+        ? undefined
+        : await findDetail<{ methods: string[] }>(index.store, index.treeId, t.symbol, 'type');
       for (const m of detail?.methods ?? typeDetail?.methods ?? []) {
         const name = m.slice(m.lastIndexOf('.') + 1);
         if (seenNames.has(`m:${name}`)) continue;
@@ -179,15 +224,26 @@ export async function describeStruct(index: IndexRef, query: string): Promise<St
       }
       let file = t.file;
       if (!file) {
-        const def = (await findDefinitions(index.store, index.treeId, t.symbol)).find((d) => d.symbol === t.symbol);
+        const def = (await findDefinitions(index.store, index.treeId, t.symbol)).find(
+          (d) => d.symbol === t.symbol,
+        );
         file = def?.file ?? '';
       }
       for (const f of detail?.fields ?? []) {
         if (!seenNames.has(`f:${f.name}`)) {
           seenNames.add(`f:${f.name}`);
-          fields.push({ name: f.name, type: f.type, embedded: f.embedded, from: t.symbol, depth: t.depth, line: f.line, file });
+          fields.push({
+            name: f.name,
+            type: f.type,
+            embedded: f.embedded,
+            from: t.symbol,
+            depth: t.depth,
+            line: f.line,
+            file,
+          });
         }
-        if (f.embedded && f.typeSymbol) next.push({ symbol: f.typeSymbol, depth: t.depth + 1, file: '' });
+        if (f.embedded && f.typeSymbol)
+          next.push({ symbol: f.typeSymbol, depth: t.depth + 1, file: '' });
       }
     }
     level = next;
@@ -200,16 +256,28 @@ export interface FieldAssignments {
   stores: { file: string; line: number; expr: string; in: string | null; type: string | null }[];
 }
 
-export async function fieldAssignments(index: IndexRef, query: string): Promise<FieldAssignments[]> {
+export async function fieldAssignments(
+  index: IndexRef,
+  query: string,
+): Promise<FieldAssignments[]> {
   const q = query.trim();
   const dot = q.lastIndexOf('.');
-  if (dot <= 0) throw new SymbolNotFoundError(q, ['name a field as Type.field, e.g. Scheduler.SchedulePod']);
-  const rows = await findDetailsLike<FieldAssignments['stores']>(index.store, index.treeId, 'assigns', q);
+  if (dot <= 0)
+    throw new SymbolNotFoundError(q, ['name a field as Type.field, e.g. Scheduler.SchedulePod']);
+  const rows = await findDetailsLike<FieldAssignments['stores']>(
+    index.store,
+    index.treeId,
+    'assigns',
+    q,
+  );
   const matches = rows.filter(({ symbol }) => {
     const before = symbol[symbol.length - q.length - 1];
     return symbol === q || before === '/' || before === '.';
   });
-  if (matches.length === 0) throw new SymbolNotFoundError(q, ['no assignment stores into a field by that name; check `k8s-read struct <Type>`']);
+  if (matches.length === 0)
+    throw new SymbolNotFoundError(q, [
+      'no assignment stores into a field by that name; check `k8s-read struct <Type>`',
+    ]);
   return matches.map(({ symbol, payload }) => ({ field: symbol, stores: payload }));
 }
 
@@ -220,13 +288,25 @@ export interface PositionAnswer {
   /** The declaration that holds this position. */
   enclosing: DefinitionRow | null;
   /** What the calls on this line (or at this column) resolve to. */
-  calls: { expr: string | null; col: number; kind: string; via: string | null; rank: number; target: DefinitionRow | null }[];
+  calls: {
+    expr: string | null;
+    col: number;
+    kind: string;
+    via: string | null;
+    rank: number;
+    target: DefinitionRow | null;
+  }[];
   /** A declaration starting on this line, if any. */
   declared: DefinitionRow | null;
 }
 
 /** What the identifier at `file:line[:col]` resolves to: the calls there, or the declaration. */
-export async function resolvePosition(index: IndexRef, file: string, line: number, col: number | null): Promise<PositionAnswer> {
+export async function resolvePosition(
+  index: IndexRef,
+  file: string,
+  line: number,
+  col: number | null,
+): Promise<PositionAnswer> {
   const enclosing = (await findEnclosingDefinition(index.store, index.treeId, file, line)) ?? null;
   const declared = enclosing && enclosing.line === line ? enclosing : null;
   const calls: PositionAnswer['calls'] = [];
@@ -235,11 +315,23 @@ export async function resolvePosition(index: IndexRef, file: string, line: numbe
     const rows = (await findEdgesFrom(index.store, index.treeId, [enclosing.id])).filter(
       (r) => r.line === line && (col === null || (r.col <= col && col <= r.col + 40)),
     );
-    const best = col === null ? rows : rows.filter((r) => r.col === Math.max(...rows.map((x) => x.col)));
-    const targets = await findSymbolsByIds(index.store, index.treeId, best.flatMap((r) => (r.callee === null ? [] : [r.callee])));
+    const best =
+      col === null ? rows : rows.filter((r) => r.col === Math.max(...rows.map((x) => x.col)));
+    const targets = await findSymbolsByIds(
+      index.store,
+      index.treeId,
+      best.flatMap((r) => (r.callee === null ? [] : [r.callee])),
+    );
     const byId = new Map(targets.map((t) => [t.id, t]));
     for (const r of best) {
-      calls.push({ expr: r.expr, col: r.col, kind: r.kind, via: r.via, rank: r.rank, target: r.callee === null ? null : (byId.get(r.callee) ?? null) });
+      calls.push({
+        expr: r.expr,
+        col: r.col,
+        kind: r.kind,
+        via: r.via,
+        rank: r.rank,
+        target: r.callee === null ? null : (byId.get(r.callee) ?? null),
+      });
     }
   }
   return { file, line, col, enclosing, calls, declared };

@@ -10,13 +10,18 @@ import type { ComponentRules } from './trace-component.js';
 const schema = z.object({
   components: z.record(
     z.string(),
-    z.object({ scope: z.array(z.string()).optional(), controllers: z.object({ initMap: z.string() }).optional() }),
+    z.object({
+      scope: z.array(z.string()).optional(),
+      controllers: z.object({ initMap: z.string() }).optional(),
+    }),
   ),
 });
 
 const rulesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'rules');
 
-export function loadComponentRules(file = path.join(rulesDir, 'components.yaml')): Record<string, ComponentRules> {
+export function loadComponentRules(
+  file = path.join(rulesDir, 'components.yaml'),
+): Record<string, ComponentRules> {
   const result = schema.safeParse(parse(readFileSync(file, 'utf8')));
   if (!result.success) {
     const issue = result.error.issues[0];

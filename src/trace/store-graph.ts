@@ -3,10 +3,19 @@
  */
 import type { Store } from '../store/db.js';
 import type { TreeRow } from '../store/index-store.js';
-import { findDefinitions, findEdgesFrom, findSymbolsByIds, type DefinitionRow } from '../store/symbols.js';
+import {
+  findDefinitions,
+  findEdgesFrom,
+  findSymbolsByIds,
+  type DefinitionRow,
+} from '../store/symbols.js';
 import type { CallGraph, ComponentEntry, ComponentRules } from './trace-component.js';
 
-export function createStoreGraph(store: Store, tree: TreeRow, options: { github?: string; components?: Record<string, ComponentRules> } = {}): CallGraph {
+export function createStoreGraph(
+  store: Store,
+  tree: TreeRow,
+  options: { github?: string; components?: Record<string, ComponentRules> } = {},
+): CallGraph {
   let components: ComponentEntry[] | undefined;
   return {
     repo: { path: tree.root, commit: tree.commit_sha, version: tree.version },
@@ -19,7 +28,9 @@ export function createStoreGraph(store: Store, tree: TreeRow, options: { github?
         [tree.id],
       );
       const byName = new Map<string, ComponentEntry>();
-      for (const main of mains.sort((a, b) => a.file.length - b.file.length || (a.file < b.file ? -1 : 1))) {
+      for (const main of mains.sort(
+        (a, b) => a.file.length - b.file.length || (a.file < b.file ? -1 : 1),
+      )) {
         const name = componentName(main.package, tree.module);
         if (!byName.has(name)) byName.set(name, { name, main });
       }
@@ -33,10 +44,18 @@ export function createStoreGraph(store: Store, tree: TreeRow, options: { github?
       const out = new Map<string, DefinitionRow>();
       const initMap = options.components?.[component]?.controllers?.initMap;
       if (!initMap) return out;
-      const owners = (await findDefinitions(store, tree.id, initMap)).filter((d) => d.symbol.endsWith(initMap));
+      const owners = (await findDefinitions(store, tree.id, initMap)).filter((d) =>
+        d.symbol.endsWith(initMap),
+      );
       for (const owner of owners) {
-        const edges = (await findEdgesFrom(store, tree.id, [owner.id])).filter((e) => e.via === 'map-register' && e.callee !== null);
-        const targets = await findSymbolsByIds(store, tree.id, edges.map((e) => e.callee!));
+        const edges = (await findEdgesFrom(store, tree.id, [owner.id])).filter(
+          (e) => e.via === 'map-register' && e.callee !== null,
+        );
+        const targets = await findSymbolsByIds(
+          store,
+          tree.id,
+          edges.map((e) => e.callee!),
+        );
         const byId = new Map(targets.map((t) => [t.id, t]));
         for (const e of edges) {
           const key = /\[["`](.*)["`]\]$/.exec(e.expr ?? '')?.[1];
@@ -62,7 +81,10 @@ export function componentName(pkg: string, module: string | null): string {
  * `--github owner/repo`. Null when neither names GitHub or the commit is unknown: a guessed link
  * to the wrong code is worse than none.
  */
-export function permalinkBase(tree: Pick<TreeRow, 'remote' | 'commit_sha' | 'dirty'>, github?: string): string | null {
+export function permalinkBase(
+  tree: Pick<TreeRow, 'remote' | 'commit_sha' | 'dirty'>,
+  github?: string,
+): string | null {
   const slug = github ?? githubSlug(tree.remote);
   if (!slug || !tree.commit_sha) return null;
   return `https://github.com/${slug}/blob/${tree.commit_sha}`;

@@ -61,7 +61,11 @@ interface Hop {
   alternatives: number[];
 }
 
-export async function traceComponent(graph: CallGraph, target: string, options: TraceOptions = {}): Promise<Trace> {
+export async function traceComponent(
+  graph: CallGraph,
+  target: string,
+  options: TraceOptions = {},
+): Promise<Trace> {
   const root = await findRoot(graph, target, options);
   const all = options.all ?? false;
   const depthLimit = options.depth ?? (all || options.focus ? 12 : 25);
@@ -72,11 +76,14 @@ export async function traceComponent(graph: CallGraph, target: string, options: 
   if (root.through) symbols.set(root.through.id, root.through);
 
   const hiddenPackage = (pkg: string) =>
-    (!options.includeStd && isStd(pkg)) || (!options.includeNoise && noise.some((p) => pkg === p || pkg.startsWith(`${p}/`)));
+    (!options.includeStd && isStd(pkg)) ||
+    (!options.includeNoise && noise.some((p) => pkg === p || pkg.startsWith(`${p}/`)));
   const hidden = (s: DefinitionRow) => hiddenPackage(s.package);
   const inScope = (s: DefinitionRow) =>
     s.kind !== 'external' &&
-    (all || Boolean(options.focus) || root.scope.some((dir) => dir === '' || s.file === dir || s.file.startsWith(`${dir}/`)));
+    (all ||
+      Boolean(options.focus) ||
+      root.scope.some((dir) => dir === '' || s.file === dir || s.file.startsWith(`${dir}/`)));
 
   // Breadth-first over the graph, loading each level's edges in one query.
   const hops = new Map<number, Hop[]>();
@@ -85,7 +92,11 @@ export async function traceComponent(graph: CallGraph, target: string, options: 
   let frontier = [root.main.id];
   for (let depth = 0; depth < depthLimit && frontier.length > 0; depth++) {
     const rows = await graph.edgesFrom(frontier);
-    const unknown = [...new Set(rows.flatMap((r) => (r.callee !== null && !symbols.has(r.callee) ? [r.callee] : [])))];
+    const unknown = [
+      ...new Set(
+        rows.flatMap((r) => (r.callee !== null && !symbols.has(r.callee) ? [r.callee] : [])),
+      ),
+    ];
     for (const s of await graph.symbolsByIds(unknown)) symbols.set(s.id, s);
     const next: number[] = [];
     for (const [caller, list] of groupBy(rows, (r) => r.caller)) {
@@ -120,15 +131,20 @@ export async function traceComponent(graph: CallGraph, target: string, options: 
     const targets = new Set(focusRows.map((r) => r.id));
     shown = keepPathsTo(root.main.id, hops, targets);
     if (shown.size === 0) {
-      throw new K8sReadError(`no path from ${root.main.symbol} reaches ${options.focus} within depth ${depthLimit}; try --depth or \`k8s-read callers\``);
+      throw new K8sReadError(
+        `no path from ${root.main.symbol} reaches ${options.focus} within depth ${depthLimit}; try --depth or \`k8s-read callers\``,
+      );
     }
   } else if (root.through) {
     // A controller: main's path to its start function, then the controller's own spine.
     shown = keepPathsTo(root.main.id, hops, new Set([root.through.id]));
     if (shown.size === 0) shown.add(root.main.id);
-    for (const id of spine(root.through.id, hops, symbols, inScope, maxChildren, budget)) shown.add(id);
+    for (const id of spine(root.through.id, hops, symbols, inScope, maxChildren, budget))
+      shown.add(id);
   } else {
-    shown = all ? new Set(depthOf.keys()) : spine(root.main.id, hops, symbols, inScope, maxChildren, budget);
+    shown = all
+      ? new Set(depthOf.keys())
+      : spine(root.main.id, hops, symbols, inScope, maxChildren, budget);
   }
 
   const nodes: TraceNode[] = [];
@@ -200,9 +216,12 @@ async function findRoot(graph: CallGraph, target: string, options: TraceOptions)
   const entry = components.find((c) => c.name === name);
   if (entry) {
     const rules = options.components?.[entry.name] ?? {};
-    const ownDir = entry.main.file.includes('/') ? entry.main.file.slice(0, entry.main.file.lastIndexOf('/')) : '';
+    const ownDir = entry.main.file.includes('/')
+      ? entry.main.file.slice(0, entry.main.file.lastIndexOf('/'))
+      : '';
     const scope = [ownDir, ...(rules.scope ?? [])].filter((d, i, a) => a.indexOf(d) === i);
-    if (controller === undefined) return { component: target, main: entry.main, scope: scope.length ? scope : [''] };
+    if (controller === undefined)
+      return { component: target, main: entry.main, scope: scope.length ? scope : [''] };
     const controllers = await graph.controllers(entry.name);
     const start = controllers.get(controller);
     if (!start) {
@@ -214,15 +233,24 @@ async function findRoot(graph: CallGraph, target: string, options: TraceOptions)
         { code: 'E_NO_COMPONENT', exitCode: 2 },
       );
     }
-    return { component: target, main: entry.main, scope: [...scope, dirOf(start.file)], through: start };
+    return {
+      component: target,
+      main: entry.main,
+      scope: [...scope, dirOf(start.file)],
+      through: start,
+    };
   }
   if (!target.includes('.') && !target.includes('/') && !target.includes('(')) {
     const candidates = await graph.findDefinitions(target);
-    const callable = candidates.filter((c) => c.kind === 'func' || c.kind === 'method' || c.kind === 'closure');
+    const callable = candidates.filter(
+      (c) => c.kind === 'func' || c.kind === 'method' || c.kind === 'closure',
+    );
     if (callable.length === 0) throw unknownComponent(target, components);
     return symbolRoot(target, callable);
   }
-  const candidates = (await graph.findDefinitions(target)).filter((c) => c.kind === 'func' || c.kind === 'method' || c.kind === 'closure');
+  const candidates = (await graph.findDefinitions(target)).filter(
+    (c) => c.kind === 'func' || c.kind === 'method' || c.kind === 'closure',
+  );
   if (candidates.length === 0) throw unknownComponent(target, components);
   return symbolRoot(target, candidates);
 }
@@ -230,9 +258,13 @@ async function findRoot(graph: CallGraph, target: string, options: TraceOptions)
 function symbolRoot(target: string, candidates: DefinitionRow[]): Root {
   const exact = candidates.filter((c) => c.symbol === target);
   const pick = exact.length === 1 ? exact : candidates;
-  if (pick.length > 1) throw new AmbiguousSymbolError(target, pick.map((c) => c.symbol));
+  if (pick.length > 1)
+    throw new AmbiguousSymbolError(
+      target,
+      pick.map((c) => c.symbol),
+    );
   const main = pick[0]!;
-  return { component: target, main, scope: [dirOf(main.file)], };
+  return { component: target, main, scope: [dirOf(main.file)] };
 }
 
 function unknownComponent(target: string, components: ComponentEntry[]): K8sReadError {
@@ -251,14 +283,28 @@ function dirOf(file: string): string {
  * Gives an interface method (a symbol without a body) the implementations listed at a call of it
  * as its own hops, sited at its declaration; returns the implementations it did not have yet.
  */
-function addImplementations(hops: Map<number, Hop[]>, method: DefinitionRow, implementations: readonly number[]): number[] {
+function addImplementations(
+  hops: Map<number, Hop[]>,
+  method: DefinitionRow,
+  implementations: readonly number[],
+): number[] {
   let list = hops.get(method.id);
   if (!list) hops.set(method.id, (list = []));
   const added: number[] = [];
   for (const impl of implementations) {
     if (list.some((h) => h.edge.callee === impl)) continue;
     list.push({
-      edge: { caller: method.id, callee: impl, kind: 'interface', via: null, rank: 0, file: method.file, line: method.line, col: method.col, expr: null },
+      edge: {
+        caller: method.id,
+        callee: impl,
+        kind: 'interface',
+        via: null,
+        rank: 0,
+        file: method.file,
+        line: method.line,
+        col: method.col,
+        expr: null,
+      },
       alternatives: [],
     });
     added.push(impl);
@@ -335,7 +381,8 @@ function spine(
   const queue: { id: number; importance: number }[] = [{ id: rootId, importance: 1 }];
   while (queue.length > 0 && shown.size < budget) {
     let best = 0;
-    for (let i = 1; i < queue.length; i++) if (queue[i]!.importance > queue[best]!.importance) best = i;
+    for (let i = 1; i < queue.length; i++)
+      if (queue[i]!.importance > queue[best]!.importance) best = i;
     const { id, importance } = queue.splice(best, 1)[0]!;
     if (expanded.has(id)) continue;
     expanded.add(id);
@@ -351,24 +398,39 @@ function spine(
       // would spend the whole budget there (plugins under a fan-out under the loop). Among callees
       // that reach their caller's importance, hidden hops come first.
       const boost = dispatched ? 1 : HOP_BOOST[h.edge.kind]!;
-      return [{ id: s.id, importance: importance * Math.min(1, Math.min(1, share) * boost), boost }];
+      return [
+        { id: s.id, importance: importance * Math.min(1, Math.min(1, share) * boost), boost },
+      ];
     });
     scored.sort((a, b) => b.importance - a.importance || b.boost - a.boost);
     for (const c of scored.slice(0, maxChildren)) {
       if (shown.size >= budget) break;
       shown.add(c.id);
       const s = symbols.get(c.id);
-      if (s && inScope(s) && !expanded.has(c.id)) queue.push({ id: c.id, importance: c.importance });
+      if (s && inScope(s) && !expanded.has(c.id))
+        queue.push({ id: c.id, importance: c.importance });
     }
   }
   return shown;
 }
 
-const HOP_BOOST: Record<string, number> = { framework: 6, goroutine: 4, funcvalue: 4, interface: 1.2, closure: 1.5, static: 1 };
+const HOP_BOOST: Record<string, number> = {
+  framework: 6,
+  goroutine: 4,
+  funcvalue: 4,
+  interface: 1.2,
+  closure: 1.5,
+  static: 1,
+};
 const HIDDEN_HOPS = new Set(['framework', 'goroutine', 'funcvalue']);
 
 /** How much in-scope code each function leads to (over a breadth-first spanning tree). */
-function subtreeWeights(rootId: number, hops: Map<number, Hop[]>, symbols: Map<number, DefinitionRow>, inScope: (s: DefinitionRow) => boolean): Map<number, number> {
+function subtreeWeights(
+  rootId: number,
+  hops: Map<number, Hop[]>,
+  symbols: Map<number, DefinitionRow>,
+  inScope: (s: DefinitionRow) => boolean,
+): Map<number, number> {
   const parent = new Map<number, number>();
   const order: number[] = [rootId];
   const seen = new Set([rootId]);
@@ -435,7 +497,12 @@ export function isStd(pkg: string): boolean {
 
 function toNode(s: DefinitionRow, urlBase: string | null): TraceNode {
   // An interface's method (a dispatch no stored value decides) is a method without a body.
-  const kind: NodeKind = s.kind === 'method' || s.kind === 'imethod' ? 'method' : s.kind === 'closure' ? 'closure' : 'func';
+  const kind: NodeKind =
+    s.kind === 'method' || s.kind === 'imethod'
+      ? 'method'
+      : s.kind === 'closure'
+        ? 'closure'
+        : 'func';
   return {
     symbol: s.symbol,
     file: s.file,

@@ -98,7 +98,9 @@ export function isConnectionRefused(err: unknown): boolean {
 /** What a client sends to create an object: the server fills in uid, versions and timestamps. */
 export interface NewObject {
   kind: string;
-  metadata: Partial<Pick<ObjectMeta, 'namespace' | 'name' | 'labels' | 'ownerReferences'>> & { generateName?: string };
+  metadata: Partial<Pick<ObjectMeta, 'namespace' | 'name' | 'labels' | 'ownerReferences'>> & {
+    generateName?: string;
+  };
   spec?: object;
   status?: object;
 }
@@ -255,14 +257,19 @@ export class FakeApiServer {
     const store = this.store(input.kind);
     let name = input.metadata.name;
     if (!name) {
-      if (!input.metadata.generateName) throw new ApiError(422, 'Invalid', 'name or generateName is required');
+      if (!input.metadata.generateName)
+        throw new ApiError(422, 'Invalid', 'name or generateName is required');
       name = input.metadata.generateName + this.randomSuffix();
     }
     const namespace = input.metadata.namespace ?? (input.kind === 'Node' ? '' : 'default');
     const key = namespace ? `${namespace}/${name}` : name;
     this.checkFault('create', input.kind, key);
     if (store.objects.has(key)) {
-      throw new ApiError(409, 'AlreadyExists', `${input.kind.toLowerCase()}s "${name}" already exists`);
+      throw new ApiError(
+        409,
+        'AlreadyExists',
+        `${input.kind.toLowerCase()}s "${name}" already exists`,
+      );
     }
     const rv = ++this.revision;
     const obj = {
@@ -274,14 +281,22 @@ export class FakeApiServer {
         resourceVersion: String(rv),
         generation: 1,
         labels: { ...(input.metadata.labels ?? {}) },
-        ...(input.metadata.ownerReferences ? { ownerReferences: input.metadata.ownerReferences } : {}),
+        ...(input.metadata.ownerReferences
+          ? { ownerReferences: input.metadata.ownerReferences }
+          : {}),
         creationTimestamp: this.clock.now(),
       },
       spec: { ...(input.spec ?? {}) },
       status: { ...(input.status ?? {}) },
     } as KubeObject as T;
     store.objects.set(key, obj);
-    this.timeline?.emit('apiserver', 'create', key, `${input.kind} rv=${rv}`, '(*k8s.io/apiserver/pkg/storage/etcd3.store).Create');
+    this.timeline?.emit(
+      'apiserver',
+      'create',
+      key,
+      `${input.kind} rv=${rv}`,
+      '(*k8s.io/apiserver/pkg/storage/etcd3.store).Create',
+    );
     this.record(store, rv, { type: 'ADDED', object: obj });
     return obj;
   }
@@ -296,8 +311,16 @@ export class FakeApiServer {
     const key = metaNamespaceKeyFunc(obj);
     this.checkFault('update', obj.kind, key);
     const current = store.objects.get(key);
-    if (!current) throw new ApiError(404, 'NotFound', `${obj.kind.toLowerCase()}s "${obj.metadata.name}" not found`);
-    if (obj.metadata.resourceVersion && obj.metadata.resourceVersion !== current.metadata.resourceVersion) {
+    if (!current)
+      throw new ApiError(
+        404,
+        'NotFound',
+        `${obj.kind.toLowerCase()}s "${obj.metadata.name}" not found`,
+      );
+    if (
+      obj.metadata.resourceVersion &&
+      obj.metadata.resourceVersion !== current.metadata.resourceVersion
+    ) {
       throw new ApiError(
         409,
         'Conflict',
@@ -317,7 +340,13 @@ export class FakeApiServer {
       },
     } as T;
     store.objects.set(key, updated);
-    this.timeline?.emit('apiserver', 'update', key, `${obj.kind} rv=${rv}`, '(*k8s.io/apiserver/pkg/storage/etcd3.store).GuaranteedUpdate');
+    this.timeline?.emit(
+      'apiserver',
+      'update',
+      key,
+      `${obj.kind} rv=${rv}`,
+      '(*k8s.io/apiserver/pkg/storage/etcd3.store).GuaranteedUpdate',
+    );
     this.record(store, rv, { type: 'MODIFIED', object: updated });
     return updated;
   }
@@ -333,7 +362,13 @@ export class FakeApiServer {
     const rv = ++this.revision;
     // The DELETED event carries the last state at the revision of the deletion, as etcd3 watch does.
     const deleted = { ...current, metadata: { ...current.metadata, resourceVersion: String(rv) } };
-    this.timeline?.emit('apiserver', 'delete', key, `${kind} rv=${rv}`, '(*k8s.io/apiserver/pkg/storage/etcd3.store).Delete');
+    this.timeline?.emit(
+      'apiserver',
+      'delete',
+      key,
+      `${kind} rv=${rv}`,
+      '(*k8s.io/apiserver/pkg/storage/etcd3.store).Delete',
+    );
     this.record(store, rv, { type: 'DELETED', object: deleted });
     return deleted;
   }
@@ -347,7 +382,9 @@ export class FakeApiServer {
 
   /** Every stored object of a kind, in key order (for checks and tests; clients use list). */
   objectsOf<T extends KubeObject = KubeObject>(kind: string): T[] {
-    return [...this.store(kind).objects.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o as T);
+    return [...this.store(kind).objects.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, o]) => o as T);
   }
 
   /**
@@ -360,7 +397,11 @@ export class FakeApiServer {
     this.checkFault('bind', 'Pod', key);
     const pod = this.get<Pod>('Pod', namespace, name);
     if (pod.spec.nodeName) {
-      throw new ApiError(409, 'Conflict', `pod ${name} is already assigned to node "${pod.spec.nodeName}"`);
+      throw new ApiError(
+        409,
+        'Conflict',
+        `pod ${name} is already assigned to node "${pod.spec.nodeName}"`,
+      );
     }
     const store = this.store('Pod');
     const rv = ++this.revision;
@@ -370,7 +411,13 @@ export class FakeApiServer {
       spec: { ...pod.spec, nodeName },
     };
     store.objects.set(key, bound);
-    this.timeline?.emit('apiserver', 'bind', key, `-> ${nodeName} rv=${rv}`, '(*k8s.io/kubernetes/pkg/registry/core/pod/storage.BindingREST).Create');
+    this.timeline?.emit(
+      'apiserver',
+      'bind',
+      key,
+      `-> ${nodeName} rv=${rv}`,
+      '(*k8s.io/kubernetes/pkg/registry/core/pod/storage.BindingREST).Create',
+    );
     this.record(store, rv, { type: 'MODIFIED', object: bound });
     return bound;
   }
@@ -384,13 +431,24 @@ export class FakeApiServer {
     this.checkFault('list', kind, undefined);
     const rv = options.resourceVersion ?? '';
     if (rv !== '' && rv !== '0' && Number(rv) > this.revision) {
-      throw new ApiError(504, 'Timeout', `Too large resource version: ${rv}, current: ${this.revision}`);
+      throw new ApiError(
+        504,
+        'Timeout',
+        `Too large resource version: ${rv}, current: ${this.revision}`,
+      );
     }
     const items: KubeObject[] = [];
     for (const obj of this.store(kind).objects.values()) {
-      if (options.namespace === undefined || obj.metadata.namespace === options.namespace) items.push(obj);
+      if (options.namespace === undefined || obj.metadata.namespace === options.namespace)
+        items.push(obj);
     }
-    this.timeline?.emit('apiserver', 'list', kind, `${items.length} items at rv=${this.revision}`, '(*k8s.io/apiserver/pkg/storage/cacher.Cacher).GetList');
+    this.timeline?.emit(
+      'apiserver',
+      'list',
+      kind,
+      `${items.length} items at rv=${this.revision}`,
+      '(*k8s.io/apiserver/pkg/storage/cacher.Cacher).GetList',
+    );
     return { items, resourceVersion: String(this.revision) };
   }
 
@@ -405,11 +463,27 @@ export class FakeApiServer {
     this.checkConnection(kind, 'watch');
     this.checkFault('watch', kind, undefined);
     const store = this.store(kind);
-    const watch = new FakeWatch(++this.watchCounter, kind, options.namespace, (w) => store.watches.delete(w));
+    const watch = new FakeWatch(++this.watchCounter, kind, options.namespace, (w) =>
+      store.watches.delete(w),
+    );
     const from = Number(options.resourceVersion ?? '0');
-    if (options.resourceVersion && options.resourceVersion !== '0' && from < store.compactedRevision) {
-      const status = new ApiError(410, 'Expired', `too old resource version: ${from} (${store.compactedRevision})`).toStatus();
-      this.timeline?.emit('apiserver', 'watch 410 Gone', kind, status.message, '(*k8s.io/apiserver/pkg/storage/cacher.watchCache).getAllEventsSinceLocked');
+    if (
+      options.resourceVersion &&
+      options.resourceVersion !== '0' &&
+      from < store.compactedRevision
+    ) {
+      const status = new ApiError(
+        410,
+        'Expired',
+        `too old resource version: ${from} (${store.compactedRevision})`,
+      ).toStatus();
+      this.timeline?.emit(
+        'apiserver',
+        'watch 410 Gone',
+        kind,
+        status.message,
+        '(*k8s.io/apiserver/pkg/storage/cacher.watchCache).getAllEventsSinceLocked',
+      );
       watch.resultChan.send({ type: 'ERROR', object: status });
       watch.resultChan.close();
       return watch;
@@ -430,15 +504,23 @@ export class FakeApiServer {
     if (options.timeoutSeconds && options.timeoutSeconds > 0) {
       watch.setTimeout(this.clock.after(options.timeoutSeconds * 1000, () => watch.stop()));
     }
-    this.timeline?.emit('apiserver', 'watch', kind, `from rv=${options.resourceVersion || 'now'}`, '(*k8s.io/apiserver/pkg/storage/cacher.Cacher).Watch');
+    this.timeline?.emit(
+      'apiserver',
+      'watch',
+      kind,
+      `from rv=${options.resourceVersion || 'now'}`,
+      '(*k8s.io/apiserver/pkg/storage/cacher.Cacher).Watch',
+    );
     return watch;
   }
 
   /** The list/watch pair a reflector for `kind` uses. */
   listerWatcher(kind: string, namespace?: string): KindListerWatcher {
     return {
-      list: (options) => this.list(kind, { ...options, ...(namespace === undefined ? {} : { namespace }) }),
-      watch: (options) => this.watch(kind, { ...options, ...(namespace === undefined ? {} : { namespace }) }),
+      list: (options) =>
+        this.list(kind, { ...options, ...(namespace === undefined ? {} : { namespace }) }),
+      watch: (options) =>
+        this.watch(kind, { ...options, ...(namespace === undefined ? {} : { namespace }) }),
     };
   }
 
@@ -450,7 +532,13 @@ export class FakeApiServer {
     for (const [kind, store] of this.kinds) {
       while (store.history.length > 0) store.history.readOne();
       store.compactedRevision = this.revision;
-      this.timeline?.emit('apiserver', 'compact', kind, `history forgotten up to rv=${this.revision}`, '(*k8s.io/apiserver/pkg/storage/cacher.watchCache).getAllEventsSinceLocked');
+      this.timeline?.emit(
+        'apiserver',
+        'compact',
+        kind,
+        `history forgotten up to rv=${this.revision}`,
+        '(*k8s.io/apiserver/pkg/storage/cacher.watchCache).getAllEventsSinceLocked',
+      );
     }
   }
 
@@ -462,7 +550,11 @@ export class FakeApiServer {
     this.compact();
     for (const store of this.kinds.values()) {
       for (const watch of [...store.watches]) {
-        const status = new ApiError(410, 'Expired', `too old resource version: watch expired at rv=${this.revision}`).toStatus();
+        const status = new ApiError(
+          410,
+          'Expired',
+          `too old resource version: watch expired at rv=${this.revision}`,
+        ).toStatus();
         watch.resultChan.send({ type: 'ERROR', object: status });
         watch.stop();
       }
@@ -472,7 +564,13 @@ export class FakeApiServer {
   /** Drops every open watch and refuses list and watch calls for `ms` virtual milliseconds. */
   disconnect(ms: number): void {
     this.disconnectedUntil = this.clock.now() + ms;
-    this.timeline?.emit('apiserver', 'disconnect', '-', `list/watch refused for ${ms}ms`, 'k8s.io/apimachinery/pkg/util/net.IsConnectionRefused');
+    this.timeline?.emit(
+      'apiserver',
+      'disconnect',
+      '-',
+      `list/watch refused for ${ms}ms`,
+      'k8s.io/apimachinery/pkg/util/net.IsConnectionRefused',
+    );
     for (const store of this.kinds.values()) for (const watch of [...store.watches]) watch.stop();
   }
 
@@ -484,7 +582,12 @@ export class FakeApiServer {
   private store(kind: string): KindStore {
     let store = this.kinds.get(kind);
     if (!store) {
-      store = { objects: new Map(), history: new RingGrowing(64), compactedRevision: 0, watches: new Set() };
+      store = {
+        objects: new Map(),
+        history: new RingGrowing(64),
+        compactedRevision: 0,
+        watches: new Set(),
+      };
       this.kinds.set(kind, store);
     }
     return store;
@@ -493,7 +596,8 @@ export class FakeApiServer {
   /** Appends to the history (evicting the oldest beyond its size) and dispatches to watchers. */
   private record(store: KindStore, rv: number, event: WatchEvent): void {
     store.history.writeOne({ rv, event });
-    if (store.history.length > this.historySize) store.compactedRevision = store.history.readOne()!.rv;
+    if (store.history.length > this.historySize)
+      store.compactedRevision = store.history.readOne()!.rv;
     if (store.watches.size === 0) return;
     let delivered = 0;
     for (const watch of store.watches) {
@@ -502,17 +606,30 @@ export class FakeApiServer {
       delivered++;
     }
     if (delivered > 0) {
-      this.timeline?.emit('apiserver', `watch ${event.type}`, metaNamespaceKeyFunc(event.object as KubeObject), `rv=${rv} -> ${delivered} watcher(s)`, '(*k8s.io/apiserver/pkg/storage/cacher.Cacher).dispatchEvent');
+      this.timeline?.emit(
+        'apiserver',
+        `watch ${event.type}`,
+        metaNamespaceKeyFunc(event.object as KubeObject),
+        `rv=${rv} -> ${delivered} watcher(s)`,
+        '(*k8s.io/apiserver/pkg/storage/cacher.Cacher).dispatchEvent',
+      );
     }
   }
 
   private visible(watch: FakeWatch, event: WatchEvent): boolean {
-    return watch.namespace === undefined || (event.object as KubeObject).metadata?.namespace === watch.namespace;
+    return (
+      watch.namespace === undefined ||
+      (event.object as KubeObject).metadata?.namespace === watch.namespace
+    );
   }
 
   private checkConnection(kind: string, verb: Verb): void {
     if (this.clock.now() < this.disconnectedUntil) {
-      throw new ApiError(0, 'ConnectionRefused', `${verb} ${kind}: dial tcp 127.0.0.1:6443: connect: connection refused`);
+      throw new ApiError(
+        0,
+        'ConnectionRefused',
+        `${verb} ${kind}: dial tcp 127.0.0.1:6443: connect: connection refused`,
+      );
     }
   }
 
@@ -526,8 +643,18 @@ export class FakeApiServer {
       } else if (rule.probability !== undefined && !this.rand.chance(rule.probability)) {
         continue;
       }
-      const error = new ApiError(rule.code ?? 500, rule.reason ?? 'InternalError', `injected failure: ${verb} ${kind}${key ? ` ${key}` : ''}`);
-      this.timeline?.emit('apiserver', `${verb} failed`, key ?? kind, `${error.code} ${error.reason}`, verbMirrors[verb]);
+      const error = new ApiError(
+        rule.code ?? 500,
+        rule.reason ?? 'InternalError',
+        `injected failure: ${verb} ${kind}${key ? ` ${key}` : ''}`,
+      );
+      this.timeline?.emit(
+        'apiserver',
+        `${verb} failed`,
+        key ?? kind,
+        `${error.code} ${error.reason}`,
+        verbMirrors[verb],
+      );
       throw error;
     }
   }

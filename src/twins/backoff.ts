@@ -48,7 +48,11 @@ export class ExponentialBackoffManager {
 
   /** The reflector's settings: 800ms doubling to 30s, reset after 2 quiet minutes, jitter 1.0. */
   static forReflector(clock: VirtualClock, rand: SeededRandom): ExponentialBackoffManager {
-    return new ExponentialBackoffManager({ initialMs: 800, maxMs: 30_000, resetMs: 120_000, factor: 2, jitter: 1 }, clock, rand);
+    return new ExponentialBackoffManager(
+      { initialMs: 800, maxMs: 30_000, resetMs: 120_000, factor: 2, jitter: 1 },
+      clock,
+      rand,
+    );
   }
 
   /**

@@ -27,7 +27,13 @@ import type { FakeApiServer, NewObject } from './apiserver.js';
 import { SharedIndexInformer, waitForCacheSync, type ResourceEventHandler } from './informer.js';
 import { NamespaceIndex } from './indexer.js';
 import { RateLimitingQueue } from './workqueue.js';
-import { DeletedFinalStateUnknown, metaNamespaceKeyFunc, splitMetaNamespaceKey, type CacheEntry, type KubeObject } from './objects.js';
+import {
+  DeletedFinalStateUnknown,
+  metaNamespaceKeyFunc,
+  splitMetaNamespaceKey,
+  type CacheEntry,
+  type KubeObject,
+} from './objects.js';
 
 /** @mirrors sigs.k8s.io/controller-runtime/pkg/reconcile.Request */
 export interface Request {
@@ -130,7 +136,10 @@ export class EnqueueRequestForOwner implements EventHandler {
    * @mirrors (*sigs.k8s.io/controller-runtime/pkg/handler.enqueueRequestForOwner[object]).Update
    */
   update(oldObj: KubeObject, newObj: KubeObject, queue: RequestQueue): void {
-    const keys = new Set([...this.getOwnerReconcileRequests(oldObj), ...this.getOwnerReconcileRequests(newObj)]);
+    const keys = new Set([
+      ...this.getOwnerReconcileRequests(oldObj),
+      ...this.getOwnerReconcileRequests(newObj),
+    ]);
     for (const key of keys) queue.add(key);
   }
 
@@ -148,7 +157,9 @@ export class EnqueueRequestForOwner implements EventHandler {
    */
   private getOwnerReconcileRequests(obj: KubeObject): string[] {
     return (obj.metadata.ownerReferences ?? [])
-      .filter((ref) => ref.kind === this.ownerKind && (!this.isController || ref.controller === true))
+      .filter(
+        (ref) => ref.kind === this.ownerKind && (!this.isController || ref.controller === true),
+      )
       .map((ref) => requestKey({ namespace: obj.metadata.namespace, name: ref.name }));
   }
 }
@@ -165,7 +176,8 @@ export class EnqueueRequestsFromMapFunc implements EventHandler {
   }
 
   update(oldObj: KubeObject, newObj: KubeObject, queue: RequestQueue): void {
-    for (const r of [...this.toRequests(oldObj), ...this.toRequests(newObj)]) queue.add(requestKey(r));
+    for (const r of [...this.toRequests(oldObj), ...this.toRequests(newObj)])
+      queue.add(requestKey(r));
   }
 
   delete(obj: KubeObject, queue: RequestQueue): void {
@@ -237,12 +249,17 @@ export class InformerCache {
    * @mirrors (*sigs.k8s.io/controller-runtime/pkg/cache/internal.Informers).WaitForCacheSync
    */
   *waitForCacheSync(stop: StopChannel): Proc<boolean> {
-    return yield* waitForCacheSync(this.clock, stop, ...[...this.informers.values()].map((i) => () => i.hasSynced()));
+    return yield* waitForCacheSync(
+      this.clock,
+      stop,
+      ...[...this.informers.values()].map((i) => () => i.hasSynced()),
+    );
   }
 
   /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/cache.informerCache).Get */
   get<T extends KubeObject>(kind: string, namespace: string, name: string): T | undefined {
-    return this.getInformer(kind).indexer.getByKey(namespace ? `${namespace}/${name}` : name) as T | undefined;
+    return this.getInformer(kind).indexer.getByKey(namespace ? `${namespace}/${name}` : name) as
+      T | undefined;
   }
 
   /** @mirrors (*sigs.k8s.io/controller-runtime/pkg/cache.informerCache).List */
@@ -324,7 +341,11 @@ export class Controller {
     this.name = options.name;
     this.reconciler = options.reconciler;
     this.maxConcurrentReconciles = options.maxConcurrentReconciles ?? 1;
-    this.queue = new RateLimitingQueue<string>({ clock, name: `${options.name}-queue`, ...(timeline ? { timeline } : {}) });
+    this.queue = new RateLimitingQueue<string>({
+      clock,
+      name: `${options.name}-queue`,
+      ...(timeline ? { timeline } : {}),
+    });
   }
 
   /**
@@ -350,10 +371,17 @@ export class Controller {
     stop.onClose(() => this.queue.shutDown());
     for (const watch of this.startWatches) this.startSource(watch);
     const informers = this.startWatches.map((w) => this.cache.getInformer(w.kind));
-    if (!(yield* waitForCacheSync(this.clock, stop, ...informers.map((i) => () => i.hasSynced())))) return;
+    if (!(yield* waitForCacheSync(this.clock, stop, ...informers.map((i) => () => i.hasSynced()))))
+      return;
     this.startWatches.length = 0;
     this.started = true;
-    this.timeline?.emit(`controller ${this.name}`, 'Starting workers', '-', `worker count ${this.maxConcurrentReconciles}`, '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).Start');
+    this.timeline?.emit(
+      `controller ${this.name}`,
+      'Starting workers',
+      '-',
+      `worker count ${this.maxConcurrentReconciles}`,
+      '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).Start',
+    );
     for (let i = 1; i <= this.maxConcurrentReconciles; i++) this.clock.go(this.worker(i));
     yield* stop.wait();
   }
@@ -377,7 +405,8 @@ export class Controller {
         if (predicates.every((p) => p.create?.(obj) ?? true)) handler.create(obj, this.queue);
       },
       onUpdate: (oldObj, newObj) => {
-        if (predicates.every((p) => p.update?.(oldObj, newObj) ?? true)) handler.update(oldObj, newObj, this.queue);
+        if (predicates.every((p) => p.update?.(oldObj, newObj) ?? true))
+          handler.update(oldObj, newObj, this.queue);
       },
       onDelete: (obj: CacheEntry) => {
         const last = obj instanceof DeletedFinalStateUnknown ? obj.obj : obj;
@@ -412,21 +441,51 @@ export class Controller {
     const component = `controller ${this.name}`;
     const request = splitMetaNamespaceKey(key);
     this.reconciles.set(key, (this.reconciles.get(key) ?? 0) + 1);
-    this.timeline?.emit(component, 'Reconcile', key, `${worker}`, '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).Reconcile');
+    this.timeline?.emit(
+      component,
+      'Reconcile',
+      key,
+      `${worker}`,
+      '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).Reconcile',
+    );
     const outcome = this.reconciler.reconcile(request);
     const { result = {}, err } = isProc<ReconcileOutcome>(outcome) ? yield* outcome : outcome;
     if (err) {
-      this.timeline?.emit(component, 'Reconciler error', key, `${err.message}; AddRateLimited`, '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).reconcileHandler');
+      this.timeline?.emit(
+        component,
+        'Reconciler error',
+        key,
+        `${err.message}; AddRateLimited`,
+        '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).reconcileHandler',
+      );
       this.queue.addRateLimited(key);
     } else if (result.requeueAfterMs && result.requeueAfterMs > 0) {
-      this.timeline?.emit(component, 'RequeueAfter', key, `Forget; AddAfter ${formatMs(result.requeueAfterMs)}`, '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).reconcileHandler');
+      this.timeline?.emit(
+        component,
+        'RequeueAfter',
+        key,
+        `Forget; AddAfter ${formatMs(result.requeueAfterMs)}`,
+        '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).reconcileHandler',
+      );
       this.queue.forget(key);
       this.queue.addAfter(key, result.requeueAfterMs);
     } else if (result.requeue) {
-      this.timeline?.emit(component, 'Requeue', key, 'AddRateLimited', '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).reconcileHandler');
+      this.timeline?.emit(
+        component,
+        'Requeue',
+        key,
+        'AddRateLimited',
+        '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).reconcileHandler',
+      );
       this.queue.addRateLimited(key);
     } else {
-      this.timeline?.emit(component, 'Reconciled', key, 'Forget', '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).reconcileHandler');
+      this.timeline?.emit(
+        component,
+        'Reconciled',
+        key,
+        'Forget',
+        '(*sigs.k8s.io/controller-runtime/pkg/internal/controller.Controller).reconcileHandler',
+      );
       this.queue.forget(key);
     }
   }
@@ -464,7 +523,13 @@ export class Manager {
   ) {
     this.clock = options.clock;
     this.timeline = options.timeline;
-    this.cache = new InformerCache(apiserver, options.clock, options.rand, options.syncPeriodMs ?? 36_000_000, options.timeline);
+    this.cache = new InformerCache(
+      apiserver,
+      options.clock,
+      options.rand,
+      options.syncPeriodMs ?? 36_000_000,
+      options.timeline,
+    );
     this.client = new Client(this.cache, apiserver);
   }
 
@@ -485,7 +550,13 @@ export class Manager {
   *start(stop: StopChannel): Proc {
     this.cache.start(stop);
     if (!(yield* this.cache.waitForCacheSync(stop))) return;
-    this.timeline?.emit('manager', 'caches synced', '-', `starting ${this.runnables.length} runnable(s)`, '(*sigs.k8s.io/controller-runtime/pkg/manager.controllerManager).Start');
+    this.timeline?.emit(
+      'manager',
+      'caches synced',
+      '-',
+      `starting ${this.runnables.length} runnable(s)`,
+      '(*sigs.k8s.io/controller-runtime/pkg/manager.controllerManager).Start',
+    );
     for (const runnable of this.runnables) this.clock.go(runnable(stop));
     yield* stop.wait();
   }
@@ -510,7 +581,10 @@ export class Builder {
    * @mirrors (*sigs.k8s.io/controller-runtime/pkg/builder.TypedBuilder[request]).For
    */
   for(kind: string): this {
-    if (this.forKind !== undefined) throw new Error('For(...) should only be called once, could not assign multiple objects for reconciliation');
+    if (this.forKind !== undefined)
+      throw new Error(
+        'For(...) should only be called once, could not assign multiple objects for reconciliation',
+      );
     this.forKind = kind;
     return this;
   }
@@ -579,13 +653,18 @@ export class Builder {
   build(reconciler: Reconciler): Controller {
     if (this.forKind === undefined) throw new Error('must provide an object for reconciliation');
     const ctrl = new Controller(
-      { name: this.name ?? this.forKind.toLowerCase(), reconciler, maxConcurrentReconciles: this.maxConcurrentReconciles },
+      {
+        name: this.name ?? this.forKind.toLowerCase(),
+        reconciler,
+        maxConcurrentReconciles: this.maxConcurrentReconciles,
+      },
       this.mgr.cache,
       this.mgr.clock,
       this.mgr.timeline,
     );
     ctrl.watch(this.forKind, new EnqueueRequestForObject(), ...this.globalPredicates);
-    for (const kind of this.ownsKinds) ctrl.watch(kind, new EnqueueRequestForOwner(this.forKind, true), ...this.globalPredicates);
+    for (const kind of this.ownsKinds)
+      ctrl.watch(kind, new EnqueueRequestForOwner(this.forKind, true), ...this.globalPredicates);
     for (const w of this.watchesInput) ctrl.watch(w.kind, w.handler, ...this.globalPredicates);
     this.mgr.add((stop) => ctrl.start(stop));
     return ctrl;

@@ -67,11 +67,23 @@ export class Controller {
    */
   *run(workers: number, stop: StopChannel): Proc {
     if (!(yield* waitForCacheSync(this.clock, stop, ...this.cacheSyncs))) {
-      this.timeline?.emit('controller', 'stopped', '-', 'caches never synced', 'k8s.io/client-go/tools/cache.WaitForCacheSync');
+      this.timeline?.emit(
+        'controller',
+        'stopped',
+        '-',
+        'caches never synced',
+        'k8s.io/client-go/tools/cache.WaitForCacheSync',
+      );
       this.queue.shutDown();
       return;
     }
-    this.timeline?.emit('controller', 'caches synced', '-', `starting ${workers} worker(s)`, '(*k8s.io/sample-controller.Controller).Run');
+    this.timeline?.emit(
+      'controller',
+      'caches synced',
+      '-',
+      `starting ${workers} worker(s)`,
+      '(*k8s.io/sample-controller.Controller).Run',
+    );
     for (let i = 1; i <= workers; i++) this.clock.go(this.runWorker(i));
     yield* stop.wait();
     this.queue.shutDown();
@@ -96,7 +108,13 @@ export class Controller {
     const [key, quit] = yield* this.queue.get();
     if (quit || key === undefined) return false;
     const worker = `worker-${id}`;
-    this.timeline?.emit(worker, 'Get', key, 'sync starts', '(*k8s.io/sample-controller.Controller).processNextWorkItem');
+    this.timeline?.emit(
+      worker,
+      'Get',
+      key,
+      'sync starts',
+      '(*k8s.io/sample-controller.Controller).processNextWorkItem',
+    );
     try {
       const outcome = this.syncHandler(key);
       const err = isProc<Error | undefined>(outcome) ? yield* outcome : outcome;
@@ -113,16 +131,34 @@ export class Controller {
    */
   handleErr(err: Error | undefined, key: string, worker = 'worker'): void {
     if (!err) {
-      this.timeline?.emit(worker, 'synced', key, 'Forget: reset its backoff', '(*k8s.io/client-go/examples/workqueue.Controller).handleErr');
+      this.timeline?.emit(
+        worker,
+        'synced',
+        key,
+        'Forget: reset its backoff',
+        '(*k8s.io/client-go/examples/workqueue.Controller).handleErr',
+      );
       this.queue.forget(key);
       return;
     }
     if (this.queue.numRequeues(key) < this.maxRetries) {
-      this.timeline?.emit(worker, 'sync failed', key, `${err.message}; AddRateLimited`, '(*k8s.io/client-go/examples/workqueue.Controller).handleErr');
+      this.timeline?.emit(
+        worker,
+        'sync failed',
+        key,
+        `${err.message}; AddRateLimited`,
+        '(*k8s.io/client-go/examples/workqueue.Controller).handleErr',
+      );
       this.queue.addRateLimited(key);
       return;
     }
-    this.timeline?.emit(worker, 'dropped', key, `${err.message}; gave up after ${this.maxRetries} retries: Forget`, '(*k8s.io/client-go/examples/workqueue.Controller).handleErr');
+    this.timeline?.emit(
+      worker,
+      'dropped',
+      key,
+      `${err.message}; gave up after ${this.maxRetries} retries: Forget`,
+      '(*k8s.io/client-go/examples/workqueue.Controller).handleErr',
+    );
     this.queue.forget(key);
     this.dropped.push(key);
   }

@@ -100,7 +100,7 @@ export class DeltaFIFO {
   keyOf(obj: CacheEntry | Deltas): string {
     if (Array.isArray(obj)) {
       const newest = obj[obj.length - 1];
-      if (!newest) throw new Error('0 length Deltas object; can\'t get key');
+      if (!newest) throw new Error("0 length Deltas object; can't get key");
       return this.keyFunc(newest.object);
     }
     return this.keyFunc(obj);
@@ -136,7 +136,13 @@ export class DeltaFIFO {
     this.populated = true;
     const known = this.knownObjects ? this.knownObjects.getByKey(id) !== undefined : false;
     if (!known && !this.items.has(id)) {
-      this.timeline?.emit('deltafifo', 'Delete ignored', id, 'not known and nothing pending', '(*k8s.io/client-go/tools/cache.DeltaFIFO).Delete');
+      this.timeline?.emit(
+        'deltafifo',
+        'Delete ignored',
+        id,
+        'not known and nothing pending',
+        '(*k8s.io/client-go/tools/cache.DeltaFIFO).Delete',
+      );
       return;
     }
     this.queueActionLocked('Deleted', obj);
@@ -225,10 +231,22 @@ export class DeltaFIFO {
       const deltas = this.items.get(id);
       if (!deltas) continue; // "Inconceivable!" in Go: a queued key always has deltas
       this.items.delete(id);
-      this.timeline?.emit('deltafifo', 'Pop', id, `[${deltas.map((d) => d.type).join(', ')}]`, '(*k8s.io/client-go/tools/cache.DeltaFIFO).Pop');
+      this.timeline?.emit(
+        'deltafifo',
+        'Pop',
+        id,
+        `[${deltas.map((d) => d.type).join(', ')}]`,
+        '(*k8s.io/client-go/tools/cache.DeltaFIFO).Pop',
+      );
       let err = process(deltas);
       if (err instanceof ErrRequeue) {
-        this.timeline?.emit('deltafifo', 'requeue', id, err.err.message, '(*k8s.io/client-go/tools/cache.DeltaFIFO).addIfNotPresent');
+        this.timeline?.emit(
+          'deltafifo',
+          'requeue',
+          id,
+          err.err.message,
+          '(*k8s.io/client-go/tools/cache.DeltaFIFO).addIfNotPresent',
+        );
         this.addIfNotPresent(deltas);
         err = err.err;
       }
@@ -256,15 +274,33 @@ export class DeltaFIFO {
         const newest = deltas[deltas.length - 1];
         const last = newest?.object;
         queuedDeletions++;
-        this.queueActionLocked('Deleted', new DeletedFinalStateUnknown(key, last instanceof DeletedFinalStateUnknown ? last.obj : last));
+        this.queueActionLocked(
+          'Deleted',
+          new DeletedFinalStateUnknown(
+            key,
+            last instanceof DeletedFinalStateUnknown ? last.obj : last,
+          ),
+        );
       }
     } else {
       for (const key of this.knownObjects.listKeys()) {
         if (keys.has(key)) continue;
         const known = this.knownObjects.getByKey(key);
         queuedDeletions++;
-        this.timeline?.emit('deltafifo', 'tombstone', key, 'known but missing from the relist: its delete was missed', '(*k8s.io/client-go/tools/cache.DeltaFIFO).Replace');
-        this.queueActionLocked('Deleted', new DeletedFinalStateUnknown(key, known instanceof DeletedFinalStateUnknown ? known.obj : known));
+        this.timeline?.emit(
+          'deltafifo',
+          'tombstone',
+          key,
+          'known but missing from the relist: its delete was missed',
+          '(*k8s.io/client-go/tools/cache.DeltaFIFO).Replace',
+        );
+        this.queueActionLocked(
+          'Deleted',
+          new DeletedFinalStateUnknown(
+            key,
+            known instanceof DeletedFinalStateUnknown ? known.obj : known,
+          ),
+        );
       }
     }
     if (!this.populated) {

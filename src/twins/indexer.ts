@@ -9,7 +9,11 @@
  * Left out: the lock (one task runs at a time in a twin), Resync on the store (a no-op in Go too),
  * and the v0.27+ split of the index bookkeeping into storeIndex (tagged below for drift checks).
  */
-import { deletionHandlingMetaNamespaceKeyFunc, type CacheEntry, type KubeObject } from './objects.js';
+import {
+  deletionHandlingMetaNamespaceKeyFunc,
+  type CacheEntry,
+  type KubeObject,
+} from './objects.js';
 
 /** Computes the index values of an object, e.g. its namespace or node name. */
 export type IndexFunc = (obj: CacheEntry) => readonly string[];
@@ -145,7 +149,11 @@ export class ThreadSafeStore {
    * @mirrors (*k8s.io/client-go/tools/cache.threadSafeMap).updateIndices
    * @mirrors (*k8s.io/client-go/tools/cache.storeIndex).updateIndices
    */
-  private updateIndices(oldObj: CacheEntry | undefined, newObj: CacheEntry | undefined, key: string): void {
+  private updateIndices(
+    oldObj: CacheEntry | undefined,
+    newObj: CacheEntry | undefined,
+    key: string,
+  ): void {
     for (const [name, fn] of this.indexers) {
       const oldValues = oldObj === undefined ? [] : fn(oldObj);
       const newValues = newObj === undefined ? [] : fn(newObj);
@@ -155,7 +163,8 @@ export class ThreadSafeStore {
         this.indices.set(name, index);
       }
       // The common case, one unchanged value (a pod's namespace), costs nothing.
-      if (oldValues.length === 1 && newValues.length === 1 && oldValues[0] === newValues[0]) continue;
+      if (oldValues.length === 1 && newValues.length === 1 && oldValues[0] === newValues[0])
+        continue;
       for (const value of oldValues) this.deleteKeyFromIndex(key, value, index);
       for (const value of newValues) this.addKeyToIndex(key, value, index);
     }

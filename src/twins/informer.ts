@@ -177,15 +177,33 @@ export class ProcessorListener {
       const waiting = this.pendingNotifications.length;
       switch (next.type) {
         case 'update':
-          this.timeline?.emit(`handler ${this.options.name}`, 'OnUpdate', metaNamespaceKeyFunc(next.newObj), `rv ${next.oldObj.metadata.resourceVersion} -> ${next.newObj.metadata.resourceVersion}; ${waiting} buffered`, '(*k8s.io/client-go/tools/cache.processorListener).run');
+          this.timeline?.emit(
+            `handler ${this.options.name}`,
+            'OnUpdate',
+            metaNamespaceKeyFunc(next.newObj),
+            `rv ${next.oldObj.metadata.resourceVersion} -> ${next.newObj.metadata.resourceVersion}; ${waiting} buffered`,
+            '(*k8s.io/client-go/tools/cache.processorListener).run',
+          );
           this.handler.onUpdate(next.oldObj, next.newObj);
           break;
         case 'add':
-          this.timeline?.emit(`handler ${this.options.name}`, 'OnAdd', metaNamespaceKeyFunc(next.newObj), `${describeObject(next.newObj)}; ${waiting} buffered`, '(*k8s.io/client-go/tools/cache.processorListener).run');
+          this.timeline?.emit(
+            `handler ${this.options.name}`,
+            'OnAdd',
+            metaNamespaceKeyFunc(next.newObj),
+            `${describeObject(next.newObj)}; ${waiting} buffered`,
+            '(*k8s.io/client-go/tools/cache.processorListener).run',
+          );
           this.handler.onAdd(next.newObj);
           break;
         case 'delete':
-          this.timeline?.emit(`handler ${this.options.name}`, 'OnDelete', deletionHandlingMetaNamespaceKeyFunc(next.oldObj), `${describeObject(next.oldObj)}; ${waiting} buffered`, '(*k8s.io/client-go/tools/cache.processorListener).run');
+          this.timeline?.emit(
+            `handler ${this.options.name}`,
+            'OnDelete',
+            deletionHandlingMetaNamespaceKeyFunc(next.oldObj),
+            `${describeObject(next.oldObj)}; ${waiting} buffered`,
+            '(*k8s.io/client-go/tools/cache.processorListener).run',
+          );
           this.handler.onDelete(next.oldObj);
           break;
       }
@@ -272,7 +290,13 @@ export class SharedProcessor {
       }
     }
     if (resyncNeeded) {
-      this.timeline?.emit('informer', 'resync due', '-', `listeners: ${this.syncingListeners.map((l) => l.options.name).join(', ')}`, '(*k8s.io/client-go/tools/cache.sharedProcessor).shouldResync');
+      this.timeline?.emit(
+        'informer',
+        'resync due',
+        '-',
+        `listeners: ${this.syncingListeners.map((l) => l.options.name).join(', ')}`,
+        '(*k8s.io/client-go/tools/cache.sharedProcessor).shouldResync',
+      );
     }
     return resyncNeeded;
   }
@@ -280,7 +304,9 @@ export class SharedProcessor {
   /** @mirrors (*k8s.io/client-go/tools/cache.sharedProcessor).resyncCheckPeriodChanged */
   resyncCheckPeriodChanged(resyncCheckPeriodMs: number): void {
     for (const listener of this.listeners) {
-      listener.setResyncPeriod(determineResyncPeriod(listener.requestedResyncPeriodMs, resyncCheckPeriodMs));
+      listener.setResyncPeriod(
+        determineResyncPeriod(listener.requestedResyncPeriodMs, resyncCheckPeriodMs),
+      );
     }
   }
 }
@@ -373,7 +399,12 @@ export interface ClientState {
  * @mirrors k8s.io/client-go/tools/cache.processDeltas
  * @mirrors (*k8s.io/client-go/tools/cache.sharedIndexInformer).HandleDeltas
  */
-export function processDeltas(handler: ResourceEventHandler, clientState: ClientState, deltas: Deltas, timeline?: Timeline): Error | undefined {
+export function processDeltas(
+  handler: ResourceEventHandler,
+  clientState: ClientState,
+  deltas: Deltas,
+  timeline?: Timeline,
+): Error | undefined {
   for (const d of deltas) {
     const obj = d.object;
     switch (d.type) {
@@ -384,18 +415,36 @@ export function processDeltas(handler: ResourceEventHandler, clientState: Client
         const old = clientState.get(obj);
         if (old !== undefined) {
           clientState.update(obj);
-          timeline?.emit('indexer', 'Update', deletionHandlingMetaNamespaceKeyFunc(obj), `${d.type} delta: ${describeObject(obj)} -> OnUpdate`, 'k8s.io/client-go/tools/cache.processDeltas');
+          timeline?.emit(
+            'indexer',
+            'Update',
+            deletionHandlingMetaNamespaceKeyFunc(obj),
+            `${d.type} delta: ${describeObject(obj)} -> OnUpdate`,
+            'k8s.io/client-go/tools/cache.processDeltas',
+          );
           handler.onUpdate(old as KubeObject, obj as KubeObject);
         } else {
           clientState.add(obj);
-          timeline?.emit('indexer', 'Add', deletionHandlingMetaNamespaceKeyFunc(obj), `${d.type} delta: ${describeObject(obj)} -> OnAdd`, 'k8s.io/client-go/tools/cache.processDeltas');
+          timeline?.emit(
+            'indexer',
+            'Add',
+            deletionHandlingMetaNamespaceKeyFunc(obj),
+            `${d.type} delta: ${describeObject(obj)} -> OnAdd`,
+            'k8s.io/client-go/tools/cache.processDeltas',
+          );
           handler.onAdd(obj as KubeObject);
         }
         break;
       }
       case 'Deleted':
         clientState.delete(obj);
-        timeline?.emit('indexer', 'Delete', deletionHandlingMetaNamespaceKeyFunc(obj), `Deleted delta: ${describeObject(obj)} -> OnDelete`, 'k8s.io/client-go/tools/cache.processDeltas');
+        timeline?.emit(
+          'indexer',
+          'Delete',
+          deletionHandlingMetaNamespaceKeyFunc(obj),
+          `Deleted delta: ${describeObject(obj)} -> OnDelete`,
+          'k8s.io/client-go/tools/cache.processDeltas',
+        );
         handler.onDelete(obj);
         break;
     }
@@ -444,7 +493,10 @@ export class SharedIndexInformer {
     this.timeline = options.timeline;
     this.defaultEventHandlerResyncPeriodMs = options.defaultEventHandlerResyncPeriodMs ?? 0;
     this.resyncCheckPeriodMs = this.defaultEventHandlerResyncPeriodMs;
-    this.indexer = new Indexer(deletionHandlingMetaNamespaceKeyFunc, options.indexers ?? { [NamespaceIndex]: metaNamespaceIndexFunc });
+    this.indexer = new Indexer(
+      deletionHandlingMetaNamespaceKeyFunc,
+      options.indexers ?? { [NamespaceIndex]: metaNamespaceIndexFunc },
+    );
     this.processor = new SharedProcessor(options.clock, options.timeline);
     this.distributor = {
       onAdd: (obj) => this.onAdd(obj),
@@ -507,8 +559,15 @@ export class SharedIndexInformer {
   }
 
   /** @mirrors (*k8s.io/client-go/tools/cache.sharedIndexInformer).AddEventHandler */
-  addEventHandler(handler: ResourceEventHandler, options: ListenerOptions): ProcessorListener | undefined {
-    return this.addEventHandlerWithResyncPeriod(handler, this.defaultEventHandlerResyncPeriodMs, options);
+  addEventHandler(
+    handler: ResourceEventHandler,
+    options: ListenerOptions,
+  ): ProcessorListener | undefined {
+    return this.addEventHandlerWithResyncPeriod(
+      handler,
+      this.defaultEventHandlerResyncPeriodMs,
+      options,
+    );
   }
 
   /**
@@ -516,7 +575,11 @@ export class SharedIndexInformer {
    * already in the indexer, so every handler sees the same world whenever it joins.
    * @mirrors (*k8s.io/client-go/tools/cache.sharedIndexInformer).AddEventHandlerWithResyncPeriod
    */
-  addEventHandlerWithResyncPeriod(handler: ResourceEventHandler, resyncPeriodMs: number, options: ListenerOptions): ProcessorListener | undefined {
+  addEventHandlerWithResyncPeriod(
+    handler: ResourceEventHandler,
+    resyncPeriodMs: number,
+    options: ListenerOptions,
+  ): ProcessorListener | undefined {
     if (this.stopped) return undefined;
     let period = resyncPeriodMs;
     if (period > 0) {
@@ -542,7 +605,13 @@ export class SharedIndexInformer {
     this.processor.addListener(listener);
     if (!this.started) return listener;
     const existing = this.indexer.objects();
-    this.timeline?.emit('informer', 'late handler', options.name, `replaying ${existing.length} object(s) from the indexer as Add`, '(*k8s.io/client-go/tools/cache.sharedIndexInformer).AddEventHandlerWithResyncPeriod');
+    this.timeline?.emit(
+      'informer',
+      'late handler',
+      options.name,
+      `replaying ${existing.length} object(s) from the indexer as Add`,
+      '(*k8s.io/client-go/tools/cache.sharedIndexInformer).AddEventHandlerWithResyncPeriod',
+    );
     for (const item of existing) listener.add({ type: 'add', newObj: item });
     return listener;
   }
@@ -581,7 +650,11 @@ const syncedPollPeriodMs = 100;
  * @mirrors k8s.io/client-go/tools/cache.WaitForCacheSync
  * @mirrors k8s.io/client-go/tools/cache.WaitForNamedCacheSync
  */
-export function* waitForCacheSync(clock: VirtualClock, stop: StopChannel, ...synced: (() => boolean)[]): Proc<boolean> {
+export function* waitForCacheSync(
+  clock: VirtualClock,
+  stop: StopChannel,
+  ...synced: (() => boolean)[]
+): Proc<boolean> {
   for (;;) {
     if (synced.every((fn) => fn())) return true;
     if (!(yield* sleepUntilStopped(clock, syncedPollPeriodMs, stop))) return false;

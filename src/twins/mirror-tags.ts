@@ -35,7 +35,10 @@ export async function readMirrorTags(twinsSourceDir: string): Promise<MirrorTag[
     skipFileDependencyResolution: true,
     compilerOptions: { allowJs: false, noEmit: true },
   });
-  project.addSourceFilesAtPaths([path.join(twinsSourceDir, '**/*.ts').split(path.sep).join('/'), '!**/*.d.ts']);
+  project.addSourceFilesAtPaths([
+    path.join(twinsSourceDir, '**/*.ts').split(path.sep).join('/'),
+    '!**/*.d.ts',
+  ]);
   const packageRoot = path.resolve(twinsSourceDir, '..', '..');
   const tags: MirrorTag[] = [];
   for (const sourceFile of project.getSourceFiles()) {
@@ -45,7 +48,15 @@ export async function readMirrorTags(twinsSourceDir: string): Promise<MirrorTag[
     const file = path.relative(packageRoot, absolute).split(path.sep).join('/');
     const collect = (node: Node, exportName: string, docs: JSDoc[]) => {
       for (const symbol of mirrorSymbols(docs)) {
-        tags.push({ twin, exportName, symbol, file, line: node.getStartLineNumber(false), endLine: node.getEndLineNumber(), text: declarationText(node) });
+        tags.push({
+          twin,
+          exportName,
+          symbol,
+          file,
+          line: node.getStartLineNumber(false),
+          endLine: node.getEndLineNumber(),
+          text: declarationText(node),
+        });
       }
     };
     for (const statement of sourceFile.getStatements()) {
@@ -54,13 +65,24 @@ export async function readMirrorTags(twinsSourceDir: string): Promise<MirrorTag[
         collect(statement, name, statement.getJsDocs());
         for (const member of statement.getMembers()) {
           if (!Node.isJSDocable(member)) continue;
-          const memberName = Node.hasName(member) ? member.getName() : Node.isConstructorDeclaration(member) ? 'constructor' : '?';
+          const memberName = Node.hasName(member)
+            ? member.getName()
+            : Node.isConstructorDeclaration(member)
+              ? 'constructor'
+              : '?';
           collect(member, `${name}.${memberName}`, member.getJsDocs());
         }
-      } else if (Node.isFunctionDeclaration(statement) || Node.isTypeAliasDeclaration(statement) || Node.isEnumDeclaration(statement)) {
+      } else if (
+        Node.isFunctionDeclaration(statement) ||
+        Node.isTypeAliasDeclaration(statement) ||
+        Node.isEnumDeclaration(statement)
+      ) {
         collect(statement, statement.getName() ?? 'default', statement.getJsDocs());
       } else if (Node.isVariableStatement(statement)) {
-        const name = statement.getDeclarations().map((d) => d.getName()).join(', ');
+        const name = statement
+          .getDeclarations()
+          .map((d) => d.getName())
+          .join(', ');
         collect(statement, name, statement.getJsDocs());
       }
     }
@@ -74,7 +96,9 @@ function declarationText(node: Node): string {
   const start = node.getStart(true);
   const column = start - sourceFile.getFullText().lastIndexOf('\n', start - 1) - 1;
   const lines = (' '.repeat(column) + node.getText(true)).split('\n');
-  const indent = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length));
+  const indent = Math.min(
+    ...lines.filter((l) => l.trim() !== '').map((l) => l.length - l.trimStart().length),
+  );
   return lines.map((l) => l.slice(indent)).join('\n');
 }
 
@@ -119,7 +143,10 @@ export interface MirrorCheck {
  * symbol report their tags as missing.
  * @param exists answers which of the given symbols the index has
  */
-export async function checkMirrors(tags: readonly MirrorTag[], exists: (symbols: string[]) => Promise<Set<string>>): Promise<MirrorCheck> {
+export async function checkMirrors(
+  tags: readonly MirrorTag[],
+  exists: (symbols: string[]) => Promise<Set<string>>,
+): Promise<MirrorCheck> {
   const symbols = [...new Set(tags.map((t) => t.symbol))];
   const found = symbols.length === 0 ? new Set<string>() : await exists(symbols);
   const declarations = new Map<string, MirrorTag[]>();
@@ -165,7 +192,14 @@ export function findTwinsForSymbol(tags: readonly MirrorTag[], goSymbol: string)
   for (const tag of chosen) {
     const key = `${tag.file}:${tag.line}`;
     if (!byDeclaration.has(key)) {
-      byDeclaration.set(key, { twin: tag.twin, exportName: tag.exportName, symbol: tag.symbol, file: tag.file, line: tag.line, text: tag.text });
+      byDeclaration.set(key, {
+        twin: tag.twin,
+        exportName: tag.exportName,
+        symbol: tag.symbol,
+        file: tag.file,
+        line: tag.line,
+        text: tag.text,
+      });
     }
   }
   return [...byDeclaration.values()];

@@ -83,8 +83,13 @@ export interface NodeSelectorTerm {
 }
 
 export interface NodeAffinity {
-  requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms: readonly NodeSelectorTerm[] };
-  preferredDuringSchedulingIgnoredDuringExecution?: readonly { weight: number; preference: NodeSelectorTerm }[];
+  requiredDuringSchedulingIgnoredDuringExecution?: {
+    nodeSelectorTerms: readonly NodeSelectorTerm[];
+  };
+  preferredDuringSchedulingIgnoredDuringExecution?: readonly {
+    weight: number;
+    preference: NodeSelectorTerm;
+  }[];
 }
 
 export interface PodSpec {
@@ -186,7 +191,10 @@ export function getControllerOf(obj: KubeObject): OwnerReference | undefined {
  * @mirrors k8s.io/apimachinery/pkg/apis/meta/v1.LabelSelectorAsSelector
  * @mirrors (k8s.io/apimachinery/pkg/labels.internalSelector).Matches
  */
-export function selectorMatches(selector: LabelSelector, labels: Readonly<Record<string, string>>): boolean {
+export function selectorMatches(
+  selector: LabelSelector,
+  labels: Readonly<Record<string, string>>,
+): boolean {
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
     if (labels[key] !== value) return false;
   }

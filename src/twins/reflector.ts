@@ -13,12 +13,7 @@
  * Left out: pagination and the pager, the expected-type checks, bookmarks, the watch-list
  * streaming of later versions, and ResourceVersionUpdater.
  */
-import {
-  StopChannel,
-  sleepUntilStopped,
-  type Proc,
-  type VirtualClock,
-} from './sim/clock.js';
+import { StopChannel, sleepUntilStopped, type Proc, type VirtualClock } from './sim/clock.js';
 import type { SeededRandom } from './sim/random.js';
 import type { Timeline } from './sim/timeline.js';
 import {
@@ -31,7 +26,12 @@ import {
   type ListResult,
 } from './apiserver.js';
 import { ExponentialBackoffManager, backoffUntil } from './backoff.js';
-import { describeObject, metaNamespaceKeyFunc, type CacheEntry, type KubeObject } from './objects.js';
+import {
+  describeObject,
+  metaNamespaceKeyFunc,
+  type CacheEntry,
+  type KubeObject,
+} from './objects.js';
 
 /** @mirrors k8s.io/client-go/tools/cache.ListerWatcher */
 export type ListerWatcher = KindListerWatcher;
@@ -97,7 +97,10 @@ export class Reflector {
     this.rand = options.rand;
     this.timeline = options.timeline;
     this.backoffManager = ExponentialBackoffManager.forReflector(options.clock, options.rand);
-    this.initConnBackoffManager = ExponentialBackoffManager.forReflector(options.clock, options.rand);
+    this.initConnBackoffManager = ExponentialBackoffManager.forReflector(
+      options.clock,
+      options.rand,
+    );
   }
 
   /**
@@ -110,7 +113,14 @@ export class Reflector {
       () => this.runListAndWatchOnce(stop),
       this.backoffManager,
       stop,
-      (ms) => this.timeline?.emit('reflector', 'backoff', this.name, `ListAndWatch again in ${Math.round(ms)}ms`, 'k8s.io/apimachinery/pkg/util/wait.BackoffUntil'),
+      (ms) =>
+        this.timeline?.emit(
+          'reflector',
+          'backoff',
+          this.name,
+          `ListAndWatch again in ${Math.round(ms)}ms`,
+          'k8s.io/apimachinery/pkg/util/wait.BackoffUntil',
+        ),
     );
   }
 
@@ -118,7 +128,13 @@ export class Reflector {
     const err = yield* this.listAndWatch(stop);
     if (err) {
       // DefaultWatchErrorHandler: log and let Run back off.
-      this.timeline?.emit('reflector', 'error', this.name, err.message, 'k8s.io/client-go/tools/cache.DefaultWatchErrorHandler');
+      this.timeline?.emit(
+        'reflector',
+        'error',
+        this.name,
+        err.message,
+        'k8s.io/client-go/tools/cache.DefaultWatchErrorHandler',
+      );
     }
   }
 
@@ -162,7 +178,13 @@ export class Reflector {
           if (isConnectionRefused(err) || isTooManyRequests(err)) {
             // The server is probably down; keep our place and retry the watch, without a relist.
             const ms = this.initConnBackoffManager.next();
-            this.timeline?.emit('reflector', 'watch refused', this.name, `${(err as Error).message}; retry in ${Math.round(ms)}ms`, '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch');
+            this.timeline?.emit(
+              'reflector',
+              'watch refused',
+              this.name,
+              `${(err as Error).message}; retry in ${Math.round(ms)}ms`,
+              '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch',
+            );
             if (!(yield* sleepUntilStopped(this.clock, ms, stop))) return undefined;
             continue;
           }
@@ -174,18 +196,36 @@ export class Reflector {
         if (err) {
           if (err !== errorStopRequested) {
             if (isResourceExpired(err)) {
-              this.timeline?.emit('reflector', 'watch expired', this.name, `${err.message}; relist`, '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch');
+              this.timeline?.emit(
+                'reflector',
+                'watch expired',
+                this.name,
+                `${err.message}; relist`,
+                '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch',
+              );
             } else if (isTooManyRequests(err)) {
               const ms = this.initConnBackoffManager.next();
               if (!(yield* sleepUntilStopped(this.clock, ms, stop))) return undefined;
               continue;
             } else {
-              this.timeline?.emit('reflector', 'watch ended', this.name, `${err.message}; relist`, '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch');
+              this.timeline?.emit(
+                'reflector',
+                'watch ended',
+                this.name,
+                `${err.message}; relist`,
+                '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch',
+              );
             }
           }
           return undefined;
         }
-        this.timeline?.emit('reflector', 'rewatch', this.name, `watch closed; resume from rv=${resourceVersion}`, '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch');
+        this.timeline?.emit(
+          'reflector',
+          'rewatch',
+          this.name,
+          `watch closed; resume from rv=${resourceVersion}`,
+          '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch',
+        );
       }
       return undefined;
     } finally {
@@ -197,7 +237,13 @@ export class Reflector {
   private listOnce(resourceVersion: string): ListResult {
     this.listCount++;
     const listed = this.listerWatcher.list({ resourceVersion });
-    this.timeline?.emit('reflector', 'list', this.name, `${listed.items.length} items at rv=${listed.resourceVersion} (asked rv=${JSON.stringify(resourceVersion)}) -> ${this.storeName}.Replace`, '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch');
+    this.timeline?.emit(
+      'reflector',
+      'list',
+      this.name,
+      `${listed.items.length} items at rv=${listed.resourceVersion} (asked rv=${JSON.stringify(resourceVersion)}) -> ${this.storeName}.Replace`,
+      '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch',
+    );
     return listed;
   }
 
@@ -210,7 +256,13 @@ export class Reflector {
     for (;;) {
       if (!(yield* sleepUntilStopped(this.clock, this.resyncPeriodMs, cancel))) return;
       if (this.shouldResync === undefined || this.shouldResync()) {
-        this.timeline?.emit('reflector', 'resync', this.name, 'store.Resync()', '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch$2');
+        this.timeline?.emit(
+          'reflector',
+          'resync',
+          this.name,
+          'store.Resync()',
+          '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch$2',
+        );
         this.store.resync();
       }
     }
@@ -230,7 +282,12 @@ export class Reflector {
    * @mirrors k8s.io/client-go/tools/cache.watchHandler
    * @mirrors k8s.io/client-go/tools/cache.handleWatch
    */
-  *watchHandler(start: number, w: FakeWatch, resourceVersion: { value: string }, stop: StopChannel): Proc<Error | undefined> {
+  *watchHandler(
+    start: number,
+    w: FakeWatch,
+    resourceVersion: { value: string },
+    stop: StopChannel,
+  ): Proc<Error | undefined> {
     let eventCount = 0;
     const unsubscribe = stop.onClose(() => w.stop());
     try {
@@ -243,15 +300,33 @@ export class Reflector {
         const key = metaNamespaceKeyFunc(obj);
         switch (event.type) {
           case 'ADDED':
-            this.timeline?.emit('reflector', 'watch ADDED', key, `${describeObject(obj)} -> ${this.storeName}.Add`, '(*k8s.io/client-go/tools/cache.Reflector).watchHandler');
+            this.timeline?.emit(
+              'reflector',
+              'watch ADDED',
+              key,
+              `${describeObject(obj)} -> ${this.storeName}.Add`,
+              '(*k8s.io/client-go/tools/cache.Reflector).watchHandler',
+            );
             this.store.add(obj);
             break;
           case 'MODIFIED':
-            this.timeline?.emit('reflector', 'watch MODIFIED', key, `${describeObject(obj)} -> ${this.storeName}.Update`, '(*k8s.io/client-go/tools/cache.Reflector).watchHandler');
+            this.timeline?.emit(
+              'reflector',
+              'watch MODIFIED',
+              key,
+              `${describeObject(obj)} -> ${this.storeName}.Update`,
+              '(*k8s.io/client-go/tools/cache.Reflector).watchHandler',
+            );
             this.store.update(obj);
             break;
           case 'DELETED':
-            this.timeline?.emit('reflector', 'watch DELETED', key, `${describeObject(obj)} -> ${this.storeName}.Delete`, '(*k8s.io/client-go/tools/cache.Reflector).watchHandler');
+            this.timeline?.emit(
+              'reflector',
+              'watch DELETED',
+              key,
+              `${describeObject(obj)} -> ${this.storeName}.Delete`,
+              '(*k8s.io/client-go/tools/cache.Reflector).watchHandler',
+            );
             this.store.delete(obj);
             break;
           case 'BOOKMARK':
@@ -266,7 +341,9 @@ export class Reflector {
       w.stop();
     }
     if (this.clock.now() - start < minWatchDurationMs && eventCount === 0) {
-      return new Error(`very short watch: ${this.name}: Unexpected watch close - watch lasted less than a second and no items received`);
+      return new Error(
+        `very short watch: ${this.name}: Unexpected watch close - watch lasted less than a second and no items received`,
+      );
     }
     return undefined;
   }

@@ -21,7 +21,11 @@
 import { sleep, type Proc, type StopChannel, type VirtualClock } from './sim/clock.js';
 import type { Timeline } from './sim/timeline.js';
 import { isNotFound, type FakeApiServer } from './apiserver.js';
-import { ResourceEventHandlerFuncs, waitForCacheSync, type SharedIndexInformer } from './informer.js';
+import {
+  ResourceEventHandlerFuncs,
+  waitForCacheSync,
+  type SharedIndexInformer,
+} from './informer.js';
 import { NamespaceIndex } from './indexer.js';
 import { RateLimitingQueue } from './workqueue.js';
 import {
@@ -100,7 +104,10 @@ export class ControllerExpectations {
 
   /** @mirrors (*k8s.io/kubernetes/pkg/controller.ControllerExpectations).SetExpectations */
   setExpectations(controllerKey: string, add: number, del: number): void {
-    this.store.set(controllerKey, new ControlleeExpectations(add, del, controllerKey, this.clock.now()));
+    this.store.set(
+      controllerKey,
+      new ControlleeExpectations(add, del, controllerKey, this.clock.now()),
+    );
   }
 
   /** @mirrors (*k8s.io/kubernetes/pkg/controller.ControllerExpectations).ExpectCreations */
@@ -187,7 +194,12 @@ export class UIDTrackingControllerExpectations {
  * @mirrors k8s.io/kubernetes/pkg/controller.PodControlInterface
  */
 export interface PodControlInterface {
-  createPods(namespace: string, template: ReplicaSetTemplate, controllerObject: KubeObject, controllerRef: OwnerReference): void;
+  createPods(
+    namespace: string,
+    template: ReplicaSetTemplate,
+    controllerObject: KubeObject,
+    controllerRef: OwnerReference,
+  ): void;
   deletePod(namespace: string, podName: string, controllerObject: KubeObject): void;
 }
 
@@ -207,19 +219,41 @@ export class RealPodControl implements PodControlInterface {
    * @mirrors (k8s.io/kubernetes/pkg/controller.RealPodControl).CreatePods
    * @mirrors (k8s.io/kubernetes/pkg/controller.RealPodControl).createPods
    */
-  createPods(namespace: string, template: ReplicaSetTemplate, controllerObject: KubeObject, controllerRef: OwnerReference): void {
+  createPods(
+    namespace: string,
+    template: ReplicaSetTemplate,
+    controllerObject: KubeObject,
+    controllerRef: OwnerReference,
+  ): void {
     const pod = this.apiserver.create<Pod>({
       kind: 'Pod',
-      metadata: { namespace, generateName: `${controllerObject.metadata.name}-`, labels: template.labels, ownerReferences: [controllerRef] },
+      metadata: {
+        namespace,
+        generateName: `${controllerObject.metadata.name}-`,
+        labels: template.labels,
+        ownerReferences: [controllerRef],
+      },
       spec: template.spec,
       status: { phase: 'Pending' },
     });
-    this.timeline?.emit('podControl', 'CreatePods', metaNamespaceKeyFunc(pod), `owner ${metaNamespaceKeyFunc(controllerObject)}`, '(k8s.io/kubernetes/pkg/controller.RealPodControl).CreatePods');
+    this.timeline?.emit(
+      'podControl',
+      'CreatePods',
+      metaNamespaceKeyFunc(pod),
+      `owner ${metaNamespaceKeyFunc(controllerObject)}`,
+      '(k8s.io/kubernetes/pkg/controller.RealPodControl).CreatePods',
+    );
   }
 
   /** @mirrors (k8s.io/kubernetes/pkg/controller.RealPodControl).DeletePod */
   deletePod(namespace: string, podName: string, controllerObject: KubeObject): void {
-    this.timeline?.emit('podControl', 'DeletePod', `${namespace}/${podName}`, `owner ${metaNamespaceKeyFunc(controllerObject)}`, '(k8s.io/kubernetes/pkg/controller.RealPodControl).DeletePod');
+    this.timeline?.emit(
+      'podControl',
+      'DeletePod',
+      `${namespace}/${podName}`,
+      `owner ${metaNamespaceKeyFunc(controllerObject)}`,
+      '(k8s.io/kubernetes/pkg/controller.RealPodControl).DeletePod',
+    );
     this.apiserver.delete('Pod', namespace, podName);
   }
 }
@@ -237,7 +271,11 @@ export function slowStartBatch(
 ): { successes: number; err: Error | undefined } {
   let remaining = count;
   let successes = 0;
-  for (let batchSize = Math.min(remaining, initialBatchSize); batchSize > 0; batchSize = Math.min(2 * batchSize, remaining)) {
+  for (
+    let batchSize = Math.min(remaining, initialBatchSize);
+    batchSize > 0;
+    batchSize = Math.min(2 * batchSize, remaining)
+  ) {
     onBatch?.(batchSize);
     const errors: Error[] = [];
     for (let i = 0; i < batchSize; i++) {
@@ -253,7 +291,11 @@ export function slowStartBatch(
 
 /** @mirrors k8s.io/kubernetes/pkg/controller.IsPodActive */
 export function isPodActive(pod: Pod): boolean {
-  return pod.status.phase !== 'Succeeded' && pod.status.phase !== 'Failed' && pod.metadata.deletionTimestamp === undefined;
+  return (
+    pod.status.phase !== 'Succeeded' &&
+    pod.status.phase !== 'Failed' &&
+    pod.metadata.deletionTimestamp === undefined
+  );
 }
 
 const podPhaseToOrdinal: Record<string, number> = { Pending: 0, Unknown: 1, Running: 2 };
@@ -270,14 +312,16 @@ export function activePodsLess(a: Pod, b: Pod): boolean {
   const aPhase = podPhaseToOrdinal[a.status.phase ?? 'Pending'] ?? 1;
   const bPhase = podPhaseToOrdinal[b.status.phase ?? 'Pending'] ?? 1;
   if (aPhase !== bPhase) return aPhase < bPhase;
-  if (a.metadata.creationTimestamp !== b.metadata.creationTimestamp) return a.metadata.creationTimestamp > b.metadata.creationTimestamp;
+  if (a.metadata.creationTimestamp !== b.metadata.creationTimestamp)
+    return a.metadata.creationTimestamp > b.metadata.creationTimestamp;
   return a.metadata.name > b.metadata.name;
 }
 
 /** @mirrors k8s.io/kubernetes/pkg/controller/replicaset.getPodsToDelete */
 export function getPodsToDelete(filteredPods: readonly Pod[], diff: number): Pod[] {
   const pods = [...filteredPods];
-  if (diff < pods.length) pods.sort((a, b) => (activePodsLess(a, b) ? -1 : activePodsLess(b, a) ? 1 : 0));
+  if (diff < pods.length)
+    pods.sort((a, b) => (activePodsLess(a, b) ? -1 : activePodsLess(b, a) ? 1 : 0));
   return pods.slice(0, diff);
 }
 
@@ -317,8 +361,14 @@ export class ReplicaSetController {
     this.timeline = options.timeline;
     this.burstReplicas = options.burstReplicas ?? BurstReplicas;
     this.podControl = options.podControl ?? new RealPodControl(options.apiserver, options.timeline);
-    this.expectations = new UIDTrackingControllerExpectations(new ControllerExpectations(options.clock));
-    this.queue = new RateLimitingQueue<string>({ clock: options.clock, name: 'replicaset-queue', ...(options.timeline ? { timeline: options.timeline } : {}) });
+    this.expectations = new UIDTrackingControllerExpectations(
+      new ControllerExpectations(options.clock),
+    );
+    this.queue = new RateLimitingQueue<string>({
+      clock: options.clock,
+      name: 'replicaset-queue',
+      ...(options.timeline ? { timeline: options.timeline } : {}),
+    });
     this.rsInformer.addEventHandler(
       new ResourceEventHandlerFuncs({
         addFunc: (obj) => this.addRS(obj as ReplicaSet),
@@ -339,7 +389,15 @@ export class ReplicaSetController {
 
   /** @mirrors (*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).Run */
   *run(workers: number, stop: StopChannel): Proc {
-    if (!(yield* waitForCacheSync(this.clock, stop, () => this.rsInformer.hasSynced(), () => this.podInformer.hasSynced()))) return;
+    if (
+      !(yield* waitForCacheSync(
+        this.clock,
+        stop,
+        () => this.rsInformer.hasSynced(),
+        () => this.podInformer.hasSynced(),
+      ))
+    )
+      return;
     for (let i = 1; i <= workers; i++) this.clock.go(this.worker(i));
     yield* stop.wait();
     this.queue.shutDown();
@@ -359,7 +417,13 @@ export class ReplicaSetController {
       if (!err) {
         this.queue.forget(key);
       } else {
-        this.timeline?.emit(`worker-${id}`, 'sync failed', key, `${err.message}; AddRateLimited`, '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).processNextWorkItem');
+        this.timeline?.emit(
+          `worker-${id}`,
+          'sync failed',
+          key,
+          `${err.message}; AddRateLimited`,
+          '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).processNextWorkItem',
+        );
         this.queue.addRateLimited(key);
       }
     } finally {
@@ -375,13 +439,22 @@ export class ReplicaSetController {
     this.syncs++;
     const cached = this.rsInformer.indexer.getByKey(key);
     if (cached === undefined) {
-      this.timeline?.emit(worker, 'sync', key, 'ReplicaSet gone: drop its expectations', '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).syncReplicaSet');
+      this.timeline?.emit(
+        worker,
+        'sync',
+        key,
+        'ReplicaSet gone: drop its expectations',
+        '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).syncReplicaSet',
+      );
       this.expectations.deleteExpectations(key);
       return undefined;
     }
     const rs = cached as ReplicaSet;
     const rsNeedsSync = this.expectations.satisfiedExpectations(key);
-    const allPods = this.podInformer.indexer.byIndex(NamespaceIndex, rs.metadata.namespace) as Pod[];
+    const allPods = this.podInformer.indexer.byIndex(
+      NamespaceIndex,
+      rs.metadata.namespace,
+    ) as Pod[];
     const active = allPods.filter(isPodActive);
     let filteredPods: Pod[];
     try {
@@ -408,7 +481,11 @@ export class ReplicaSetController {
   /**
    * @mirrors (*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).manageReplicas
    */
-  manageReplicas(filteredPods: readonly Pod[], rs: ReplicaSet, worker = 'worker'): Error | undefined {
+  manageReplicas(
+    filteredPods: readonly Pod[],
+    rs: ReplicaSet,
+    worker = 'worker',
+  ): Error | undefined {
     let diff = filteredPods.length - rs.spec.replicas;
     const rsKey = metaNamespaceKeyFunc(rs);
     if (diff < 0) {
@@ -416,8 +493,19 @@ export class ReplicaSetController {
       // Expect them all before the first create: the informer may deliver a creation before
       // the create call returns.
       this.expectations.expectCreations(rsKey, diff);
-      this.timeline?.emit(worker, 'too few replicas', rsKey, `creating ${diff} (slow start)`, '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).manageReplicas');
-      const controllerRef: OwnerReference = { kind: 'ReplicaSet', name: rs.metadata.name, uid: rs.metadata.uid, controller: true };
+      this.timeline?.emit(
+        worker,
+        'too few replicas',
+        rsKey,
+        `creating ${diff} (slow start)`,
+        '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).manageReplicas',
+      );
+      const controllerRef: OwnerReference = {
+        kind: 'ReplicaSet',
+        name: rs.metadata.name,
+        uid: rs.metadata.uid,
+        controller: true,
+      };
       const { successes, err } = slowStartBatch(
         diff,
         SlowStartInitialBatchSize,
@@ -429,12 +517,25 @@ export class ReplicaSetController {
             return e as Error;
           }
         },
-        (size) => this.timeline?.emit(worker, 'slow-start batch', rsKey, `${size} create(s)`, 'k8s.io/kubernetes/pkg/controller/replicaset.slowStartBatch'),
+        (size) =>
+          this.timeline?.emit(
+            worker,
+            'slow-start batch',
+            rsKey,
+            `${size} create(s)`,
+            'k8s.io/kubernetes/pkg/controller/replicaset.slowStartBatch',
+          ),
       );
       const skipped = diff - successes;
       if (skipped > 0) {
         // The informer will never see these; stop waiting for them.
-        this.timeline?.emit(worker, 'skipped creations', rsKey, `${skipped} not created: lower expectations`, '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).manageReplicas');
+        this.timeline?.emit(
+          worker,
+          'skipped creations',
+          rsKey,
+          `${skipped} not created: lower expectations`,
+          '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).manageReplicas',
+        );
         for (let i = 0; i < skipped; i++) this.expectations.creationObserved(rsKey);
       }
       return err;
@@ -443,7 +544,13 @@ export class ReplicaSetController {
       diff = Math.min(diff, this.burstReplicas);
       const podsToDelete = getPodsToDelete(filteredPods, diff);
       this.expectations.expectDeletions(rsKey, podsToDelete.map(metaNamespaceKeyFunc));
-      this.timeline?.emit(worker, 'too many replicas', rsKey, `deleting ${podsToDelete.map((p) => p.metadata.name).join(', ')}`, '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).manageReplicas');
+      this.timeline?.emit(
+        worker,
+        'too many replicas',
+        rsKey,
+        `deleting ${podsToDelete.map((p) => p.metadata.name).join(', ')}`,
+        '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).manageReplicas',
+      );
       let firstErr: Error | undefined;
       for (const pod of podsToDelete) {
         try {
@@ -475,16 +582,47 @@ export class ReplicaSetController {
         if (matches) {
           claimed.push(pod);
         } else if (rs.metadata.deletionTimestamp === undefined) {
-          this.timeline?.emit('replicaset', 'release', metaNamespaceKeyFunc(pod), 'labels no longer match the selector', '(*k8s.io/kubernetes/pkg/controller.PodControllerRefManager).ReleasePod');
-          this.apiserver.update({ ...pod, metadata: { ...pod.metadata, ownerReferences: (pod.metadata.ownerReferences ?? []).filter((r) => r.uid !== rs.metadata.uid) } });
+          this.timeline?.emit(
+            'replicaset',
+            'release',
+            metaNamespaceKeyFunc(pod),
+            'labels no longer match the selector',
+            '(*k8s.io/kubernetes/pkg/controller.PodControllerRefManager).ReleasePod',
+          );
+          this.apiserver.update({
+            ...pod,
+            metadata: {
+              ...pod.metadata,
+              ownerReferences: (pod.metadata.ownerReferences ?? []).filter(
+                (r) => r.uid !== rs.metadata.uid,
+              ),
+            },
+          });
         }
         continue;
       }
-      if (!matches || rs.metadata.deletionTimestamp !== undefined || pod.metadata.deletionTimestamp !== undefined) continue;
-      this.timeline?.emit('replicaset', 'adopt', metaNamespaceKeyFunc(pod), `orphan matches ${metaNamespaceKeyFunc(rs)}`, '(*k8s.io/kubernetes/pkg/controller.PodControllerRefManager).AdoptPod');
+      if (
+        !matches ||
+        rs.metadata.deletionTimestamp !== undefined ||
+        pod.metadata.deletionTimestamp !== undefined
+      )
+        continue;
+      this.timeline?.emit(
+        'replicaset',
+        'adopt',
+        metaNamespaceKeyFunc(pod),
+        `orphan matches ${metaNamespaceKeyFunc(rs)}`,
+        '(*k8s.io/kubernetes/pkg/controller.PodControllerRefManager).AdoptPod',
+      );
       const adopted = this.apiserver.update<Pod>({
         ...pod,
-        metadata: { ...pod.metadata, ownerReferences: [...(pod.metadata.ownerReferences ?? []), { kind: 'ReplicaSet', name: rs.metadata.name, uid: rs.metadata.uid, controller: true }] },
+        metadata: {
+          ...pod.metadata,
+          ownerReferences: [
+            ...(pod.metadata.ownerReferences ?? []),
+            { kind: 'ReplicaSet', name: rs.metadata.name, uid: rs.metadata.uid, controller: true },
+          ],
+        },
       });
       claimed.push(adopted);
     }
@@ -499,14 +637,25 @@ export class ReplicaSetController {
   private updateReplicaSetStatus(rs: ReplicaSet, replicas: number): Error | undefined {
     let current = rs;
     for (let attempt = 0; ; attempt++) {
-      if (current.status.replicas === replicas && current.status.observedGeneration === current.metadata.generation) return undefined;
+      if (
+        current.status.replicas === replicas &&
+        current.status.observedGeneration === current.metadata.generation
+      )
+        return undefined;
       try {
-        this.apiserver.update({ ...current, status: { replicas, observedGeneration: current.metadata.generation } });
+        this.apiserver.update({
+          ...current,
+          status: { replicas, observedGeneration: current.metadata.generation },
+        });
         return undefined;
       } catch (err) {
         if (attempt >= 1) return err as Error;
         try {
-          current = this.apiserver.get<ReplicaSet>('ReplicaSet', rs.metadata.namespace, rs.metadata.name);
+          current = this.apiserver.get<ReplicaSet>(
+            'ReplicaSet',
+            rs.metadata.namespace,
+            rs.metadata.name,
+          );
         } catch (getErr) {
           return getErr as Error;
         }
@@ -517,15 +666,17 @@ export class ReplicaSetController {
   /** @mirrors (*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).resolveControllerRef */
   private resolveControllerRef(namespace: string, ref: OwnerReference): ReplicaSet | undefined {
     if (ref.kind !== 'ReplicaSet') return undefined;
-    const rs = this.rsInformer.indexer.getByKey(namespace ? `${namespace}/${ref.name}` : ref.name) as ReplicaSet | undefined;
+    const rs = this.rsInformer.indexer.getByKey(
+      namespace ? `${namespace}/${ref.name}` : ref.name,
+    ) as ReplicaSet | undefined;
     return rs && rs.metadata.uid === ref.uid ? rs : undefined;
   }
 
   /** @mirrors (*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).getPodReplicaSets */
   private getPodReplicaSets(pod: Pod): ReplicaSet[] {
-    return (this.rsInformer.indexer.byIndex(NamespaceIndex, pod.metadata.namespace) as ReplicaSet[]).filter((rs) =>
-      selectorMatches(rs.spec.selector, pod.metadata.labels),
-    );
+    return (
+      this.rsInformer.indexer.byIndex(NamespaceIndex, pod.metadata.namespace) as ReplicaSet[]
+    ).filter((rs) => selectorMatches(rs.spec.selector, pod.metadata.labels));
   }
 
   /** @mirrors (*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).enqueueRS */
@@ -570,7 +721,13 @@ export class ReplicaSetController {
       if (!rs) return;
       const rsKey = metaNamespaceKeyFunc(rs);
       this.expectations.creationObserved(rsKey);
-      this.timeline?.emit('replicaset', 'creation observed', metaNamespaceKeyFunc(pod), `expectations of ${rsKey}: add ${this.expectations.expectations.getExpectations(rsKey)?.add ?? 0} left`, '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).addPod');
+      this.timeline?.emit(
+        'replicaset',
+        'creation observed',
+        metaNamespaceKeyFunc(pod),
+        `expectations of ${rsKey}: add ${this.expectations.expectations.getExpectations(rsKey)?.add ?? 0} left`,
+        '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).addPod',
+      );
       this.queue.add(rsKey);
       return;
     }
@@ -580,7 +737,8 @@ export class ReplicaSetController {
   /** @mirrors (*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).updatePod */
   private updatePod(oldPod: Pod, curPod: Pod): void {
     if (curPod.metadata.resourceVersion === oldPod.metadata.resourceVersion) return; // a resync
-    const labelChanged = JSON.stringify(curPod.metadata.labels) !== JSON.stringify(oldPod.metadata.labels);
+    const labelChanged =
+      JSON.stringify(curPod.metadata.labels) !== JSON.stringify(oldPod.metadata.labels);
     if (curPod.metadata.deletionTimestamp !== undefined) {
       this.deletePod(curPod);
       if (labelChanged) this.deletePod(oldPod);
@@ -598,7 +756,8 @@ export class ReplicaSetController {
       if (rs) this.enqueueRS(rs);
       return;
     }
-    if (labelChanged || refChanged) for (const rs of this.getPodReplicaSets(curPod)) this.enqueueRS(rs);
+    if (labelChanged || refChanged)
+      for (const rs of this.getPodReplicaSets(curPod)) this.enqueueRS(rs);
   }
 
   /**
@@ -614,15 +773,25 @@ export class ReplicaSetController {
     if (!rs) return;
     const rsKey = metaNamespaceKeyFunc(rs);
     this.expectations.deletionObserved(rsKey, metaNamespaceKeyFunc(pod));
-    this.timeline?.emit('replicaset', 'deletion observed', metaNamespaceKeyFunc(pod), `requeue ${rsKey}`, '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).deletePod');
+    this.timeline?.emit(
+      'replicaset',
+      'deletion observed',
+      metaNamespaceKeyFunc(pod),
+      `requeue ${rsKey}`,
+      '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController).deletePod',
+    );
     this.queue.add(rsKey);
   }
 
   /** Active pods owned by the ReplicaSet, as the API server has them (for checks). */
   ownedActivePods(key: string): Pod[] {
     const { namespace, name } = splitMetaNamespaceKey(key);
-    const rs = this.apiserver.objectsOf<ReplicaSet>('ReplicaSet').find((r) => r.metadata.namespace === namespace && r.metadata.name === name);
+    const rs = this.apiserver
+      .objectsOf<ReplicaSet>('ReplicaSet')
+      .find((r) => r.metadata.namespace === namespace && r.metadata.name === name);
     if (!rs) return [];
-    return this.apiserver.objectsOf<Pod>('Pod').filter((p) => isPodActive(p) && getControllerOf(p)?.uid === rs.metadata.uid);
+    return this.apiserver
+      .objectsOf<Pod>('Pod')
+      .filter((p) => isPodActive(p) && getControllerOf(p)?.uid === rs.metadata.uid);
   }
 }

@@ -12,7 +12,10 @@ import { UsageError } from '../errors.js';
 
 /** `1.5s`, `250ms`, `2m`, or a number of seconds; in milliseconds. */
 export const duration = z
-  .union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?(ms|s|m)$/, 'expected a duration such as 250ms, 1.5s or 2m')])
+  .union([
+    z.number().nonnegative(),
+    z.string().regex(/^\d+(\.\d+)?(ms|s|m)$/, 'expected a duration such as 250ms, 1.5s or 2m'),
+  ])
   .transform((value) => {
     if (typeof value === 'number') return value * 1000;
     const match = /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(value)!;
@@ -21,15 +24,32 @@ export const duration = z
   });
 
 /** CPU as `500m`, `2`, `0.5` -> millicores. */
-const cpu = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?m?$/, 'expected cpu such as 500m or 2')]).transform((value) => {
-  if (typeof value === 'number') return Math.round(value * 1000);
-  return value.endsWith('m') ? Number(value.slice(0, -1)) : Math.round(Number(value) * 1000);
-});
+const cpu = z
+  .union([
+    z.number().nonnegative(),
+    z.string().regex(/^\d+(\.\d+)?m?$/, 'expected cpu such as 500m or 2'),
+  ])
+  .transform((value) => {
+    if (typeof value === 'number') return Math.round(value * 1000);
+    return value.endsWith('m') ? Number(value.slice(0, -1)) : Math.round(Number(value) * 1000);
+  });
 
-const memoryUnits: Record<string, number> = { '': 1, Ki: 2 ** 10, Mi: 2 ** 20, Gi: 2 ** 30, Ti: 2 ** 40, k: 1e3, M: 1e6, G: 1e9 };
+const memoryUnits: Record<string, number> = {
+  '': 1,
+  Ki: 2 ** 10,
+  Mi: 2 ** 20,
+  Gi: 2 ** 30,
+  Ti: 2 ** 40,
+  k: 1e3,
+  M: 1e6,
+  G: 1e9,
+};
 /** Memory as `512Mi`, `1Gi`, `1G` or bytes. */
 const memory = z
-  .union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?(Ki|Mi|Gi|Ti|k|M|G)?$/, 'expected memory such as 512Mi or 1Gi')])
+  .union([
+    z.number().nonnegative(),
+    z.string().regex(/^\d+(\.\d+)?(Ki|Mi|Gi|Ti|k|M|G)?$/, 'expected memory such as 512Mi or 1Gi'),
+  ])
   .transform((value) => {
     if (typeof value === 'number') return value;
     const match = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|Ti|k|M|G)?$/.exec(value)!;
@@ -37,7 +57,12 @@ const memory = z
   });
 
 const labels = z.record(z.string(), z.string());
-const name = z.string().regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'expected a DNS name: lowercase letters, digits, "-" and "."');
+const name = z
+  .string()
+  .regex(
+    /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/,
+    'expected a DNS name: lowercase letters, digits, "-" and "."',
+  );
 
 const taint = z.strictObject({
   key: z.string(),
@@ -59,13 +84,31 @@ const nodeSelectorRequirement = z.strictObject({
 });
 
 const nodeAffinity = z.strictObject({
-  required: z.array(z.strictObject({ matchExpressions: z.array(nodeSelectorRequirement).min(1) })).optional(),
-  preferred: z.array(z.strictObject({ weight: z.number().int().min(1).max(100), matchExpressions: z.array(nodeSelectorRequirement).min(1) })).optional(),
+  required: z
+    .array(z.strictObject({ matchExpressions: z.array(nodeSelectorRequirement).min(1) }))
+    .optional(),
+  preferred: z
+    .array(
+      z.strictObject({
+        weight: z.number().int().min(1).max(100),
+        matchExpressions: z.array(nodeSelectorRequirement).min(1),
+      }),
+    )
+    .optional(),
 });
 
 /** Which object fields each kind accepts (beyond kind, namespace, name, labels). */
 const fieldsByKind: Record<string, readonly string[]> = {
-  Pod: ['requests', 'nodeName', 'nodeSelector', 'tolerations', 'nodeAffinity', 'priority', 'owner', 'phase'],
+  Pod: [
+    'requests',
+    'nodeName',
+    'nodeSelector',
+    'tolerations',
+    'nodeAffinity',
+    'priority',
+    'owner',
+    'phase',
+  ],
   Node: ['capacity', 'taints', 'unschedulable'],
   ReplicaSet: ['replicas', 'selector', 'template'],
   App: ['replicas'],
@@ -86,31 +129,59 @@ export const objectSpec = z
     nodeAffinity: nodeAffinity.optional(),
     priority: z.number().int().optional(),
     /** `Kind/name` of the controlling owner. */
-    owner: z.string().regex(/^[A-Za-z]+\/[a-z0-9.-]+$/, 'expected Kind/name, e.g. ReplicaSet/web').optional(),
+    owner: z
+      .string()
+      .regex(/^[A-Za-z]+\/[a-z0-9.-]+$/, 'expected Kind/name, e.g. ReplicaSet/web')
+      .optional(),
     phase: z.enum(['Pending', 'Running', 'Succeeded', 'Failed']).optional(),
     // Node
-    capacity: z.strictObject({ cpu: cpu.optional(), memory: memory.optional(), pods: z.number().int().positive().optional() }).optional(),
+    capacity: z
+      .strictObject({
+        cpu: cpu.optional(),
+        memory: memory.optional(),
+        pods: z.number().int().positive().optional(),
+      })
+      .optional(),
     taints: z.array(taint).optional(),
     unschedulable: z.boolean().optional(),
     // ReplicaSet, App
     replicas: z.number().int().nonnegative().optional(),
     selector: labels.optional(),
-    template: z.strictObject({ labels: labels.optional(), requests: z.strictObject({ cpu: cpu.optional(), memory: memory.optional() }).optional() }).optional(),
+    template: z
+      .strictObject({
+        labels: labels.optional(),
+        requests: z.strictObject({ cpu: cpu.optional(), memory: memory.optional() }).optional(),
+      })
+      .optional(),
     // ConfigMap
     data: labels.optional(),
   })
   .superRefine((obj, ctx) => {
-    const allowed = new Set(['kind', 'namespace', 'name', 'labels', ...(fieldsByKind[obj.kind] ?? [])]);
+    const allowed = new Set([
+      'kind',
+      'namespace',
+      'name',
+      'labels',
+      ...(fieldsByKind[obj.kind] ?? []),
+    ]);
     for (const key of Object.keys(obj)) {
       if (!allowed.has(key)) {
-        ctx.addIssue({ code: 'custom', path: [key], message: `not a field of a ${obj.kind} (a ${obj.kind} takes: ${[...allowed].join(', ')})` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [key],
+          message: `not a field of a ${obj.kind} (a ${obj.kind} takes: ${[...allowed].join(', ')})`,
+        });
       }
     }
   });
 
 export type ObjectSpec = z.output<typeof objectSpec>;
 
-const objectRef = z.strictObject({ kind: z.enum(['Pod', 'Node', 'ReplicaSet', 'App', 'ConfigMap']), namespace: z.string().optional(), name });
+const objectRef = z.strictObject({
+  kind: z.enum(['Pod', 'Node', 'ReplicaSet', 'App', 'ConfigMap']),
+  namespace: z.string().optional(),
+  name,
+});
 
 const fault = z.strictObject({
   verb: z.enum(['create', 'update', 'delete', 'bind', 'list', 'watch']),
@@ -126,8 +197,16 @@ export const stepActions = {
   create: objectSpec,
   update: objectSpec,
   delete: objectRef,
-  scale: z.strictObject({ kind: z.enum(['ReplicaSet', 'App']), namespace: z.string().optional(), name, replicas: z.number().int().nonnegative() }),
-  deleteRandomPods: z.strictObject({ count: z.number().int().positive(), selector: labels.optional() }),
+  scale: z.strictObject({
+    kind: z.enum(['ReplicaSet', 'App']),
+    namespace: z.string().optional(),
+    name,
+    replicas: z.number().int().nonnegative(),
+  }),
+  deleteRandomPods: z.strictObject({
+    count: z.number().int().positive(),
+    selector: labels.optional(),
+  }),
   expireWatches: z.literal(true),
   compact: z.literal(true),
   disconnect: duration,
@@ -147,7 +226,9 @@ export const stepActions = {
 
 export type StepAction = keyof typeof stepActions;
 
-const stepShape = Object.fromEntries(Object.entries(stepActions).map(([key, schema]) => [key, schema.optional()])) as {
+const stepShape = Object.fromEntries(
+  Object.entries(stepActions).map(([key, schema]) => [key, schema.optional()]),
+) as {
   [K in StepAction]: z.ZodOptional<(typeof stepActions)[K]>;
 };
 
@@ -157,14 +238,23 @@ export type Step = { at: number } & { [K in StepAction]?: z.output<(typeof stepA
 /** The common shape; `settings` is checked by the twin's own schema. */
 function scenarioSchema(allowedActions: readonly StepAction[], settings: z.ZodType) {
   const step = z.strictObject({ at: duration, ...stepShape }).superRefine((value, ctx) => {
-    const present = (Object.keys(value) as string[]).filter((k) => k !== 'at' && value[k as StepAction] !== undefined);
+    const present = (Object.keys(value) as string[]).filter(
+      (k) => k !== 'at' && value[k as StepAction] !== undefined,
+    );
     if (present.length !== 1) {
-      ctx.addIssue({ code: 'custom', message: `a step needs exactly one action besides "at"; this twin's actions: ${allowedActions.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `a step needs exactly one action besides "at"; this twin's actions: ${allowedActions.join(', ')}`,
+      });
       return;
     }
     const action = present[0] as StepAction;
     if (!allowedActions.includes(action)) {
-      ctx.addIssue({ code: 'custom', path: [action], message: `"${action}" is not an action of this twin; its actions: ${allowedActions.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: [action],
+        message: `"${action}" is not an action of this twin; its actions: ${allowedActions.join(', ')}`,
+      });
     }
   });
   return z.strictObject({
@@ -201,18 +291,28 @@ export interface ScenarioSpec<Settings> {
  * Reads and validates a scenario file for a twin. Throws a UsageError naming file, line, column
  * and field for every problem found.
  */
-export function loadScenario<Settings>(file: string, spec: ScenarioSpec<Settings>, shownAs = file): Scenario<Settings> {
+export function loadScenario<Settings>(
+  file: string,
+  spec: ScenarioSpec<Settings>,
+  shownAs = file,
+): Scenario<Settings> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new UsageError(`cannot read scenario ${shownAs}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; pass --scenario with an existing YAML file`);
+    throw new UsageError(
+      `cannot read scenario ${shownAs}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; pass --scenario with an existing YAML file`,
+    );
   }
   return parseScenario(text, shownAs, spec);
 }
 
 /** Validates scenario text (the file name is only used in messages). */
-export function parseScenario<Settings>(text: string, file: string, spec: ScenarioSpec<Settings>): Scenario<Settings> {
+export function parseScenario<Settings>(
+  text: string,
+  file: string,
+  spec: ScenarioSpec<Settings>,
+): Scenario<Settings> {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -221,7 +321,9 @@ export function parseScenario<Settings>(text: string, file: string, spec: Scenar
       const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
       return `${file}:${pos?.line ?? 1}:${pos?.col ?? 1}: YAML: ${e.message.split('\n')[0]}`;
     });
-    throw new UsageError(`invalid scenario:\n  ${lines.join('\n  ')}\nfix the YAML syntax (see guides/scenarios/${spec.twin}.yaml for a working example)`);
+    throw new UsageError(
+      `invalid scenario:\n  ${lines.join('\n  ')}\nfix the YAML syntax (see guides/scenarios/${spec.twin}.yaml for a working example)`,
+    );
   }
   const schema = scenarioSchema(spec.actions, spec.settings);
   const parsed = schema.safeParse(doc.toJS() ?? {});
@@ -231,10 +333,15 @@ export function parseScenario<Settings>(text: string, file: string, spec: Scenar
       const path = keys.length > 0 ? [...issue.path, keys[0]!] : issue.path;
       const { line, col } = positionOf(doc, lineCounter, path as (string | number)[]);
       const field = formatPath(path as (string | number)[]) || '(top level)';
-      const message = issue.code === 'unrecognized_keys' ? `unknown field (allowed here: ${allowedKeysHint(path)})` : issue.message;
+      const message =
+        issue.code === 'unrecognized_keys'
+          ? `unknown field (allowed here: ${allowedKeysHint(path)})`
+          : issue.message;
       return `${file}:${line}:${col}: ${field}: ${message}`;
     });
-    throw new UsageError(`invalid scenario:\n  ${lines.join('\n  ')}\nfix the field(s) above (see guides/scenarios/${spec.twin}.yaml for a working example)`);
+    throw new UsageError(
+      `invalid scenario:\n  ${lines.join('\n  ')}\nfix the field(s) above (see guides/scenarios/${spec.twin}.yaml for a working example)`,
+    );
   }
   const data = parsed.data as {
     twin?: string;
@@ -247,7 +354,9 @@ export function parseScenario<Settings>(text: string, file: string, spec: Scenar
   };
   if (data.twin !== undefined && data.twin !== spec.twin) {
     const { line, col } = positionOf(doc, lineCounter, ['twin']);
-    throw new UsageError(`invalid scenario:\n  ${file}:${line}:${col}: twin: this scenario is for "${data.twin}", not "${spec.twin}"\nrun \`k8s-read twin run ${data.twin} --scenario ${file}\` instead`);
+    throw new UsageError(
+      `invalid scenario:\n  ${file}:${line}:${col}: twin: this scenario is for "${data.twin}", not "${spec.twin}"\nrun \`k8s-read twin run ${data.twin} --scenario ${file}\` instead`,
+    );
   }
   return {
     file,
@@ -262,7 +371,11 @@ export function parseScenario<Settings>(text: string, file: string, spec: Scenar
 }
 
 /** The line and column of the deepest node on `path` that exists in the document. */
-function positionOf(doc: Document, lineCounter: LineCounter, path: readonly (string | number)[]): { line: number; col: number } {
+function positionOf(
+  doc: Document,
+  lineCounter: LineCounter,
+  path: readonly (string | number)[],
+): { line: number; col: number } {
   for (let depth = path.length; depth >= 0; depth--) {
     const prefix = path.slice(0, depth);
     // For a key of a map, point at the key itself: that is where the reader looks.
@@ -293,6 +406,6 @@ function allowedKeysHint(path: readonly PropertyKey[]): string {
   const parent = path.slice(0, -1);
   if (parent.length === 0) return 'twin, description, seed, duration, settings, objects, steps';
   if (parent.length === 2 && parent[0] === 'steps') return `at and one action`;
-  if (parent[0] === 'settings' && parent.length === 1) return 'see the twin\'s example scenario';
+  if (parent[0] === 'settings' && parent.length === 1) return "see the twin's example scenario";
   return 'see the example scenario';
 }

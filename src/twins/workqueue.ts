@@ -60,16 +60,34 @@ export class WorkQueue<T> {
   add(item: T): void {
     if (this.shuttingDownFlag) return;
     if (this.dirty.has(item)) {
-      this.timeline?.emit(this.name, 'Add', String(item), 'already queued: deduplicated', '(*k8s.io/client-go/util/workqueue.Type).Add');
+      this.timeline?.emit(
+        this.name,
+        'Add',
+        String(item),
+        'already queued: deduplicated',
+        '(*k8s.io/client-go/util/workqueue.Type).Add',
+      );
       return;
     }
     this.dirty.add(item);
     if (this.processing.has(item)) {
-      this.timeline?.emit(this.name, 'Add', String(item), 'being processed: marked dirty, back after Done', '(*k8s.io/client-go/util/workqueue.Type).Add');
+      this.timeline?.emit(
+        this.name,
+        'Add',
+        String(item),
+        'being processed: marked dirty, back after Done',
+        '(*k8s.io/client-go/util/workqueue.Type).Add',
+      );
       return;
     }
     this.queue.writeOne(item);
-    this.timeline?.emit(this.name, 'Add', String(item), `queued (depth ${this.queue.length})`, '(*k8s.io/client-go/util/workqueue.Type).Add');
+    this.timeline?.emit(
+      this.name,
+      'Add',
+      String(item),
+      `queued (depth ${this.queue.length})`,
+      '(*k8s.io/client-go/util/workqueue.Type).Add',
+    );
     this.cond.signal();
   }
 
@@ -101,7 +119,13 @@ export class WorkQueue<T> {
     this.processing.delete(item);
     if (this.dirty.has(item)) {
       this.queue.writeOne(item);
-      this.timeline?.emit(this.name, 'Done', String(item), 're-queued: it was added while being processed', '(*k8s.io/client-go/util/workqueue.Type).Done');
+      this.timeline?.emit(
+        this.name,
+        'Done',
+        String(item),
+        're-queued: it was added while being processed',
+        '(*k8s.io/client-go/util/workqueue.Type).Done',
+      );
       this.cond.signal();
     } else if (this.processing.size === 0) {
       this.cond.signal();
@@ -135,7 +159,11 @@ export class WorkQueue<T> {
 
   /** What the queue holds: for timelines and tests of the invariant. */
   snapshot(): { queue: T[]; dirty: T[]; processing: T[] } {
-    return { queue: this.queue.toArray(), dirty: [...this.dirty], processing: [...this.processing] };
+    return {
+      queue: this.queue.toArray(),
+      dirty: [...this.dirty],
+      processing: [...this.processing],
+    };
   }
 
   isProcessing(item: T): boolean {
@@ -145,7 +173,13 @@ export class WorkQueue<T> {
   protected shutdown(): void {
     if (this.shuttingDownFlag) return;
     this.shuttingDownFlag = true;
-    this.timeline?.emit(this.name, 'ShutDown', '-', `${this.queue.length} queued, ${this.processing.size} processing`, '(*k8s.io/client-go/util/workqueue.Type).ShutDown');
+    this.timeline?.emit(
+      this.name,
+      'ShutDown',
+      '-',
+      `${this.queue.length} queued, ${this.processing.size} processing`,
+      '(*k8s.io/client-go/util/workqueue.Type).ShutDown',
+    );
     this.cond.broadcast();
   }
 }
@@ -180,7 +214,13 @@ export class DelayingQueue<T> extends WorkQueue<T> {
       this.add(item);
       return;
     }
-    this.timeline?.emit(this.name, 'AddAfter', String(item), `ready in ${formatMs(delayMs)}`, '(*k8s.io/client-go/util/workqueue.delayingType).AddAfter');
+    this.timeline?.emit(
+      this.name,
+      'AddAfter',
+      String(item),
+      `ready in ${formatMs(delayMs)}`,
+      '(*k8s.io/client-go/util/workqueue.delayingType).AddAfter',
+    );
     this.insert({ data: item, readyAt: this.clock.now() + delayMs, seq: this.seq++ });
     this.armHeadTimer();
   }
@@ -221,7 +261,11 @@ export class DelayingQueue<T> extends WorkQueue<T> {
     if (!head || this.shuttingDown()) return;
     this.headTimer = this.clock.after(head.readyAt - this.clock.now(), () => {
       const now = this.clock.now();
-      for (let next = this.waiting.peek(); next && next.readyAt <= now; next = this.waiting.peek()) {
+      for (
+        let next = this.waiting.peek();
+        next && next.readyAt <= now;
+        next = this.waiting.peek()
+      ) {
         this.waiting.pop();
         this.add(next.data);
       }
@@ -350,7 +394,10 @@ export class MaxOfRateLimiter<T> implements RateLimiter<T> {
  * @mirrors k8s.io/client-go/util/workqueue.DefaultControllerRateLimiter
  */
 export function defaultControllerRateLimiter<T>(clock: VirtualClock): RateLimiter<T> {
-  return new MaxOfRateLimiter<T>(new ItemExponentialFailureRateLimiter<T>(5, 1_000_000), new BucketRateLimiter<T>(10, 100, clock));
+  return new MaxOfRateLimiter<T>(
+    new ItemExponentialFailureRateLimiter<T>(5, 1_000_000),
+    new BucketRateLimiter<T>(10, 100, clock),
+  );
 }
 
 export interface RateLimitingQueueOptions<T> extends WorkQueueOptions {
@@ -378,7 +425,13 @@ export class RateLimitingQueue<T> extends DelayingQueue<T> {
    */
   addRateLimited(item: T): void {
     const delay = this.rateLimiter.when(item);
-    this.timeline?.emit(this.name, 'AddRateLimited', String(item), `retry #${this.rateLimiter.numRequeues(item)} after ${formatMs(delay)}`, '(*k8s.io/client-go/util/workqueue.rateLimitingType).AddRateLimited');
+    this.timeline?.emit(
+      this.name,
+      'AddRateLimited',
+      String(item),
+      `retry #${this.rateLimiter.numRequeues(item)} after ${formatMs(delay)}`,
+      '(*k8s.io/client-go/util/workqueue.rateLimitingType).AddRateLimited',
+    );
     this.addAfter(item, delay);
   }
 

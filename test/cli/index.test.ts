@@ -9,7 +9,10 @@ const tmp = useTempDir('k8s-read-index-');
 const env = { XDG_CACHE_HOME: path.join(tmp, 'cache') };
 
 /** A small Go tree outside any git checkout (so files are hashed like git blobs). */
-function copyTree(name: string, from = path.join(projectRoot, 'fixtures', 'go', 'func-field-assignment')): string {
+function copyTree(
+  name: string,
+  from = path.join(projectRoot, 'fixtures', 'go', 'func-field-assignment'),
+): string {
   const dir = path.join(tmp, name);
   cpSync(from, dir, { recursive: true });
   return dir;
@@ -36,7 +39,9 @@ describe('k8s-read index', () => {
     const r = await runCli(['index', '--db', db], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('using the bundled demo tree');
-    expect(r.stdout).toMatch(/^indexed \d+ files \(\d+ parsed, 0 unchanged\) in [\d.]+s: \d+ packages, \d+ functions, \d+ methods/);
+    expect(r.stdout).toMatch(
+      /^indexed \d+ files \(\d+ parsed, 0 unchanged\) in [\d.]+s: \d+ packages, \d+ functions, \d+ methods/,
+    );
   });
 
   it('parses nothing on a second run over an unchanged tree', async () => {
@@ -62,7 +67,10 @@ describe('k8s-read index', () => {
   it('shares parsed files between two checkouts in one database', async () => {
     const a = copyTree('version-a');
     const b = copyTree('version-b');
-    writeFileSync(path.join(b, 'main.go'), `${'// changed in version b\n'}${(await import('node:fs')).readFileSync(path.join(b, 'main.go'), 'utf8')}`);
+    writeFileSync(
+      path.join(b, 'main.go'),
+      `${'// changed in version b\n'}${(await import('node:fs')).readFileSync(path.join(b, 'main.go'), 'utf8')}`,
+    );
     const db = path.join(tmp, 'shared.sqlite');
     const first = await indexJson(['--repo', a, '--db', db]);
     const second = await indexJson(['--repo', b, '--db', db]);
@@ -84,7 +92,9 @@ describe('k8s-read index', () => {
     const empty = path.join(tmp, 'empty');
     mkdirSync(empty, { recursive: true });
     writeFileSync(path.join(empty, 'README.md'), '# nothing to see');
-    const noGo = await runCli(['index', '--repo', empty, '--db', path.join(tmp, 'empty.sqlite')], { env });
+    const noGo = await runCli(['index', '--repo', empty, '--db', path.join(tmp, 'empty.sqlite')], {
+      env,
+    });
     expect(noGo.code).toBe(2);
     expect(noGo.stderr).toContain('no Go files found');
     for (const r of [missing, notDir, noGo]) expect(r.stderr).not.toMatch(/\n\s+at /);
@@ -93,10 +103,20 @@ describe('k8s-read index', () => {
   it('counts files with syntax errors, bad encoding or too large, lists them with --verbose, and goes on', async () => {
     const dir = copyTree('problems');
     writeFileSync(path.join(dir, 'broken.go'), 'package main\n\nfunc broken( {\n');
-    writeFileSync(path.join(dir, 'latin1.go'), Buffer.concat([Buffer.from('package main\n// caf'), Buffer.from([0xe9]), Buffer.from('\nfunc latin() {}\n')]));
+    writeFileSync(
+      path.join(dir, 'latin1.go'),
+      Buffer.concat([
+        Buffer.from('package main\n// caf'),
+        Buffer.from([0xe9]),
+        Buffer.from('\nfunc latin() {}\n'),
+      ]),
+    );
     writeFileSync(path.join(dir, 'big.go'), `package main\n\nvar big = "${'x'.repeat(5000)}"\n`);
     const db = path.join(tmp, 'problems.sqlite');
-    const r = await runCli(['index', '--repo', dir, '--db', db, '--max-file-size', '4000', '--verbose'], { env });
+    const r = await runCli(
+      ['index', '--repo', dir, '--db', db, '--max-file-size', '4000', '--verbose'],
+      { env },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/warning: .*1 with syntax errors/);
     expect(r.stderr).toContain('1 not UTF-8');
@@ -113,7 +133,9 @@ describe('k8s-read index', () => {
     writeFileSync(`${db}.lock`, String(process.pid));
     const r = await runCli(['index', '--repo', copyTree('locked'), '--db', db], { env });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^error: another `k8s-read index` is writing .*locked\.sqlite; wait for it to finish/);
+    expect(r.stderr).toMatch(
+      /^error: another `k8s-read index` is writing .*locked\.sqlite; wait for it to finish/,
+    );
   });
 
   it('takes over a lock left by a process that is gone', async () => {

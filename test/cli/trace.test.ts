@@ -70,15 +70,34 @@ describe('k8s-read trace on the modern demo tree', () => {
       'framework:parallelize',
       'interface',
     ]);
-    expectPath(trace, ['(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod', 'pkg/scheduler.prioritizeNodes']);
-    expectPath(trace, ['(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod', 'pkg/scheduler.selectHost']);
-    expect(trace.edges.some((e) => e.callee.endsWith('(*k8s.io/kubernetes/pkg/scheduler/framework/runtime.frameworkImpl).RunFilterPluginsWithNominatedPods') && e.kind === 'interface')).toBe(true);
-    expect(trace.edges.some((e) => e.callee.endsWith('(*k8s.io/kubernetes/pkg/scheduler.Scheduler).bind'))).toBe(true);
+    expectPath(trace, [
+      '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod',
+      'pkg/scheduler.prioritizeNodes',
+    ]);
+    expectPath(trace, [
+      '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod',
+      'pkg/scheduler.selectHost',
+    ]);
+    expect(
+      trace.edges.some(
+        (e) =>
+          e.callee.endsWith(
+            '(*k8s.io/kubernetes/pkg/scheduler/framework/runtime.frameworkImpl).RunFilterPluginsWithNominatedPods',
+          ) && e.kind === 'interface',
+      ),
+    ).toBe(true);
+    expect(
+      trace.edges.some((e) =>
+        e.callee.endsWith('(*k8s.io/kubernetes/pkg/scheduler.Scheduler).bind'),
+      ),
+    ).toBe(true);
     // The controller manager fills LeaderElectionConfig.Callbacks too; only the scheduler's own
     // callbacks run under the scheduler's leader election.
     const elected = trace.edges.filter((e) => e.via === 'leader-election').map((e) => e.callee);
     expect(elected.length).toBeGreaterThan(0);
-    expect(elected.filter((c) => !c.startsWith('k8s.io/kubernetes/cmd/kube-scheduler/'))).toEqual([]);
+    expect(elected.filter((c) => !c.startsWith('k8s.io/kubernetes/cmd/kube-scheduler/'))).toEqual(
+      [],
+    );
   });
 
   it('runs only the command main passes to cli.Run, not every command cli.Run is given anywhere', async () => {
@@ -89,35 +108,71 @@ describe('k8s-read trace on the modern demo tree', () => {
   });
 
   it('prints exactly the JSON contract of DESIGN.md', () => {
-    expect(Object.keys(trace).sort()).toEqual(['component', 'edges', 'nodes', 'repo', 'root', 'unresolved']);
+    expect(Object.keys(trace).sort()).toEqual([
+      'component',
+      'edges',
+      'nodes',
+      'repo',
+      'root',
+      'unresolved',
+    ]);
     expect(trace.component).toBe('kube-scheduler');
     expect(trace.root).toBe('k8s.io/kubernetes/cmd/kube-scheduler.main');
     expect(Object.keys(trace.repo).sort()).toEqual(['commit', 'path', 'version']);
     for (const node of trace.nodes) {
-      expect(Object.keys(node).sort()).toEqual(['file', 'kind', 'line', 'package', 'symbol', 'url']);
+      expect(Object.keys(node).sort()).toEqual([
+        'file',
+        'kind',
+        'line',
+        'package',
+        'symbol',
+        'url',
+      ]);
       expect(['func', 'method', 'closure']).toContain(node.kind);
     }
     for (const edge of trace.edges) {
-      expect(Object.keys(edge).sort()).toEqual(['alternatives', 'callee', 'caller', 'kind', 'site', 'via']);
+      expect(Object.keys(edge).sort()).toEqual([
+        'alternatives',
+        'callee',
+        'caller',
+        'kind',
+        'site',
+        'via',
+      ]);
       expect(edge.site).toMatch(/^[\w./-]+\.go:\d+$/);
-      expect(['static', 'interface', 'funcvalue', 'closure', 'framework', 'goroutine']).toContain(edge.kind);
+      expect(['static', 'interface', 'funcvalue', 'closure', 'framework', 'goroutine']).toContain(
+        edge.kind,
+      );
     }
     const symbols = new Set(trace.nodes.map((n) => n.symbol));
-    for (const edge of trace.edges) expect(symbols.has(edge.callee) && symbols.has(edge.caller)).toBe(true);
+    for (const edge of trace.edges)
+      expect(symbols.has(edge.callee) && symbols.has(edge.caller)).toBe(true);
   });
 
   it('draws a readable tree with file:line and the kind of each hidden hop', async () => {
     const r = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot], { env });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/NewSchedulerCommand\$1 {2}cmd\/kube-scheduler\/app\/server\.go:\d+ {2}\[framework via cobra-run\]/);
-    expect(r.stdout).toMatch(/\(\*Scheduler\)\.scheduleOne {2}pkg\/scheduler\/schedule_one\.go:\d+ {2}\[framework via wait-until\]/);
-    expect(r.stdout).toMatch(/\(\*Scheduler\)\.schedulePod {2}pkg\/scheduler\/schedule_one\.go:\d+ {2}\[funcvalue\]/);
+    expect(r.stdout).toMatch(
+      /NewSchedulerCommand\$1 {2}cmd\/kube-scheduler\/app\/server\.go:\d+ {2}\[framework via cobra-run\]/,
+    );
+    expect(r.stdout).toMatch(
+      /\(\*Scheduler\)\.scheduleOne {2}pkg\/scheduler\/schedule_one\.go:\d+ {2}\[framework via wait-until\]/,
+    );
+    expect(r.stdout).toMatch(
+      /\(\*Scheduler\)\.schedulePod {2}pkg\/scheduler\/schedule_one\.go:\d+ {2}\[funcvalue\]/,
+    );
     expect(r.stdout.split('\n').length).toBeLessThan(400);
     expect(r.stdout).not.toContain('\u001b[');
   });
 
   it('keeps only the paths to a symbol with --focus', async () => {
-    const focused = await traceJson(['kube-scheduler', '--repo', demoRoot, '--focus', 'selectHost']);
+    const focused = await traceJson([
+      'kube-scheduler',
+      '--repo',
+      demoRoot,
+      '--focus',
+      'selectHost',
+    ]);
     const leaves = focused.nodes.filter((n) => !focused.edges.some((e) => e.caller === n.symbol));
     expect(leaves.map((n) => n.symbol)).toEqual(['k8s.io/kubernetes/pkg/scheduler.selectHost']);
     expect(focused.nodes.length).toBeLessThan(trace.nodes.length);
@@ -126,22 +181,40 @@ describe('k8s-read trace on the modern demo tree', () => {
   it('traces a controller of the controller manager: handler -> queue -> worker -> sync -> pod control', async () => {
     const rs = await traceJson(['kube-controller-manager/replicaset', '--repo', demoRoot]);
     expect(rs.root).toBe('k8s.io/kubernetes/cmd/kube-controller-manager.main');
-    expect(rs.edges.some((e) => e.callee.endsWith('app.startReplicaSetController') && e.via === 'map-register')).toBe(true);
+    expect(
+      rs.edges.some(
+        (e) => e.callee.endsWith('app.startReplicaSetController') && e.via === 'map-register',
+      ),
+    ).toBe(true);
     const rsc = '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController)';
-    expectPath(rs, [`${rsc}.processNextWorkItem`, `${rsc}.syncReplicaSet`, `${rsc}.manageReplicas`]);
+    expectPath(rs, [
+      `${rsc}.processNextWorkItem`,
+      `${rsc}.syncReplicaSet`,
+      `${rsc}.manageReplicas`,
+    ]);
     const sync = rs.edges.find((e) => e.callee === `${rsc}.syncReplicaSet`);
     expect(sync?.kind).toBe('funcvalue');
-    const create = rs.edges.find((e) => e.callee.endsWith('(k8s.io/kubernetes/pkg/controller.RealPodControl).CreatePods'));
+    const create = rs.edges.find((e) =>
+      e.callee.endsWith('(k8s.io/kubernetes/pkg/controller.RealPodControl).CreatePods'),
+    );
     expect(create?.kind).toBe('interface');
     expect(create?.alternatives.some((a) => a.includes('FakePodControl'))).toBe(true);
-    expect(rs.edges.some((e) => e.callee === `${rsc}.processNextWorkItem` && e.via === 'workqueue-handoff')).toBe(true);
-    expect(rs.edges.some((e) => e.via === 'informer-handler' && e.callee.startsWith(rsc))).toBe(true);
+    expect(
+      rs.edges.some(
+        (e) => e.callee === `${rsc}.processNextWorkItem` && e.via === 'workqueue-handoff',
+      ),
+    ).toBe(true);
+    expect(rs.edges.some((e) => e.via === 'informer-handler' && e.callee.startsWith(rsc))).toBe(
+      true,
+    );
   });
 
   it('lists the components when the name is unknown', async () => {
     const r = await runCli(['trace', 'kube-nothing', '--repo', demoRoot], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown component or symbol "kube-nothing"; components in this index:\n {2}kube-controller-manager\n {2}kube-scheduler/);
+    expect(r.stderr).toMatch(
+      /unknown component or symbol "kube-nothing"; components in this index:\n {2}kube-controller-manager\n {2}kube-scheduler/,
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
@@ -153,15 +226,23 @@ describe('k8s-read trace on the modern demo tree', () => {
   });
 
   it('prints debug lines on stderr only when K8S_READ_DEBUG names the namespace', async () => {
-    const quiet = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot, '-o', 'json'], { env });
+    const quiet = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot, '-o', 'json'], {
+      env,
+    });
     expect(quiet.stderr).not.toContain('[trace]');
-    const loud = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot, '-o', 'json'], { env: { ...env, K8S_READ_DEBUG: 'index,trace' } });
-    expect(loud.stderr).toMatch(/^\[trace\] k8s\.io\/kubernetes\/cmd\/kube-scheduler\.main: \d+ nodes, \d+ edges, \d+ unresolved in \d+ ms$/m);
+    const loud = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot, '-o', 'json'], {
+      env: { ...env, K8S_READ_DEBUG: 'index,trace' },
+    });
+    expect(loud.stderr).toMatch(
+      /^\[trace\] k8s\.io\/kubernetes\/cmd\/kube-scheduler\.main: \d+ nodes, \d+ edges, \d+ unresolved in \d+ ms$/m,
+    );
     expect(JSON.parse(loud.stdout).root).toBe('k8s.io/kubernetes/cmd/kube-scheduler.main');
   });
 
   it('rejects a bad --depth', async () => {
-    const r = await runCli(['trace', 'kube-scheduler', '--depth', '0', '--repo', demoRoot], { env });
+    const r = await runCli(['trace', 'kube-scheduler', '--depth', '0', '--repo', demoRoot], {
+      env,
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--depth takes a whole number of 1 or more');
   });
@@ -170,12 +251,29 @@ describe('k8s-read trace on the modern demo tree', () => {
 describe('k8s-read trace on other trees, with no version-specific code', () => {
   it('follows the v1.15 era through the Algorithm interface to genericScheduler', async () => {
     const old = await traceJson(['kube-scheduler', '--repo', v115]);
-    const schedule = old.edges.find((e) => e.callee === '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule');
+    const schedule = old.edges.find(
+      (e) => e.callee === '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule',
+    );
     expect(schedule?.kind).toBe('interface');
-    expectPath(old, ['(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule', '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).findNodesThatFit']);
-    expectPath(old, ['(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule', 'core.PrioritizeNodes']);
-    expectPath(old, ['(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule', '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).selectHost']);
-    expect(old.edges.some((e) => e.callee.endsWith('(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne') && e.via === 'wait-until')).toBe(true);
+    expectPath(old, [
+      '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule',
+      '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).findNodesThatFit',
+    ]);
+    expectPath(old, [
+      '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule',
+      'core.PrioritizeNodes',
+    ]);
+    expectPath(old, [
+      '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule',
+      '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).selectHost',
+    ]);
+    expect(
+      old.edges.some(
+        (e) =>
+          e.callee.endsWith('(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne') &&
+          e.via === 'wait-until',
+      ),
+    ).toBe(true);
   });
 
   it('follows sample-controller from its handlers through the work queue into syncHandler', async () => {

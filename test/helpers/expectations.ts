@@ -33,9 +33,19 @@ export function readExpectations(root: string): Expectation[] {
         const [, callee, rest] = want as unknown as [string, string, string];
         const parts = rest.trim().split(/\s+/);
         if (parts[0] === 'unresolved') out.push({ type: 'unresolved', file, line, callee });
-        else if (parts[0] === 'alt') out.push({ type: 'alt', file, line, callee, symbol: parts[1] ?? '' });
-        else if (parts[0] === 'not') out.push({ type: 'not', file, line, callee, symbol: parts[1] ?? '' });
-        else out.push({ type: 'call', file, line, callee, symbol: parts[0] ?? '', kind: parts[1] ?? '' });
+        else if (parts[0] === 'alt')
+          out.push({ type: 'alt', file, line, callee, symbol: parts[1] ?? '' });
+        else if (parts[0] === 'not')
+          out.push({ type: 'not', file, line, callee, symbol: parts[1] ?? '' });
+        else
+          out.push({
+            type: 'call',
+            file,
+            line,
+            callee,
+            symbol: parts[0] ?? '',
+            kind: parts[1] ?? '',
+          });
         return;
       }
       const def = /^\/\/\s*def\s+(\S+)/.exec(comment);

@@ -11,23 +11,51 @@ export interface IndexedFixture {
   store: Store;
   treeId: number;
   symbols: Map<number, { symbol: string; kind: string; file: string; line: number }>;
-  edges: { caller: string; callee: string | null; kind: string; via: string | null; rank: number; file: string; line: number; expr: string | null }[];
+  edges: {
+    caller: string;
+    callee: string | null;
+    kind: string;
+    via: string | null;
+    rank: number;
+    file: string;
+    line: number;
+    expr: string | null;
+  }[];
   close(): Promise<void>;
 }
 
-export async function indexFixture(root: string, options: { includeVendor?: boolean } = {}): Promise<IndexedFixture> {
+export async function indexFixture(
+  root: string,
+  options: { includeVendor?: boolean } = {},
+): Promise<IndexedFixture> {
   const { store } = await openIndexStore(':memory:');
-  const parsed = await parseRepository({ root, store, jobs: 1, includeVendor: options.includeVendor ?? false });
+  const parsed = await parseRepository({
+    root,
+    store,
+    jobs: 1,
+    includeVendor: options.includeVendor ?? false,
+  });
   const { treeId } = await linkTree({ store, parsed });
-  const rows = await store.all<{ id: number; symbol: string; kind: string; file: string; line: number }>(
-    'SELECT id, symbol, kind, file, line FROM symbols WHERE tree = ?',
-    [treeId],
-  );
+  const rows = await store.all<{
+    id: number;
+    symbol: string;
+    kind: string;
+    file: string;
+    line: number;
+  }>('SELECT id, symbol, kind, file, line FROM symbols WHERE tree = ?', [treeId]);
   const symbols = new Map(rows.map((r) => [r.id, r]));
-  const edgeRows = await store.all<{ caller: number; callee: number | null; kind: string; via: string | null; rank: number; file: string; line: number; expr: string | null }>(
-    'SELECT caller, callee, kind, via, rank, file, line, expr FROM edges WHERE tree = ?',
-    [treeId],
-  );
+  const edgeRows = await store.all<{
+    caller: number;
+    callee: number | null;
+    kind: string;
+    via: string | null;
+    rank: number;
+    file: string;
+    line: number;
+    expr: string | null;
+  }>('SELECT caller, callee, kind, via, rank, file, line, expr FROM edges WHERE tree = ?', [
+    treeId,
+  ]);
   const edges = edgeRows.map((e) => ({
     ...e,
     caller: symbols.get(e.caller)?.symbol ?? '?',

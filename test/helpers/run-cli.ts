@@ -25,7 +25,11 @@ export interface RunCliOptions {
 
 export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined };
+    const env: Record<string, string | undefined> = {
+      ...process.env,
+      NO_COLOR: '1',
+      FORCE_COLOR: undefined,
+    };
     delete env.KUBERNETES_SRC;
     delete env.K8S_READ_DEBUG;
     Object.assign(env, options.env);

@@ -50,10 +50,14 @@ export function createTempRepo(prefix = 'k8s-read-repo-'): TempRepo {
     },
     commit(message, options = {}) {
       execFileSync('git', ['add', '-A'], { cwd: root, env: env() });
-      execFileSync('git', ['-c', 'commit.gpgsign=false', 'commit', '-q', '--allow-empty', '-m', message], {
-        cwd: root,
-        env: env(options.author, options.email),
-      });
+      execFileSync(
+        'git',
+        ['-c', 'commit.gpgsign=false', 'commit', '-q', '--allow-empty', '-m', message],
+        {
+          cwd: root,
+          env: env(options.author, options.email),
+        },
+      );
       return git('rev-parse', 'HEAD').trim();
     },
   };

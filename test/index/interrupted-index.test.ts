@@ -17,11 +17,16 @@ const tmp = useTempDir('k8s-read-interrupt-');
 describe('an interrupted index', () => {
   it('keeps the previous index intact and usable, and resumes from what it parsed', async () => {
     const root = path.join(tmp, 'tree');
-    cpSync(path.join(projectRoot, 'fixtures', 'go', 'func-field-assignment'), root, { recursive: true });
+    cpSync(path.join(projectRoot, 'fixtures', 'go', 'func-field-assignment'), root, {
+      recursive: true,
+    });
     const { store } = await openIndexStore(path.join(tmp, 'index.sqlite'));
     const first = await parseRepository({ root, store, jobs: 1 });
     const { treeId } = await linkTree({ store, parsed: first });
-    const before = await store.all<{ symbol: string }>('SELECT symbol FROM symbols WHERE tree = ? ORDER BY id', [treeId]);
+    const before = await store.all<{ symbol: string }>(
+      'SELECT symbol FROM symbols WHERE tree = ? ORDER BY id',
+      [treeId],
+    );
 
     writeFileSync(path.join(root, 'more.go'), 'package main\n\nfunc more() {}\n');
     const controller = new AbortController();
@@ -38,7 +43,10 @@ describe('an interrupted index', () => {
       }),
     ).rejects.toBeInstanceOf(IndexInterruptedError);
 
-    const after = await store.all<{ symbol: string }>('SELECT symbol FROM symbols WHERE tree = ? ORDER BY id', [treeId]);
+    const after = await store.all<{ symbol: string }>(
+      'SELECT symbol FROM symbols WHERE tree = ? ORDER BY id',
+      [treeId],
+    );
     expect(after).toEqual(before);
     expect(after.map((s) => s.symbol)).not.toContain('example.com/func-field-assignment.more');
     // What was parsed before the interruption is saved: the next run parses nothing again.
@@ -48,23 +56,38 @@ describe('an interrupted index', () => {
     expect((await findParsedBlobs(store, blobs, FACTS_VERSION)).size).toBe(new Set(blobs).size);
     await linkTree({ store, parsed: resumed });
     const tree = await findTree(store, root);
-    const symbols = await store.all<{ symbol: string }>('SELECT symbol FROM symbols WHERE tree = ?', [tree!.id]);
+    const symbols = await store.all<{ symbol: string }>(
+      'SELECT symbol FROM symbols WHERE tree = ?',
+      [tree!.id],
+    );
     expect(symbols.map((s) => s.symbol)).toContain('example.com/func-field-assignment.more');
     await store.close();
   });
 
   it('rolls back a link that fails half way, leaving the old tables', async () => {
     const root = path.join(tmp, 'tree2');
-    cpSync(path.join(projectRoot, 'fixtures', 'go', 'method-value-call'), root, { recursive: true });
+    cpSync(path.join(projectRoot, 'fixtures', 'go', 'method-value-call'), root, {
+      recursive: true,
+    });
     const { store } = await openIndexStore(path.join(tmp, 'index2.sqlite'));
     const parsed = await parseRepository({ root, store, jobs: 1 });
     const { treeId } = await linkTree({ store, parsed });
-    const count = async () => (await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM edges WHERE tree = ?', [treeId]))!.n;
+    const count = async () =>
+      (await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM edges WHERE tree = ?', [treeId]))!
+        .n;
     const edgesBefore = await count();
     // A rule file that cannot be read fails the link before anything is written...
-    await expect(linkTree({ store, parsed: { ...parsed, files: parsed.files }, rules: [path.join(tmp, 'missing.yaml')] })).rejects.toThrow(/cannot read rules file/);
+    await expect(
+      linkTree({
+        store,
+        parsed: { ...parsed, files: parsed.files },
+        rules: [path.join(tmp, 'missing.yaml')],
+      }),
+    ).rejects.toThrow(/cannot read rules file/);
     // ...and a failure inside the write transaction rolls back.
-    await store.exec('CREATE TRIGGER fail_edges BEFORE INSERT ON edges BEGIN SELECT RAISE(ABORT, "disk on fire"); END');
+    await store.exec(
+      'CREATE TRIGGER fail_edges BEFORE INSERT ON edges BEGIN SELECT RAISE(ABORT, "disk on fire"); END',
+    );
     await store.run("UPDATE trees SET summary = '{}' WHERE id = ?", [treeId]);
     await expect(linkTree({ store, parsed })).rejects.toThrow(/disk on fire/);
     await store.exec('DROP TRIGGER fail_edges');

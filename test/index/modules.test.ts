@@ -3,7 +3,10 @@ import { buildModuleLayout, parseGoMod } from '../../src/index/modules.js';
 import { defaultImportName } from '../../src/resolve/model.js';
 
 const goMods = new Map([
-  ['', 'module k8s.io/kubernetes\n\ngo 1.18\n\nreplace (\n\tk8s.io/api => ./staging/src/k8s.io/api\n\tk8s.io/client-go => ./staging/src/k8s.io/client-go // in tree\n)\nreplace example.com/tool => ./hack/tool\n'],
+  [
+    '',
+    'module k8s.io/kubernetes\n\ngo 1.18\n\nreplace (\n\tk8s.io/api => ./staging/src/k8s.io/api\n\tk8s.io/client-go => ./staging/src/k8s.io/client-go // in tree\n)\nreplace example.com/tool => ./hack/tool\n',
+  ],
   ['staging/src/k8s.io/api', 'module k8s.io/api\n'],
   ['staging/src/k8s.io/client-go', 'module k8s.io/client-go\n'],
 ]);
@@ -18,7 +21,9 @@ describe('module layout', () => {
   });
 
   it('maps staging/src/k8s.io/<name> to k8s.io/<name> through its own go.mod', () => {
-    expect(layout.importPathOf('staging/src/k8s.io/client-go/tools/cache')).toBe('k8s.io/client-go/tools/cache');
+    expect(layout.importPathOf('staging/src/k8s.io/client-go/tools/cache')).toBe(
+      'k8s.io/client-go/tools/cache',
+    );
     expect(layout.importPathOf('staging/src/k8s.io/api')).toBe('k8s.io/api');
   });
 

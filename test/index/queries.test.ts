@@ -4,7 +4,12 @@
  */
 import Parser from 'tree-sitter';
 import { describe, expect, it } from 'vitest';
-import { compileQueries, createGoParser, goLanguage, readQuerySources } from '../../src/index/queries.js';
+import {
+  compileQueries,
+  createGoParser,
+  goLanguage,
+  readQuerySources,
+} from '../../src/index/queries.js';
 
 const source = `package app
 
@@ -30,19 +35,28 @@ func Run(ctx context.Context) {
 
 function rows(query: Parser.Query, text = source) {
   const tree = createGoParser().parse(text);
-  return query.captures(tree.rootNode).map((c) => ({ capture: c.name, line: c.node.startPosition.row + 1, text: c.node.text.split('\n')[0] }));
+  return query.captures(tree.rootNode).map((c) => ({
+    capture: c.name,
+    line: c.node.startPosition.row + 1,
+    text: c.node.text.split('\n')[0],
+  }));
 }
 
 describe('queries/go', () => {
   const sources = readQuerySources();
 
-  it.each(sources.map((s) => [s.file, s.source] as const))('%s compiles against tree-sitter-go and documents its captures', (file, text) => {
-    expect(() => new Parser.Query(goLanguage(), text)).not.toThrow();
-    expect(text.split('\n')[0]).toMatch(new RegExp(`^; ${file.replace('.', '\\.')} — `));
-    const declared = [...text.matchAll(/^;\s+(@[\w.]+)/gm)].map((m) => m[1]);
-    const used = [...new Set([...text.replace(/^;.*$/gm, '').matchAll(/(@[\w.]+)/g)].map((m) => m[1]))];
-    expect(declared.sort()).toEqual(used.sort());
-  });
+  it.each(sources.map((s) => [s.file, s.source] as const))(
+    '%s compiles against tree-sitter-go and documents its captures',
+    (file, text) => {
+      expect(() => new Parser.Query(goLanguage(), text)).not.toThrow();
+      expect(text.split('\n')[0]).toMatch(new RegExp(`^; ${file.replace('.', '\\.')} — `));
+      const declared = [...text.matchAll(/^;\s+(@[\w.]+)/gm)].map((m) => m[1]);
+      const used = [
+        ...new Set([...text.replace(/^;.*$/gm, '').matchAll(/(@[\w.]+)/g)].map((m) => m[1])),
+      ];
+      expect(declared.sort()).toEqual(used.sort());
+    },
+  );
 
   it('calls.scm captures every call and marks those of go and defer statements', () => {
     const q = new Parser.Query(goLanguage(), sources.find((s) => s.file === 'calls.scm')!.source);
@@ -66,22 +80,49 @@ describe('queries/go', () => {
   });
 
   it('literals.scm captures function literals and keyed composite literals only', () => {
-    const q = new Parser.Query(goLanguage(), sources.find((s) => s.file === 'literals.scm')!.source);
-    expect(rows(q)).toEqual([
-      { capture: 'definition.closure', line: 14, text: 'func() {}' },
-      { capture: 'reference.composite', line: 13, text: 'Config{Name: "a"}' },
-    ].sort((a, b) => a.line - b.line));
+    const q = new Parser.Query(
+      goLanguage(),
+      sources.find((s) => s.file === 'literals.scm')!.source,
+    );
+    expect(rows(q)).toEqual(
+      [
+        { capture: 'definition.closure', line: 14, text: 'func() {}' },
+        { capture: 'reference.composite', line: 13, text: 'Config{Name: "a"}' },
+      ].sort((a, b) => a.line - b.line),
+    );
   });
 
   it('assignments.scm captures short declarations, ranges, assignments and returns', () => {
-    const q = new Parser.Query(goLanguage(), sources.find((s) => s.file === 'assignments.scm')!.source);
-    expect(rows(q).map((r) => `${r.capture}:${r.line}`)).toEqual(['local.short:13', 'assignment:14', 'local.range:15', 'reference.return:19']);
+    const q = new Parser.Query(
+      goLanguage(),
+      sources.find((s) => s.file === 'assignments.scm')!.source,
+    );
+    expect(rows(q).map((r) => `${r.capture}:${r.line}`)).toEqual([
+      'local.short:13',
+      'assignment:14',
+      'local.range:15',
+      'reference.return:19',
+    ]);
   });
 
   it('all query files compile together into the one query the indexer runs', () => {
     const names = new Set(rows(compileQueries()).map((r) => r.capture));
     expect([...names].sort()).toEqual(
-      ['assignment', 'definition.closure', 'definition.function', 'definition.var', 'local.range', 'local.short', 'package', 'reference.call', 'reference.call.defer', 'reference.call.go', 'reference.composite', 'reference.import', 'reference.return'].sort(),
+      [
+        'assignment',
+        'definition.closure',
+        'definition.function',
+        'definition.var',
+        'local.range',
+        'local.short',
+        'package',
+        'reference.call',
+        'reference.call.defer',
+        'reference.call.go',
+        'reference.composite',
+        'reference.import',
+        'reference.return',
+      ].sort(),
     );
   });
 });

@@ -34,15 +34,26 @@ describe.each(features)('fixtures/go/%s', (feature) => {
     const where = `${e.file}:${e.line}`;
     if (e.type === 'def') {
       it(`names the declaration at ${where} ${e.symbol}`, () => {
-        const at = [...index.symbols.values()].filter((s) => s.file === e.file && s.line === e.line).map((s) => s.symbol);
+        const at = [...index.symbols.values()]
+          .filter((s) => s.file === e.file && s.line === e.line)
+          .map((s) => s.symbol);
         expect(at).toContain(e.symbol);
       });
     } else if (e.type === 'call') {
       it(`resolves ${e.callee} at ${where} to ${e.symbol} (${e.kind})`, () => {
         const [kind, via] = e.kind.split(':');
         const here = index.edges.filter((x) => x.file === e.file && x.line === e.line);
-        const match = here.find((x) => x.callee === e.symbol && x.rank === 0 && x.kind === kind && (via === undefined || x.via === via));
-        expect(match, `edges at ${where}:\n${here.map((x) => `  ${x.callee} ${x.kind}${x.via ? `:${x.via}` : ''} rank ${x.rank}`).join('\n')}`).toBeDefined();
+        const match = here.find(
+          (x) =>
+            x.callee === e.symbol &&
+            x.rank === 0 &&
+            x.kind === kind &&
+            (via === undefined || x.via === via),
+        );
+        expect(
+          match,
+          `edges at ${where}:\n${here.map((x) => `  ${x.callee} ${x.kind}${x.via ? `:${x.via}` : ''} rank ${x.rank}`).join('\n')}`,
+        ).toBeDefined();
       });
     } else if (e.type === 'alt') {
       it(`lists ${e.symbol} as an alternative for ${e.callee} at ${where}`, () => {
@@ -56,7 +67,9 @@ describe.each(features)('fixtures/go/%s', (feature) => {
       });
     } else {
       it(`reports ${e.callee} at ${where} as unresolved`, () => {
-        const here = index.edges.filter((x) => x.file === e.file && x.line === e.line && x.callee === null);
+        const here = index.edges.filter(
+          (x) => x.file === e.file && x.line === e.line && x.callee === null,
+        );
         expect(here.some((x) => (x.expr ?? '').endsWith(e.callee))).toBe(true);
       });
     }

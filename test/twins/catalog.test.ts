@@ -1,6 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultScenarioPath, findTwin, listTwins, twinNames, type TwinName } from '../../src/twins/catalog.js';
+import {
+  defaultScenarioPath,
+  findTwin,
+  listTwins,
+  twinNames,
+  type TwinName,
+} from '../../src/twins/catalog.js';
 import { renderTimelineLines } from '../../src/twins/render.js';
 import { UsageError } from '../../src/errors.js';
 import { projectRoot } from '../helpers/run-cli.js';
@@ -8,7 +14,18 @@ import { caught } from './harness.js';
 
 describe('the twin catalog', () => {
   it('lists the ten twins of the issue, each with a title, Go symbols and a shipped scenario', () => {
-    expect(listTwins().map((t) => t.name)).toEqual(['apiserver', 'reflector', 'deltafifo', 'indexer', 'informer', 'workqueue', 'controller', 'replicaset', 'scheduler', 'controller-runtime']);
+    expect(listTwins().map((t) => t.name)).toEqual([
+      'apiserver',
+      'reflector',
+      'deltafifo',
+      'indexer',
+      'informer',
+      'workqueue',
+      'controller',
+      'replicaset',
+      'scheduler',
+      'controller-runtime',
+    ]);
     for (const twin of listTwins()) {
       expect(twin.title.length).toBeGreaterThan(10);
       expect(twin.mirrors.length).toBeGreaterThan(0);
@@ -19,7 +36,9 @@ describe('the twin catalog', () => {
   it('says which twins exist when asked for one that does not', () => {
     const error = caught(() => findTwin('informr')) as UsageError;
     expect(error).toBeInstanceOf(UsageError);
-    expect(error.message).toContain('no twin named "informr"; the twins are: apiserver, reflector, deltafifo');
+    expect(error.message).toContain(
+      'no twin named "informr"; the twins are: apiserver, reflector, deltafifo',
+    );
   });
 
   describe.each(twinNames)('the %s twin on its default scenario', (name) => {
@@ -51,24 +70,42 @@ describe('the twin catalog', () => {
 
   it('lets the seed change what happens where randomness matters', () => {
     const file = defaultScenarioPath(projectRoot, 'replicaset');
-    const names = (seed: number) => findTwin('replicaset').run(file, seed).result.events.filter((e) => e.event === 'create').map((e) => e.key);
+    const names = (seed: number) =>
+      findTwin('replicaset')
+        .run(file, seed)
+        .result.events.filter((e) => e.event === 'create')
+        .map((e) => e.key);
     expect(names(1)).not.toEqual(names(2));
   });
 
   it('ends each default scenario in the state its description promises', () => {
-    const last = (name: TwinName, event: string) => findTwin(name).run(defaultScenarioPath(projectRoot, name)).result.events.filter((e) => e.event === event);
+    const last = (name: TwinName, event: string) =>
+      findTwin(name)
+        .run(defaultScenarioPath(projectRoot, name))
+        .result.events.filter((e) => e.event === event);
     expect(last('replicaset', 'converged').map((e) => e.key)).toEqual(['default/web']);
     expect(last('controller-runtime', 'converged').map((e) => e.key)).toEqual(['default/shop']);
     expect(last('scheduler', 'pending')).toEqual([]);
     expect(last('informer', 'tombstone').map((e) => e.key)).toEqual(['default/web-3']);
-    expect(last('deltafifo', 'delta Deleted').some((e) => e.detail.includes('two deletes collapsed into one'))).toBe(true);
+    expect(
+      last('deltafifo', 'delta Deleted').some((e) =>
+        e.detail.includes('two deletes collapsed into one'),
+      ),
+    ).toBe(true);
   });
 });
 
 describe('renderTimelineLines', () => {
   it('aligns the columns and ends each line with the Go symbol', () => {
     const lines = renderTimelineLines([
-      { t: 1.25, component: 'reflector', event: 'watch ADDED', key: 'default/web-1', detail: 'd1', mirrors: 'pkg.A' },
+      {
+        t: 1.25,
+        component: 'reflector',
+        event: 'watch ADDED',
+        key: 'default/web-1',
+        detail: 'd1',
+        mirrors: 'pkg.A',
+      },
       { t: 10, component: 'workqueue', event: 'Add', key: 'k', detail: 'd2', mirrors: 'pkg.B' },
     ]);
     expect(lines).toEqual([

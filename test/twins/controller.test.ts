@@ -5,7 +5,10 @@ import { StopChannel, VirtualClock, sleep, type Proc } from '../../src/twins/sim
 
 function controllerWith(failuresByKey: Record<string, number>, maxRetries = 5) {
   const clock = new VirtualClock();
-  const queue = new RateLimitingQueue<string>({ clock, rateLimiter: new ItemExponentialFailureRateLimiter<string>(10, 10_000) });
+  const queue = new RateLimitingQueue<string>({
+    clock,
+    rateLimiter: new ItemExponentialFailureRateLimiter<string>(10, 10_000),
+  });
   const attempts: string[] = [];
   const left = new Map(Object.entries(failuresByKey));
   const controller = new Controller({

@@ -7,7 +7,10 @@ import { pod, runProc } from './harness.js';
 
 const types = (deltas: Deltas | undefined) => deltas?.map((d) => d.type);
 
-function popAll(fifo: DeltaFIFO, process: (d: Deltas) => Error | undefined = () => undefined): Deltas[] {
+function popAll(
+  fifo: DeltaFIFO,
+  process: (d: Deltas) => Error | undefined = () => undefined,
+): Deltas[] {
   const clock = new VirtualClock();
   const popped: Deltas[] = [];
   while (fifo.length > 0) popped.push(runProc(clock, fifo.pop(process)).deltas!);
@@ -61,7 +64,9 @@ describe('DeltaFIFO', () => {
     const deleted = fifo.getByKey('default/b')!;
     expect(types(deleted)).toEqual(['Deleted']);
     expect(deleted[0]!.object).toBeInstanceOf(DeletedFinalStateUnknown);
-    expect((deleted[0]!.object as DeletedFinalStateUnknown).obj?.metadata.resourceVersion).toBe('2');
+    expect((deleted[0]!.object as DeletedFinalStateUnknown).obj?.metadata.resourceVersion).toBe(
+      '2',
+    );
   });
 
   it('uses Sync for relisted objects unless told to emit Replaced', () => {
@@ -75,9 +80,15 @@ describe('DeltaFIFO', () => {
     expect(fifo.hasSynced()).toBe(false);
     fifo.replace([pod('a'), pod('b')], '3');
     const clock = new VirtualClock();
-    runProc(clock, fifo.pop(() => undefined));
+    runProc(
+      clock,
+      fifo.pop(() => undefined),
+    );
     expect(fifo.hasSynced()).toBe(false);
-    runProc(clock, fifo.pop(() => undefined));
+    runProc(
+      clock,
+      fifo.pop(() => undefined),
+    );
     expect(fifo.hasSynced()).toBe(true);
   });
 
@@ -85,10 +96,16 @@ describe('DeltaFIFO', () => {
     const fifo = new DeltaFIFO();
     fifo.add(pod('a'));
     const clock = new VirtualClock();
-    const failed = runProc(clock, fifo.pop(() => new ErrRequeue(new Error('try later'))));
+    const failed = runProc(
+      clock,
+      fifo.pop(() => new ErrRequeue(new Error('try later'))),
+    );
     expect(failed.err?.message).toBe('try later');
     expect(types(fifo.getByKey('default/a'))).toEqual(['Added']);
-    const again = runProc(clock, fifo.pop(() => undefined));
+    const again = runProc(
+      clock,
+      fifo.pop(() => undefined),
+    );
     expect(again.err).toBeUndefined();
     expect(fifo.length).toBe(0);
   });
@@ -130,7 +147,9 @@ describe('DeltaFIFO', () => {
             popped.push(err);
             return;
           }
-          popped.push(`${(deltas![0]!.object as CacheEntry & { metadata: { name: string } }).metadata.name}@${clock.now()}`);
+          popped.push(
+            `${(deltas![0]!.object as CacheEntry & { metadata: { name: string } }).metadata.name}@${clock.now()}`,
+          );
         }
       })(),
     );

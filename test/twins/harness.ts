@@ -19,11 +19,24 @@ export function testWorld(seed = 1, historySize = 1000): TestWorld {
   const clock = new VirtualClock();
   const rand = new SeededRandom(seed);
   const timeline = new Timeline(clock);
-  return { clock, rand, timeline, apiserver: new FakeApiServer({ clock, rand, historySize, timeline }) };
+  return {
+    clock,
+    rand,
+    timeline,
+    apiserver: new FakeApiServer({ clock, rand, historySize, timeline }),
+  };
 }
 
 /** A stored-looking pod without an API server: for data-structure tests. */
-export function pod(name: string, options: { namespace?: string; rv?: string; labels?: Record<string, string>; nodeName?: string } = {}): Pod {
+export function pod(
+  name: string,
+  options: {
+    namespace?: string;
+    rv?: string;
+    labels?: Record<string, string>;
+    nodeName?: string;
+  } = {},
+): Pod {
   return {
     kind: 'Pod',
     metadata: {
@@ -40,7 +53,11 @@ export function pod(name: string, options: { namespace?: string; rv?: string; la
   };
 }
 
-export function createPod(apiserver: FakeApiServer, name: string, labels: Record<string, string> = {}): Pod {
+export function createPod(
+  apiserver: FakeApiServer,
+  name: string,
+  labels: Record<string, string> = {},
+): Pod {
   return apiserver.create<Pod>({ kind: 'Pod', metadata: { namespace: 'default', name, labels } });
 }
 

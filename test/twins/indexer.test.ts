@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Indexer, NamespaceIndex, ThreadSafeStore, metaNamespaceIndexFunc } from '../../src/twins/indexer.js';
+import {
+  Indexer,
+  NamespaceIndex,
+  ThreadSafeStore,
+  metaNamespaceIndexFunc,
+} from '../../src/twins/indexer.js';
 import type { Pod } from '../../src/twins/objects.js';
 import { pod } from './harness.js';
 
@@ -12,7 +17,9 @@ describe('Indexer', () => {
     indexer.add(pod('b', { namespace: 'kube-system' }));
     indexer.add(pod('c'));
     expect(indexer.indexKeys(NamespaceIndex, 'default').sort()).toEqual(['default/a', 'default/c']);
-    expect(indexer.byIndex(NamespaceIndex, 'kube-system').map((o) => (o as Pod).metadata.name)).toEqual(['b']);
+    expect(
+      indexer.byIndex(NamespaceIndex, 'kube-system').map((o) => (o as Pod).metadata.name),
+    ).toEqual(['b']);
   });
 
   it('moves a key between index values when an update changes them', () => {
@@ -36,7 +43,12 @@ describe('Indexer', () => {
     indexer.add(pod('a', { nodeName: 'n1' }));
     indexer.add(pod('b', { nodeName: 'n1' }));
     indexer.add(pod('c', { nodeName: 'n2' }));
-    expect(indexer.index('node', pod('x', { nodeName: 'n1' })).map((o) => (o as Pod).metadata.name).sort()).toEqual(['a', 'b']);
+    expect(
+      indexer
+        .index('node', pod('x', { nodeName: 'n1' }))
+        .map((o) => (o as Pod).metadata.name)
+        .sort(),
+    ).toEqual(['a', 'b']);
   });
 
   it('rebuilds every index on Replace', () => {
@@ -51,6 +63,8 @@ describe('Indexer', () => {
     const store = new ThreadSafeStore({});
     expect(() => store.byIndex('nope', 'x')).toThrow('Index with name nope does not exist');
     store.add('default/a', pod('a'));
-    expect(() => store.addIndexers({ node: byNode })).toThrow('cannot add indexers to running index');
+    expect(() => store.addIndexers({ node: byNode })).toThrow(
+      'cannot add indexers to running index',
+    );
   });
 });

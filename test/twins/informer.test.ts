@@ -1,7 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { FilteringResourceEventHandler, ResourceEventHandlerFuncs, SharedIndexInformer, processDeltas } from '../../src/twins/informer.js';
+import {
+  FilteringResourceEventHandler,
+  ResourceEventHandlerFuncs,
+  SharedIndexInformer,
+  processDeltas,
+} from '../../src/twins/informer.js';
 import { Indexer } from '../../src/twins/indexer.js';
-import { DeletedFinalStateUnknown, type CacheEntry, type KubeObject, type Pod } from '../../src/twins/objects.js';
+import {
+  DeletedFinalStateUnknown,
+  type CacheEntry,
+  type KubeObject,
+  type Pod,
+} from '../../src/twins/objects.js';
 import { StopChannel } from '../../src/twins/sim/clock.js';
 import { createPod, pod, testWorld, type TestWorld } from './harness.js';
 
@@ -9,13 +19,27 @@ import { createPod, pod, testWorld, type TestWorld } from './harness.js';
 function recorder(log: string[]) {
   return new ResourceEventHandlerFuncs({
     addFunc: (obj) => log.push(`Add ${obj.metadata.name}`),
-    updateFunc: (o, n) => log.push(`Update ${n.metadata.name} ${o.metadata.resourceVersion}->${n.metadata.resourceVersion}`),
-    deleteFunc: (obj) => log.push(obj instanceof DeletedFinalStateUnknown ? `Delete ${obj.key} (tombstone)` : `Delete ${(obj as KubeObject).metadata.name}`),
+    updateFunc: (o, n) =>
+      log.push(
+        `Update ${n.metadata.name} ${o.metadata.resourceVersion}->${n.metadata.resourceVersion}`,
+      ),
+    deleteFunc: (obj) =>
+      log.push(
+        obj instanceof DeletedFinalStateUnknown
+          ? `Delete ${obj.key} (tombstone)`
+          : `Delete ${(obj as KubeObject).metadata.name}`,
+      ),
   });
 }
 
 function startInformer(world: TestWorld, resyncMs = 0) {
-  const informer = new SharedIndexInformer({ name: 'Pod', listerWatcher: world.apiserver.listerWatcher('Pod'), defaultEventHandlerResyncPeriodMs: resyncMs, clock: world.clock, rand: world.rand });
+  const informer = new SharedIndexInformer({
+    name: 'Pod',
+    listerWatcher: world.apiserver.listerWatcher('Pod'),
+    defaultEventHandlerResyncPeriodMs: resyncMs,
+    clock: world.clock,
+    rand: world.rand,
+  });
   const stop = new StopChannel();
   return { informer, stop, start: () => world.clock.go(informer.run(stop)) };
 }
@@ -27,7 +51,12 @@ describe('SharedIndexInformer', () => {
     const { informer, stop, start } = startInformer(world);
     const seen: string[] = [];
     informer.addEventHandler(
-      new ResourceEventHandlerFuncs({ addFunc: (obj) => seen.push(`${obj.metadata.name} cached=${informer.indexer.getByKey('default/' + obj.metadata.name) !== undefined}`) }),
+      new ResourceEventHandlerFuncs({
+        addFunc: (obj) =>
+          seen.push(
+            `${obj.metadata.name} cached=${informer.indexer.getByKey('default/' + obj.metadata.name) !== undefined}`,
+          ),
+      }),
       { name: 't' },
     );
     start();
@@ -59,8 +88,14 @@ describe('SharedIndexInformer', () => {
     const { informer, stop, start } = startInformer(world);
     const fastAt: number[] = [];
     const slowAt: number[] = [];
-    informer.addEventHandler(new ResourceEventHandlerFuncs({ addFunc: () => fastAt.push(world.clock.now()) }), { name: 'fast' });
-    const slow = informer.addEventHandler(new ResourceEventHandlerFuncs({ addFunc: () => slowAt.push(world.clock.now()) }), { name: 'slow', latencyMs: 100 });
+    informer.addEventHandler(
+      new ResourceEventHandlerFuncs({ addFunc: () => fastAt.push(world.clock.now()) }),
+      { name: 'fast' },
+    );
+    const slow = informer.addEventHandler(
+      new ResourceEventHandlerFuncs({ addFunc: () => slowAt.push(world.clock.now()) }),
+      { name: 'slow', latencyMs: 100 },
+    );
     start();
     world.clock.after(1000, () => {
       for (let i = 0; i < 5; i++) createPod(world.apiserver, `p${i}`);
@@ -129,7 +164,8 @@ describe('SharedIndexInformer', () => {
           const pods = world.apiserver.objectsOf<Pod>('Pod');
           const roll = world.rand.float64();
           if (roll < 0.4 || pods.length === 0) createPod(world.apiserver, `p${t}`);
-          else if (roll < 0.7) world.apiserver.delete('Pod', 'default', world.rand.pick(pods).metadata.name);
+          else if (roll < 0.7)
+            world.apiserver.delete('Pod', 'default', world.rand.pick(pods).metadata.name);
           else if (roll < 0.97) {
             const p = world.rand.pick(pods);
             world.apiserver.update({ ...p, metadata: { ...p.metadata, labels: { t: String(t) } } });
@@ -138,8 +174,14 @@ describe('SharedIndexInformer', () => {
       }
       world.clock.after(30_000, () => stop.close());
       world.clock.run();
-      const server = world.apiserver.objectsOf<Pod>('Pod').map((p) => `${p.metadata.name}@${p.metadata.resourceVersion}`).sort();
-      const cached = informer.indexer.objects<Pod>().map((p) => `${p.metadata.name}@${p.metadata.resourceVersion}`).sort();
+      const server = world.apiserver
+        .objectsOf<Pod>('Pod')
+        .map((p) => `${p.metadata.name}@${p.metadata.resourceVersion}`)
+        .sort();
+      const cached = informer.indexer
+        .objects<Pod>()
+        .map((p) => `${p.metadata.name}@${p.metadata.resourceVersion}`)
+        .sort();
       expect(cached).toEqual(server);
     }
   });
@@ -151,7 +193,9 @@ describe('processDeltas', () => {
     const log: string[] = [];
     processDeltas(recorder(log), store, [{ type: 'Replaced', object: pod('a', { rv: '1' }) }]);
     processDeltas(recorder(log), store, [{ type: 'Replaced', object: pod('a', { rv: '2' }) }]);
-    processDeltas(recorder(log), store, [{ type: 'Deleted', object: new DeletedFinalStateUnknown('default/a', pod('a', { rv: '2' })) }]);
+    processDeltas(recorder(log), store, [
+      { type: 'Deleted', object: new DeletedFinalStateUnknown('default/a', pod('a', { rv: '2' })) },
+    ]);
     expect(log).toEqual(['Add a', 'Update a 1->2', 'Delete default/a (tombstone)']);
     expect(store.size).toBe(0);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runInformerLoad, runSchedulerLoad } from '../../src/twins/runs/load.js';
 
 describe('load runs (the benchmarks, small)', () => {
-  it('leaves the informer\'s indexer equal to the API server after a stream of writes', () => {
+  it("leaves the informer's indexer equal to the API server after a stream of writes", () => {
     const result = runInformerLoad({ objects: 500, events: 5000, seed: 4 });
     expect(result.mismatched).toBe(0);
     expect(result.indexed).toBe(result.stored);

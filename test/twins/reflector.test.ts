@@ -16,7 +16,10 @@ function recordingStore(): ReflectorStore & { calls: string[]; store: Indexer } 
     add: (o) => (calls.push(`add ${(o as Pod).metadata.name}`), store.add(o)),
     update: (o) => (calls.push(`update ${(o as Pod).metadata.name}`), store.update(o)),
     delete: (o) => (calls.push(`delete ${(o as Pod).metadata.name}`), store.delete(o)),
-    replace: (list, rv) => (calls.push(`replace ${list.map((o) => (o as Pod).metadata.name).join(',')}@${rv}`), store.replace(list, rv)),
+    replace: (list, rv) => (
+      calls.push(`replace ${list.map((o) => (o as Pod).metadata.name).join(',')}@${rv}`),
+      store.replace(list, rv)
+    ),
     resync: () => calls.push('resync'),
   };
 }
@@ -24,12 +27,20 @@ function recordingStore(): ReflectorStore & { calls: string[]; store: Indexer } 
 /** A lister-watcher that records the resource versions asked for. */
 function spyingListerWatcher(inner: ListerWatcher, asked: string[]): ListerWatcher {
   return {
-    list: (options) => (asked.push(`list ${JSON.stringify(options.resourceVersion)}`), inner.list(options)),
+    list: (options) => (
+      asked.push(`list ${JSON.stringify(options.resourceVersion)}`),
+      inner.list(options)
+    ),
     watch: (options) => (asked.push(`watch ${options.resourceVersion}`), inner.watch(options)),
   };
 }
 
-function startReflector(world: ReturnType<typeof testWorld>, store: ReflectorStore, resyncPeriodMs = 0, asked: string[] = []) {
+function startReflector(
+  world: ReturnType<typeof testWorld>,
+  store: ReflectorStore,
+  resyncPeriodMs = 0,
+  asked: string[] = [],
+) {
   const stop = new StopChannel();
   const reflector = new Reflector({
     name: 'Pod',

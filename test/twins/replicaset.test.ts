@@ -18,7 +18,12 @@ describe('slowStartBatch', () => {
   it('calls in batches of 1, 2, 4, ... and stops after the first batch with a failure', () => {
     const batches: number[] = [];
     let calls = 0;
-    const { successes, err } = slowStartBatch(20, 1, () => (++calls === 6 ? new Error('quota') : undefined), (size) => batches.push(size));
+    const { successes, err } = slowStartBatch(
+      20,
+      1,
+      () => (++calls === 6 ? new Error('quota') : undefined),
+      (size) => batches.push(size),
+    );
     expect(batches).toEqual([1, 2, 4]);
     expect(calls).toBe(7);
     expect(successes).toBe(6);
@@ -27,7 +32,12 @@ describe('slowStartBatch', () => {
 
   it('makes every call when none fails, the last batch taking what remains', () => {
     const batches: number[] = [];
-    const { successes } = slowStartBatch(10, 1, () => undefined, (size) => batches.push(size));
+    const { successes } = slowStartBatch(
+      10,
+      1,
+      () => undefined,
+      (size) => batches.push(size),
+    );
     expect(batches).toEqual([1, 2, 4, 3]);
     expect(successes).toBe(10);
   });
@@ -49,12 +59,16 @@ describe('ControllerExpectations', () => {
     const exp = new ControllerExpectations(clock);
     exp.expectCreations('rs', 1);
     clock.after(ExpectationsTimeoutMs, () => expect(exp.satisfiedExpectations('rs')).toBe(false));
-    clock.after(ExpectationsTimeoutMs + 1, () => expect(exp.satisfiedExpectations('rs')).toBe(true));
+    clock.after(ExpectationsTimeoutMs + 1, () =>
+      expect(exp.satisfiedExpectations('rs')).toBe(true),
+    );
     clock.run();
   });
 
-  it('counts a pod\'s deletion once even when it is observed twice', () => {
-    const exp = new UIDTrackingControllerExpectations(new ControllerExpectations(new VirtualClock()));
+  it("counts a pod's deletion once even when it is observed twice", () => {
+    const exp = new UIDTrackingControllerExpectations(
+      new ControllerExpectations(new VirtualClock()),
+    );
     exp.expectDeletions('rs', ['default/a', 'default/b']);
     exp.deletionObserved('rs', 'default/a');
     exp.deletionObserved('rs', 'default/a');
@@ -66,14 +80,23 @@ describe('ControllerExpectations', () => {
 
 describe('getPodsToDelete', () => {
   it('prefers unscheduled pods, then pending over running, then the newest', () => {
-    const at = (p: Pod, t: number, phase?: 'Running') => ({ ...p, metadata: { ...p.metadata, creationTimestamp: t }, status: { phase: phase ?? 'Pending' } }) as Pod;
+    const at = (p: Pod, t: number, phase?: 'Running') =>
+      ({
+        ...p,
+        metadata: { ...p.metadata, creationTimestamp: t },
+        status: { phase: phase ?? 'Pending' },
+      }) as Pod;
     const pods = [
       at(pod('running-old', { nodeName: 'n' }), 1, 'Running'),
       at(pod('pending-old', { nodeName: 'n' }), 2),
       at(pod('pending-new', { nodeName: 'n' }), 3),
       at(pod('unscheduled'), 0),
     ];
-    expect(getPodsToDelete(pods, 3).map((p) => p.metadata.name)).toEqual(['unscheduled', 'pending-new', 'pending-old']);
+    expect(getPodsToDelete(pods, 3).map((p) => p.metadata.name)).toEqual([
+      'unscheduled',
+      'pending-new',
+      'pending-old',
+    ]);
   });
 });
 
@@ -88,11 +111,16 @@ describe('ReplicaSetController', () => {
     const rs = apiserver.create<ReplicaSet>({
       kind: 'ReplicaSet',
       metadata: { namespace: 'default', name: 'web' },
-      spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { labels: { app: 'web' }, spec: {} } },
+      spec: {
+        replicas: 3,
+        selector: { matchLabels: { app: 'web' } },
+        template: { labels: { app: 'web' }, spec: {} },
+      },
       status: { replicas: 0, observedGeneration: 0 },
     });
     const controller = startReplicaSetController(world, { workers: 2, burstReplicas: 500 });
-    const owned = () => apiserver.objectsOf<Pod>('Pod').filter((p) => getControllerOf(p)?.uid === rs.metadata.uid);
+    const owned = () =>
+      apiserver.objectsOf<Pod>('Pod').filter((p) => getControllerOf(p)?.uid === rs.metadata.uid);
     return { world, controller, owned };
   }
 
@@ -105,8 +133,16 @@ describe('ReplicaSetController', () => {
     world.clock.after(5000, () => world.stop.close());
     world.clock.run();
     expect(owned()).toHaveLength(7);
-    const batches = world.timeline.events.filter((e) => e.event === 'slow-start batch').map((e) => e.detail);
-    expect(batches).toEqual(['1 create(s)', '2 create(s)', '1 create(s)', '2 create(s)', '1 create(s)']);
+    const batches = world.timeline.events
+      .filter((e) => e.event === 'slow-start batch')
+      .map((e) => e.detail);
+    expect(batches).toEqual([
+      '1 create(s)',
+      '2 create(s)',
+      '1 create(s)',
+      '2 create(s)',
+      '1 create(s)',
+    ]);
   });
 
   it('converges to spec.replicas after random pod deletions and API failures (seeded)', () => {
@@ -150,8 +186,15 @@ describe('ReplicaSetController', () => {
 
   it('adopts a matching orphan instead of creating a new pod', () => {
     const { world, owned } = cluster(1);
-    world.clock.after(2000, () => world.apiserver.delete('Pod', 'default', owned()[0]!.metadata.name));
-    world.clock.after(2000, () => world.apiserver.create({ kind: 'Pod', metadata: { namespace: 'default', name: 'orphan', labels: { app: 'web' } } }));
+    world.clock.after(2000, () =>
+      world.apiserver.delete('Pod', 'default', owned()[0]!.metadata.name),
+    );
+    world.clock.after(2000, () =>
+      world.apiserver.create({
+        kind: 'Pod',
+        metadata: { namespace: 'default', name: 'orphan', labels: { app: 'web' } },
+      }),
+    );
     world.clock.after(5000, () => world.stop.close());
     world.clock.run();
     expect(owned().map((p) => p.metadata.name)).toContain('orphan');

@@ -31,26 +31,36 @@ steps:
   });
 
   it('names the file, line, column and field of a wrong value', () => {
-    expect(message(`steps:\n  - at: 1s\n    create: { kind: Pod, name: a }\n  - at: soon\n    delete: { kind: Pod, name: a }\n`)).toContain(
-      'my.yaml:4:5: steps[1].at: expected a duration such as 250ms, 1.5s or 2m',
-    );
+    expect(
+      message(
+        `steps:\n  - at: 1s\n    create: { kind: Pod, name: a }\n  - at: soon\n    delete: { kind: Pod, name: a }\n`,
+      ),
+    ).toContain('my.yaml:4:5: steps[1].at: expected a duration such as 250ms, 1.5s or 2m');
   });
 
   it('points at an unknown field itself', () => {
-    expect(message(`objects:\n  - kind: Pod\n    name: a\n    lables: { app: web }\n`)).toContain('my.yaml:4:5: objects[0].lables: unknown field');
+    expect(message(`objects:\n  - kind: Pod\n    name: a\n    lables: { app: web }\n`)).toContain(
+      'my.yaml:4:5: objects[0].lables: unknown field',
+    );
   });
 
   it('names the fields a kind does not have', () => {
-    expect(message(`objects:\n  - { kind: Pod, name: a, replicas: 3 }\n`)).toMatch(/my\.yaml:2:\d+: objects\[0\]\.replicas: not a field of a Pod/);
+    expect(message(`objects:\n  - { kind: Pod, name: a, replicas: 3 }\n`)).toMatch(
+      /my\.yaml:2:\d+: objects\[0\]\.replicas: not a field of a Pod/,
+    );
   });
 
-  it('lists the actions of the twin when a step uses another twin\'s action', () => {
+  it("lists the actions of the twin when a step uses another twin's action", () => {
     const text = `steps:\n  - at: 1s\n    scale: { kind: ReplicaSet, name: web, replicas: 2 }\n`;
-    expect(message(text)).toContain('my.yaml:3:5: steps[0].scale: "scale" is not an action of this twin; its actions: create, update, delete');
+    expect(message(text)).toContain(
+      'my.yaml:3:5: steps[0].scale: "scale" is not an action of this twin; its actions: create, update, delete',
+    );
   });
 
   it('asks for exactly one action per step', () => {
-    expect(message(`steps:\n  - at: 1s\n`)).toContain('my.yaml:2:5: steps[0]: a step needs exactly one action besides "at"');
+    expect(message(`steps:\n  - at: 1s\n`)).toContain(
+      'my.yaml:2:5: steps[0]: a step needs exactly one action besides "at"',
+    );
   });
 
   it('reports YAML syntax errors with their position', () => {
@@ -58,8 +68,12 @@ steps:
   });
 
   it('refuses a scenario written for another twin and says how to run it', () => {
-    const error = caught(() => parseScenario('twin: informer\n', 'q.yaml', workqueueScenarioSpec)) as UsageError;
-    expect(error.message).toContain('q.yaml:1:1: twin: this scenario is for "informer", not "workqueue"');
+    const error = caught(() =>
+      parseScenario('twin: informer\n', 'q.yaml', workqueueScenarioSpec),
+    ) as UsageError;
+    expect(error.message).toContain(
+      'q.yaml:1:1: twin: this scenario is for "informer", not "workqueue"',
+    );
     expect(error.exitCode).toBe(2);
   });
 });

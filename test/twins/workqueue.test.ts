@@ -115,7 +115,9 @@ describe('DelayingQueue', () => {
 describe('rate limiters', () => {
   it('backs an item off exponentially until Forget, counting its requeues', () => {
     const limiter = new ItemExponentialFailureRateLimiter<string>(5, 1000);
-    expect([1, 2, 3, 4, 5, 6, 7, 8].map(() => limiter.when('a'))).toEqual([5, 10, 20, 40, 80, 160, 320, 640]);
+    expect([1, 2, 3, 4, 5, 6, 7, 8].map(() => limiter.when('a'))).toEqual([
+      5, 10, 20, 40, 80, 160, 320, 640,
+    ]);
     expect(limiter.when('a')).toBe(1000);
     expect(limiter.numRequeues('a')).toBe(9);
     expect(limiter.when('b')).toBe(5);
@@ -134,14 +136,20 @@ describe('rate limiters', () => {
 
   it('takes the longest delay of its limiters', () => {
     const clock = new VirtualClock();
-    const limiter = new MaxOfRateLimiter<string>(new ItemExponentialFailureRateLimiter<string>(5, 1000), new BucketRateLimiter<string>(10, 1, clock));
+    const limiter = new MaxOfRateLimiter<string>(
+      new ItemExponentialFailureRateLimiter<string>(5, 1000),
+      new BucketRateLimiter<string>(10, 1, clock),
+    );
     expect(limiter.when('a')).toBe(5);
     expect(limiter.when('a')).toBe(100);
   });
 
-  it('re-adds an item after the rate limiter\'s delay through AddRateLimited', () => {
+  it("re-adds an item after the rate limiter's delay through AddRateLimited", () => {
     const clock = new VirtualClock();
-    const queue = new RateLimitingQueue<string>({ clock, rateLimiter: new ItemExponentialFailureRateLimiter<string>(50, 1000) });
+    const queue = new RateLimitingQueue<string>({
+      clock,
+      rateLimiter: new ItemExponentialFailureRateLimiter<string>(50, 1000),
+    });
     queue.addRateLimited('a');
     queue.addRateLimited('a');
     clock.run({ until: 49 });

@@ -156,7 +156,9 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
   const tour = group
     .command('tour')
     .argument('<name>', 'a tour from `k8s-read tour list`')
-    .description('Write a tour as a Markdown article: its steps, the prose, the code each step anchors to, with permalinks at the indexed commit.');
+    .description(
+      'Write a tour as a Markdown article: its steps, the prose, the code each step anchors to, with permalinks at the indexed commit.',
+    );
   addRepoOptions(tour)
     .addOption(new Option('-o, --output <format>', 'output format').choices(['md']).default('md'))
     .option('--guides <dir>', 'read tours from this directory instead of the bundled guides/')

@@ -24,7 +24,11 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
     .option('-j, --jobs <n>', 'parser worker threads (default: CPU count)')
     .option('--include-vendor', 'also index vendor/ (staging is always indexed)')
     .option('--include-tests', 'also index _test.go files')
-    .option('--max-file-size <bytes>', 'skip larger files (generated tables)', String(2 * 1024 * 1024))
+    .option(
+      '--max-file-size <bytes>',
+      'skip larger files (generated tables)',
+      String(2 * 1024 * 1024),
+    )
     .option('--rules <file...>', 'extra framework rule files (see rules/frameworks.yaml)')
     .option('-v, --verbose', 'list files with syntax or encoding problems')
     .addOption(outputOption(['text', 'json'], 'text'))
@@ -34,9 +38,11 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
     )
     .action(async (flags: IndexFlags) => {
       const jobs = flags.jobs === undefined ? undefined : Number(flags.jobs);
-      if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1)) throw new UsageError(`--jobs must be a whole number >= 1, not ${flags.jobs}`);
+      if (jobs !== undefined && (!Number.isInteger(jobs) || jobs < 1))
+        throw new UsageError(`--jobs must be a whole number >= 1, not ${flags.jobs}`);
       const maxFileBytes = Number(flags.maxFileSize);
-      if (!Number.isFinite(maxFileBytes) || maxFileBytes < 1) throw new UsageError(`--max-file-size must be a number of bytes, not ${flags.maxFileSize}`);
+      if (!Number.isFinite(maxFileBytes) || maxFileBytes < 1)
+        throw new UsageError(`--max-file-size must be a number of bytes, not ${flags.maxFileSize}`);
       const choice = chooseRepo(flags, ctx);
       announceRepo(choice, ctx);
       const { runIndex } = await import('../run-index.js');
@@ -48,7 +54,9 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
         ...(flags.rules ? { rules: flags.rules } : {}),
       });
       if (summary.files === 0) {
-        throw new UsageError(`no Go files found in ${choice.root} (vendor/ and _test.go are skipped unless --include-vendor/--include-tests)`);
+        throw new UsageError(
+          `no Go files found in ${choice.root} (vendor/ and _test.go are skipped unless --include-vendor/--include-tests)`,
+        );
       }
       if (flags.output === 'json') {
         writeJson(ctx.stdout, summary);
@@ -60,15 +68,24 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
         `indexed ${summary.files} files (${summary.parsed} parsed, ${summary.reused} unchanged) in ${secs}s: ` +
           `${c.packages} packages, ${c.functions} functions, ${c.methods} methods, ${c.types} types, ${c.literals} closures, ${c.calls} calls\n`,
       );
-      ctx.stdout.write(`  ${summary.repo}${summary.commit ? ` @ ${summary.commit.slice(0, 12)}` : ''}${summary.version ? ` (${summary.version})` : ''}${summary.dirty ? ' with local edits' : ''}\n`);
+      ctx.stdout.write(
+        `  ${summary.repo}${summary.commit ? ` @ ${summary.commit.slice(0, 12)}` : ''}${summary.version ? ` (${summary.version})` : ''}${summary.dirty ? ' with local edits' : ''}\n`,
+      );
       ctx.stdout.write(`  database: ${summary.db}\n`);
       const bad = summary.problems.filter((p) => p.status !== 'excluded');
       if (bad.length > 0) {
         const byStatus = new Map<string, number>();
         for (const p of bad) byStatus.set(p.status, (byStatus.get(p.status) ?? 0) + 1);
-        const parts = [...byStatus].map(([s, n]) => `${n} ${s === 'syntax' ? 'with syntax errors' : s === 'encoding' ? 'not UTF-8' : s === 'too-large' ? 'too large (skipped)' : s}`);
-        ctx.stderr.write(`warning: ${parts.join(', ')}${flags.verbose ? '' : ' (--verbose lists them)'}\n`);
-        if (flags.verbose) for (const p of bad) ctx.stderr.write(`  ${p.path}: ${p.status}${p.message ? ` (${p.message})` : ''}\n`);
+        const parts = [...byStatus].map(
+          ([s, n]) =>
+            `${n} ${s === 'syntax' ? 'with syntax errors' : s === 'encoding' ? 'not UTF-8' : s === 'too-large' ? 'too large (skipped)' : s}`,
+        );
+        ctx.stderr.write(
+          `warning: ${parts.join(', ')}${flags.verbose ? '' : ' (--verbose lists them)'}\n`,
+        );
+        if (flags.verbose)
+          for (const p of bad)
+            ctx.stderr.write(`  ${p.path}: ${p.status}${p.message ? ` (${p.message})` : ''}\n`);
       }
     });
 }

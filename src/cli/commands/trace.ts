@@ -23,7 +23,10 @@ interface GraphFlags extends RepoOptions {
 export function registerTraceCommands(program: Command, ctx: CliContext): void {
   const trace = program
     .command('trace')
-    .argument('<component|symbol>', 'a cmd/<name> component (kube-scheduler), kube-controller-manager/<controller>, or a function symbol')
+    .argument(
+      '<component|symbol>',
+      'a cmd/<name> component (kube-scheduler), kube-controller-manager/<controller>, or a function symbol',
+    )
     .description(
       "Follow the calls from a component's main() through cobra, leader election, goroutines, function values and interfaces into its loops. Every hop has its file:line; non-static hops say how they were found.",
     );
@@ -33,8 +36,14 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
     .option('--all', 'expand every function, not only the component’s own spine')
     .option('--include-noise', 'show calls into logging, metrics, errors (rules/noise.yaml)')
     .option('--include-std', 'show calls into the Go standard library')
-    .option('--max-children <n>', 'callees shown under one function before the rest fold (spine view)')
-    .option('--github <owner/repo>', 'GitHub repository for permalinks (default: from the origin remote)')
+    .option(
+      '--max-children <n>',
+      'callees shown under one function before the rest fold (spine view)',
+    )
+    .option(
+      '--github <owner/repo>',
+      'GitHub repository for permalinks (default: from the origin remote)',
+    )
     .addOption(outputOption(['tree', 'json'], 'tree'))
     .addHelpText(
       'after',
@@ -76,7 +85,10 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
   for (const direction of ['callers', 'callees'] as const) {
     const cmd = program
       .command(direction)
-      .argument('<symbol>', 'a function or method: full symbol, or a suffix such as Scheduler).scheduleOne or scheduleOne')
+      .argument(
+        '<symbol>',
+        'a function or method: full symbol, or a suffix such as Scheduler).scheduleOne or scheduleOne',
+      )
       .description(
         direction === 'callers'
           ? 'Who calls this function (every resolved call site, with how it was found).'
@@ -97,7 +109,9 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
   const impls = program
     .command('impls')
     .argument('<interface>', 'an interface type, e.g. framework.Framework or PodControlInterface')
-    .description('The types that implement an interface, and where values are stored into fields and variables of that interface type.');
+    .description(
+      'The types that implement an interface, and where values are stored into fields and variables of that interface type.',
+    );
   addRepoOptions(impls)
     .addOption(outputOption(['text', 'json'], 'text'))
     .action(async (name: string, flags: GraphFlags) => {
@@ -110,7 +124,9 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
   const struct = program
     .command('struct')
     .argument('<type>', 'a struct type, e.g. v1.Pod or k8s.io/api/core/v1.Pod')
-    .description('A struct with its embedded structs expanded: own and promoted fields and methods (Pod = TypeMeta + ObjectMeta + Spec + Status).');
+    .description(
+      'A struct with its embedded structs expanded: own and promoted fields and methods (Pod = TypeMeta + ObjectMeta + Spec + Status).',
+    );
   addRepoOptions(struct)
     .addOption(outputOption(['text', 'json'], 'text'))
     .action(async (name: string, flags: GraphFlags) => {
@@ -122,8 +138,13 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
 
   const assigns = program
     .command('assigns')
-    .argument('<Type.field>', 'a struct field, e.g. Scheduler.SchedulePod or ReplicaSetController.syncHandler')
-    .description('Who fills this field: every assignment and keyed literal that stores into it, with the value and its type.');
+    .argument(
+      '<Type.field>',
+      'a struct field, e.g. Scheduler.SchedulePod or ReplicaSetController.syncHandler',
+    )
+    .description(
+      'Who fills this field: every assignment and keyed literal that stores into it, with the value and its type.',
+    );
   addRepoOptions(assigns)
     .addOption(outputOption(['text', 'json'], 'text'))
     .action(async (field: string, flags: GraphFlags) => {
@@ -137,7 +158,7 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
 export function positiveInt(value: string | undefined, flag: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} takes a whole number of 1 or more, not ${JSON.stringify(value)}`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`${flag} takes a whole number of 1 or more, not ${JSON.stringify(value)}`);
   return n;
 }
-

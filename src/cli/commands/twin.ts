@@ -27,7 +27,9 @@ interface RunOptions extends OutputOptions {
 export function registerTwinCommands(program: Command, ctx: CliContext): void {
   const twin = program
     .command('twin')
-    .description('run small TypeScript twins of the Kubernetes machinery and see events flow (informer, work queue, scheduler, ...)')
+    .description(
+      'run small TypeScript twins of the Kubernetes machinery and see events flow (informer, work queue, scheduler, ...)',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n' +
@@ -47,37 +49,56 @@ export function registerTwinCommands(program: Command, ctx: CliContext): void {
 
   twin
     .command('run')
-    .description('run a twin on a scenario and print the timeline: what happens, where, and the Go symbol it mirrors')
-    .argument('<name>', 'the twin: apiserver, reflector, deltafifo, indexer, informer, workqueue, controller, replicaset, scheduler, controller-runtime')
+    .description(
+      'run a twin on a scenario and print the timeline: what happens, where, and the Go symbol it mirrors',
+    )
+    .argument(
+      '<name>',
+      'the twin: apiserver, reflector, deltafifo, indexer, informer, workqueue, controller, replicaset, scheduler, controller-runtime',
+    )
     .option('--scenario <file>', 'a scenario YAML file (default: guides/scenarios/<name>.yaml)')
-    .option('--seed <n>', 'the random seed: same seed, same timeline (default: the scenario\'s seed, else 1)', parseSeed)
-    .option('--speed [factor]', 'print the timeline in real time, factor times faster (default 1); without it, at once', parseSpeed)
+    .option(
+      '--seed <n>',
+      "the random seed: same seed, same timeline (default: the scenario's seed, else 1)",
+      parseSeed,
+    )
+    .option(
+      '--speed [factor]',
+      'print the timeline in real time, factor times faster (default 1); without it, at once',
+      parseSpeed,
+    )
     .addOption(outputOption(['text', 'json'], 'text'))
     .action((name: string, options: RunOptions) => runTwin(name, options, ctx));
 
   addRepoOptions(
     twin
       .command('check')
-      .description('check every @mirrors tag of the twins against the index: which Go symbols no longer exist in this tree')
+      .description(
+        'check every @mirrors tag of the twins against the index: which Go symbols no longer exist in this tree',
+      )
       .addOption(outputOption(['text', 'json'], 'text')),
   ).action((options: OutputOptions & RepoOptions) => runCheck(options, ctx));
 
   twin
     .command('show')
-    .description('the TypeScript twin of a Go symbol (exact, or a suffix such as Type.Add or scheduleOne)')
+    .description(
+      'the TypeScript twin of a Go symbol (exact, or a suffix such as Type.Add or scheduleOne)',
+    )
     .argument('<go-symbol>', "e.g. '(*k8s.io/client-go/util/workqueue.Type).Add'")
     .addOption(outputOption(['text', 'json'], 'text'))
     .action((symbol: string, options: OutputOptions) => runShow(symbol, options, ctx));
 }
 
 function parseSeed(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 2 ** 32 - 1) throw new InvalidArgumentError('write a whole number from 0 to 4294967295');
+  if (!/^\d+$/.test(value) || Number(value) > 2 ** 32 - 1)
+    throw new InvalidArgumentError('write a whole number from 0 to 4294967295');
   return Number(value);
 }
 
 function parseSpeed(value: string): number {
   const factor = Number(value);
-  if (!Number.isFinite(factor) || factor <= 0) throw new InvalidArgumentError('write a positive factor, e.g. --speed 2 for twice real time');
+  if (!Number.isFinite(factor) || factor <= 0)
+    throw new InvalidArgumentError('write a positive factor, e.g. --speed 2 for twice real time');
   return factor;
 }
 
@@ -89,21 +110,33 @@ async function runList(options: OutputOptions, ctx: CliContext): Promise<void> {
     return;
   }
   const width = Math.max(...twins.map((t) => t.name.length));
-  for (const t of twins) ctx.stdout.write(`${t.name.padEnd(width)}  ${t.title}\n${''.padEnd(width)}  mirrors ${t.mirrors[0]}${t.mirrors.length > 1 ? ', ...' : ''}\n`);
-  ctx.stdout.write('\nrun one with `k8s-read twin run <name>`; scenarios are in guides/scenarios/\n');
+  for (const t of twins)
+    ctx.stdout.write(
+      `${t.name.padEnd(width)}  ${t.title}\n${''.padEnd(width)}  mirrors ${t.mirrors[0]}${t.mirrors.length > 1 ? ', ...' : ''}\n`,
+    );
+  ctx.stdout.write(
+    '\nrun one with `k8s-read twin run <name>`; scenarios are in guides/scenarios/\n',
+  );
 }
 
 async function runTwin(name: string, options: RunOptions, ctx: CliContext): Promise<void> {
-  const [{ findTwin, defaultScenarioPath }, { renderTimelineLines }] = await Promise.all([import('../../twins/catalog.js'), import('../../twins/render.js')]);
+  const [{ findTwin, defaultScenarioPath }, { renderTimelineLines }] = await Promise.all([
+    import('../../twins/catalog.js'),
+    import('../../twins/render.js'),
+  ]);
   const twin = findTwin(name);
-  const scenarioFile = options.scenario ? path.resolve(ctx.cwd, options.scenario) : defaultScenarioPath(packageRoot, twin.name);
+  const scenarioFile = options.scenario
+    ? path.resolve(ctx.cwd, options.scenario)
+    : defaultScenarioPath(packageRoot, twin.name);
   const shown = options.scenario ?? path.relative(packageRoot, scenarioFile);
   const { result, description } = twin.run(scenarioFile, options.seed, shown);
   if (options.output === 'json') {
     writeJson(ctx.stdout, result);
     return;
   }
-  ctx.stdout.write(`# twin ${result.twin}, seed ${result.seed}, scenario ${shown}${description ? `\n# ${description}` : ''}\n`);
+  ctx.stdout.write(
+    `# twin ${result.twin}, seed ${result.seed}, scenario ${shown}${description ? `\n# ${description}` : ''}\n`,
+  );
   const lines = renderTimelineLines(result.events);
   if (options.speed === undefined) {
     ctx.stdout.write(lines.map((line) => `${line}\n`).join(''));
@@ -123,7 +156,9 @@ async function runTwin(name: string, options: RunOptions, ctx: CliContext): Prom
 function twinsSourceDir(): string {
   const dir = path.join(packageRoot, 'src', 'twins');
   if (!existsSync(dir)) {
-    throw new UsageError(`the twins' TypeScript sources are not at ${dir}; run k8s-read from a checkout of its repository (the @mirrors tags are read from the sources)`);
+    throw new UsageError(
+      `the twins' TypeScript sources are not at ${dir}; run k8s-read from a checkout of its repository (the @mirrors tags are read from the sources)`,
+    );
   }
   return dir;
 }
@@ -137,18 +172,24 @@ async function runCheck(options: OutputOptions & RepoOptions, ctx: CliContext): 
   const tags = await readMirrorTags(twinsSourceDir());
   const index = await openIndex(ctx, options);
   try {
-    const report = await checkMirrors(tags, (symbols) => symbolsExist(index.store, index.treeId, symbols));
+    const report = await checkMirrors(tags, (symbols) =>
+      symbolsExist(index.store, index.treeId, symbols),
+    );
     if (options.output === 'json') {
       writeJson(ctx.stdout, report);
       return;
     }
     const declarations = new Set(tags.map((t) => `${t.file}:${t.line}`)).size;
-    ctx.stdout.write(`${report.mirrors} @mirrors tags on ${declarations} twin declarations checked against ${index.choice.root}\n`);
+    ctx.stdout.write(
+      `${report.mirrors} @mirrors tags on ${declarations} twin declarations checked against ${index.choice.root}\n`,
+    );
     if (report.missing.length === 0) {
       ctx.stdout.write('every twin declaration names a symbol that exists in this tree\n');
       return;
     }
-    ctx.stdout.write(`${report.missing.length} symbol(s) not in this tree (a declaration is fine when any of its tags exists):\n`);
+    ctx.stdout.write(
+      `${report.missing.length} symbol(s) not in this tree (a declaration is fine when any of its tags exists):\n`,
+    );
     const width = Math.max(...report.missing.map((m) => m.twin.length));
     for (const m of report.missing) ctx.stdout.write(`  ${m.twin.padEnd(width)}  ${m.symbol}\n`);
   } finally {
@@ -162,14 +203,25 @@ async function runShow(symbol: string, options: OutputOptions, ctx: CliContext):
   const matches = findTwinsForSymbol(tags, symbol);
   if (matches.length === 0) {
     const last = symbol.split(/[.)]/).filter(Boolean).pop() ?? symbol;
-    const suggestions = [...new Set(tags.map((t) => t.symbol).filter((s) => s.toLowerCase().includes(last.toLowerCase())))].slice(0, 8);
-    throw new SymbolNotFoundError(symbol, suggestions.length > 0 ? suggestions : ['(see `k8s-read twin list` for what the twins mirror)']);
+    const suggestions = [
+      ...new Set(
+        tags.map((t) => t.symbol).filter((s) => s.toLowerCase().includes(last.toLowerCase())),
+      ),
+    ].slice(0, 8);
+    throw new SymbolNotFoundError(
+      symbol,
+      suggestions.length > 0
+        ? suggestions
+        : ['(see `k8s-read twin list` for what the twins mirror)'],
+    );
   }
   if (options.output === 'json') {
     writeJson(ctx.stdout, matches);
     return;
   }
   for (const m of matches) {
-    ctx.stdout.write(`${m.file}:${m.line}  ${m.twin} ${m.exportName}  (mirrors ${m.symbol})\n${m.text}\n\n`);
+    ctx.stdout.write(
+      `${m.file}:${m.line}  ${m.twin} ${m.exportName}  (mirrors ${m.symbol})\n${m.text}\n\n`,
+    );
   }
 }

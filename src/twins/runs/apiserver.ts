@@ -38,7 +38,13 @@ export function runApiserver(scenario: Scenario<ApiserverSettings>, seed: number
         if (needList) {
           const listed = apiserver.list(kind, { resourceVersion: '' });
           rv = listed.resourceVersion;
-          timeline.emit('client', 'list', kind, `${listed.items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).join(', ') || 'nothing'}; resume at rv=${rv}`, 'k8s.io/client-go/tools/cache.ListerWatcher');
+          timeline.emit(
+            'client',
+            'list',
+            kind,
+            `${listed.items.map((o) => `${o.metadata.name}@${o.metadata.resourceVersion}`).join(', ') || 'nothing'}; resume at rv=${rv}`,
+            'k8s.io/client-go/tools/cache.ListerWatcher',
+          );
           needList = false;
         }
         const w: FakeWatch = apiserver.watch(kind, { resourceVersion: rv });
@@ -46,22 +52,46 @@ export function runApiserver(scenario: Scenario<ApiserverSettings>, seed: number
         for (;;) {
           const [event, ok] = yield* w.resultChan.recv();
           if (!ok || !event) {
-            timeline.emit('client', 'watch closed', kind, `re-watch from rv=${rv}`, 'k8s.io/apimachinery/pkg/watch.Interface');
+            timeline.emit(
+              'client',
+              'watch closed',
+              kind,
+              `re-watch from rv=${rv}`,
+              'k8s.io/apimachinery/pkg/watch.Interface',
+            );
             break;
           }
           if (event.type === 'ERROR') {
             const err = ApiError.fromStatus(event.object as never);
-            timeline.emit('client', 'watch ERROR', kind, `${err.code} ${err.reason}: ${err.message}`, 'k8s.io/apimachinery/pkg/api/errors.FromObject');
+            timeline.emit(
+              'client',
+              'watch ERROR',
+              kind,
+              `${err.code} ${err.reason}: ${err.message}`,
+              'k8s.io/apimachinery/pkg/api/errors.FromObject',
+            );
             if (isResourceExpired(err)) needList = true;
             break;
           }
           const obj = event.object as KubeObject;
           rv = obj.metadata.resourceVersion;
-          timeline.emit('client', `event ${event.type}`, metaNamespaceKeyFunc(obj), `rv=${rv}`, 'k8s.io/apimachinery/pkg/watch.Interface');
+          timeline.emit(
+            'client',
+            `event ${event.type}`,
+            metaNamespaceKeyFunc(obj),
+            `rv=${rv}`,
+            'k8s.io/apimachinery/pkg/watch.Interface',
+          );
         }
         unsubscribe();
       } catch (err) {
-        timeline.emit('client', 'error', kind, `${(err as Error).message}; retry in 1s`, 'k8s.io/apimachinery/pkg/util/net.IsConnectionRefused');
+        timeline.emit(
+          'client',
+          'error',
+          kind,
+          `${(err as Error).message}; retry in 1s`,
+          'k8s.io/apimachinery/pkg/util/net.IsConnectionRefused',
+        );
         yield* sleep(clock, 1000);
       }
       yield* sleep(clock, 0);

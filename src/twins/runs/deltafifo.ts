@@ -47,7 +47,13 @@ export function runDeltafifo(scenario: Scenario<DeltafifoSettings>, seed: number
       return processDeltas(silent, indexer, popped, timeline);
     });
     const key = deltas ? fifo.keyOf(deltas) : '-';
-    timeline.emit('informer', 'processed', key, `${err ? `error: ${err.message}; ` : ''}HasSynced=${fifo.hasSynced()}; queue [${fifo.listKeys().join(', ')}]`, '(*k8s.io/client-go/tools/cache.controller).processLoop');
+    timeline.emit(
+      'informer',
+      'processed',
+      key,
+      `${err ? `error: ${err.message}; ` : ''}HasSynced=${fifo.hasSynced()}; queue [${fifo.listKeys().join(', ')}]`,
+      '(*k8s.io/client-go/tools/cache.controller).processLoop',
+    );
   };
   const lastKnown = new Map<string, KubeObject>();
   const remember = (obj: KubeObject) => lastKnown.set(metaNamespaceKeyFunc(obj), obj);
@@ -55,19 +61,41 @@ export function runDeltafifo(scenario: Scenario<DeltafifoSettings>, seed: number
   clock.after(0, () => {
     const initial = apiserver.objectsOf(settings.kind);
     initial.forEach(remember);
-    timeline.emit('reflector', 'list', settings.kind, `${initial.length} items -> Replace (the first list)`, '(*k8s.io/client-go/tools/cache.Reflector).syncWith');
+    timeline.emit(
+      'reflector',
+      'list',
+      settings.kind,
+      `${initial.length} items -> Replace (the first list)`,
+      '(*k8s.io/client-go/tools/cache.Reflector).syncWith',
+    );
     fifo.replace(initial, apiserver.resourceVersion);
-    timeline.emit('deltafifo', 'HasSynced', '-', `${fifo.hasSynced()}: the first list's ${initial.length} item(s) are not popped yet`, '(*k8s.io/client-go/tools/cache.DeltaFIFO).HasSynced');
+    timeline.emit(
+      'deltafifo',
+      'HasSynced',
+      '-',
+      `${fifo.hasSynced()}: the first list's ${initial.length} item(s) are not popped yet`,
+      '(*k8s.io/client-go/tools/cache.DeltaFIFO).HasSynced',
+    );
   });
   scheduleSteps(world, scenario, {
     create: (spec) => {
-      const obj = apiserver.create({ kind: spec.kind, metadata: { namespace: spec.namespace ?? 'default', name: spec.name, labels: spec.labels ?? {} } });
+      const obj = apiserver.create({
+        kind: spec.kind,
+        metadata: {
+          namespace: spec.namespace ?? 'default',
+          name: spec.name,
+          labels: spec.labels ?? {},
+        },
+      });
       remember(obj);
       fifo.add(obj);
     },
     update: (spec) => {
       const current = apiserver.get(spec.kind, spec.namespace ?? 'default', spec.name);
-      const obj = apiserver.update({ ...current, metadata: { ...current.metadata, labels: spec.labels ?? current.metadata.labels } });
+      const obj = apiserver.update({
+        ...current,
+        metadata: { ...current.metadata, labels: spec.labels ?? current.metadata.labels },
+      });
       remember(obj);
       fifo.update(obj);
     },
@@ -82,13 +110,27 @@ export function runDeltafifo(scenario: Scenario<DeltafifoSettings>, seed: number
       if (last) fifo.delete(last);
     },
     replace: (names) => {
-      const listed = apiserver.objectsOf(settings.kind).filter((o) => names.includes(o.metadata.name));
+      const listed = apiserver
+        .objectsOf(settings.kind)
+        .filter((o) => names.includes(o.metadata.name));
       listed.forEach(remember);
-      timeline.emit('reflector', 'relist', settings.kind, `the list returns ${listed.map((o) => o.metadata.name).join(', ') || 'nothing'} -> Replace`, '(*k8s.io/client-go/tools/cache.Reflector).syncWith');
+      timeline.emit(
+        'reflector',
+        'relist',
+        settings.kind,
+        `the list returns ${listed.map((o) => o.metadata.name).join(', ') || 'nothing'} -> Replace`,
+        '(*k8s.io/client-go/tools/cache.Reflector).syncWith',
+      );
       fifo.replace(listed, apiserver.resourceVersion);
     },
     resync: () => {
-      timeline.emit('reflector', 'resync', settings.kind, 'store.Resync()', '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch$2');
+      timeline.emit(
+        'reflector',
+        'resync',
+        settings.kind,
+        'store.Resync()',
+        '(*k8s.io/client-go/tools/cache.Reflector).ListAndWatch$2',
+      );
       fifo.resync();
     },
     pop: ({ fail }) => clock.go(popOne(fail ?? false)),

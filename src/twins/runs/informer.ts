@@ -32,13 +32,35 @@ export const informerSettings = z.strictObject({
 
 export type InformerSettings = z.output<typeof informerSettings>;
 
-const actions: readonly StepAction[] = ['create', 'update', 'delete', 'expireWatches', 'compact', 'disconnect', 'fail', 'failSync', 'addHandler'];
+const actions: readonly StepAction[] = [
+  'create',
+  'update',
+  'delete',
+  'expireWatches',
+  'compact',
+  'disconnect',
+  'fail',
+  'failSync',
+  'addHandler',
+];
 
-export const informerScenarioSpec: ScenarioSpec<InformerSettings> = { twin: 'informer', actions, settings: informerSettings };
-export const controllerScenarioSpec: ScenarioSpec<InformerSettings> = { twin: 'controller', actions, settings: informerSettings };
+export const informerScenarioSpec: ScenarioSpec<InformerSettings> = {
+  twin: 'informer',
+  actions,
+  settings: informerSettings,
+};
+export const controllerScenarioSpec: ScenarioSpec<InformerSettings> = {
+  twin: 'controller',
+  actions,
+  settings: informerSettings,
+};
 
 /** Runs the informer pipeline for the `informer` or `controller` twin. */
-export function runInformerPipeline(twin: 'informer' | 'controller', scenario: Scenario<InformerSettings>, seed: number): TwinRun {
+export function runInformerPipeline(
+  twin: 'informer' | 'controller',
+  scenario: Scenario<InformerSettings>,
+  seed: number,
+): TwinRun {
   const settings = scenario.settings;
   const world = createWorld(scenario, seed, { historySize: settings.historySize });
   const { clock, rand, timeline, apiserver, stop } = world;
@@ -60,18 +82,43 @@ export function runInformerPipeline(twin: 'informer' | 'controller', scenario: S
       return new Error('sync failed (scenario failSync)');
     }
     const obj = informer.indexer.getByKey(key);
-    timeline.emit('syncHandler', 'sync', key, obj ? `reconciled against the indexer: ${describeObject(obj)}` : 'not in the indexer: clean up after the deleted object', '(*k8s.io/sample-controller.Controller).syncHandler');
+    timeline.emit(
+      'syncHandler',
+      'sync',
+      key,
+      obj
+        ? `reconciled against the indexer: ${describeObject(obj)}`
+        : 'not in the indexer: clean up after the deleted object',
+      '(*k8s.io/sample-controller.Controller).syncHandler',
+    );
     return undefined;
   };
-  const controller = new Controller({ clock, queue, syncHandler, cacheSyncs: [() => informer.hasSynced()], maxRetries: settings.maxRetries, timeline });
+  const controller = new Controller({
+    clock,
+    queue,
+    syncHandler,
+    cacheSyncs: [() => informer.hasSynced()],
+    maxRetries: settings.maxRetries,
+    timeline,
+  });
   informer.addEventHandler(enqueueingHandler(queue), { name: 'controller' });
   const narrate = new ResourceEventHandlerFuncs({});
-  for (const h of settings.handlers) informer.addEventHandler(narrate, { name: h.name, ...(h.latency ? { latencyMs: h.latency } : {}) });
+  for (const h of settings.handlers)
+    informer.addEventHandler(narrate, {
+      name: h.name,
+      ...(h.latency ? { latencyMs: h.latency } : {}),
+    });
 
   scheduleSteps(world, scenario, {
     failSync: ({ key, times }) => {
       failures.set(key, (failures.get(key) ?? 0) + times);
-      timeline.emit('scenario', 'failSync', key, `the next ${times} sync(s) fail`, '(*k8s.io/sample-controller.Controller).syncHandler');
+      timeline.emit(
+        'scenario',
+        'failSync',
+        key,
+        `the next ${times} sync(s) fail`,
+        '(*k8s.io/sample-controller.Controller).syncHandler',
+      );
     },
     addHandler: ({ name, latency }) => {
       informer.addEventHandler(narrate, { name, ...(latency ? { latencyMs: latency } : {}) });

@@ -44,11 +44,19 @@ export function runInformerLoad(options: InformerLoadOptions): InformerLoadResul
   const apiserver = new FakeApiServer({ clock, rand, historySize: 1000 });
   const names: string[] = [];
   for (let i = 0; i < options.objects; i++) {
-    const pod = apiserver.create<Pod>({ kind: 'Pod', metadata: { namespace: `ns-${i % 10}`, name: `pod-${i}`, labels: { app: `app-${i % 50}` } } });
+    const pod = apiserver.create<Pod>({
+      kind: 'Pod',
+      metadata: { namespace: `ns-${i % 10}`, name: `pod-${i}`, labels: { app: `app-${i % 50}` } },
+    });
     names.push(metaNamespaceKeyFunc(pod));
   }
   const stop = new StopChannel();
-  const informer = new SharedIndexInformer({ name: 'Pod', listerWatcher: apiserver.listerWatcher('Pod'), clock, rand });
+  const informer = new SharedIndexInformer({
+    name: 'Pod',
+    listerWatcher: apiserver.listerWatcher('Pod'),
+    clock,
+    rand,
+  });
   const queue = new RateLimitingQueue<string>({ clock });
   let syncs = 0;
   const controller = new Controller({
@@ -68,7 +76,14 @@ export function runInformerLoad(options: InformerLoadOptions): InformerLoadResul
     for (let i = 0; i < options.events; i++) {
       const roll = rand.float64();
       if (roll < 0.15 || names.length === 0) {
-        const pod = apiserver.create<Pod>({ kind: 'Pod', metadata: { namespace: `ns-${next % 10}`, name: `pod-${next}`, labels: { app: `app-${next % 50}` } } });
+        const pod = apiserver.create<Pod>({
+          kind: 'Pod',
+          metadata: {
+            namespace: `ns-${next % 10}`,
+            name: `pod-${next}`,
+            labels: { app: `app-${next % 50}` },
+          },
+        });
         next++;
         names.push(metaNamespaceKeyFunc(pod));
       } else if (roll < 0.3) {
@@ -82,7 +97,10 @@ export function runInformerLoad(options: InformerLoadOptions): InformerLoadResul
         const key = names[rand.intn(names.length)]!;
         const [namespace, name] = key.split('/') as [string, string];
         const pod = apiserver.get<Pod>('Pod', namespace, name);
-        apiserver.update({ ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, rev: String(i) } } });
+        apiserver.update({
+          ...pod,
+          metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, rev: String(i) } },
+        });
       }
       yield* sleep(clock, 1);
     }
@@ -100,7 +118,15 @@ export function runInformerLoad(options: InformerLoadOptions): InformerLoadResul
     const cached = informer.indexer.getByKey(metaNamespaceKeyFunc(pod)) as Pod | undefined;
     if (cached?.metadata.resourceVersion !== pod.metadata.resourceVersion) mismatched++;
   }
-  return { events: options.events, syncs, indexed: informer.indexer.size, stored: stored.length, mismatched, virtualMs: clock.now(), tasks: clock.steps };
+  return {
+    events: options.events,
+    syncs,
+    indexed: informer.indexer.size,
+    stored: stored.length,
+    mismatched,
+    virtualMs: clock.now(),
+    tasks: clock.steps,
+  };
 }
 
 export interface SchedulerLoadOptions {
@@ -132,8 +158,18 @@ export function runSchedulerLoad(options: SchedulerLoadOptions): SchedulerLoadRe
     });
   }
   const stop = new StopChannel();
-  const podInformer = new SharedIndexInformer({ name: 'Pod', listerWatcher: apiserver.listerWatcher('Pod'), clock, rand });
-  const nodeInformer = new SharedIndexInformer({ name: 'Node', listerWatcher: apiserver.listerWatcher('Node'), clock, rand });
+  const podInformer = new SharedIndexInformer({
+    name: 'Pod',
+    listerWatcher: apiserver.listerWatcher('Pod'),
+    clock,
+    rand,
+  });
+  const nodeInformer = new SharedIndexInformer({
+    name: 'Node',
+    listerWatcher: apiserver.listerWatcher('Node'),
+    clock,
+    rand,
+  });
   const scheduler = new Scheduler({ clock, rand, apiserver, podInformer, nodeInformer });
   clock.go(podInformer.run(stop));
   clock.go(nodeInformer.run(stop));

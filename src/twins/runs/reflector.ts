@@ -6,7 +6,11 @@
 import { z } from 'zod';
 import { Indexer } from '../indexer.js';
 import { Reflector, type ReflectorStore } from '../reflector.js';
-import { deletionHandlingMetaNamespaceKeyFunc, describeObject, type CacheEntry } from '../objects.js';
+import {
+  deletionHandlingMetaNamespaceKeyFunc,
+  describeObject,
+  type CacheEntry,
+} from '../objects.js';
 import { duration, type Scenario, type ScenarioSpec } from '../scenario.js';
 import type { Timeline } from '../sim/timeline.js';
 import { createWorld, finishRun, scenarioDuration, scheduleSteps, type TwinRun } from './world.js';
@@ -28,7 +32,13 @@ export const reflectorScenarioSpec: ScenarioSpec<ReflectorSettings> = {
 /** A store that says what the reflector did to it. */
 function narratedStore(store: Indexer, timeline: Timeline): ReflectorStore {
   const say = (event: string, obj: CacheEntry, mirrors: string) =>
-    timeline.emit('store', event, deletionHandlingMetaNamespaceKeyFunc(obj), `${describeObject(obj)}; ${store.size} object(s) in the store`, mirrors);
+    timeline.emit(
+      'store',
+      event,
+      deletionHandlingMetaNamespaceKeyFunc(obj),
+      `${describeObject(obj)}; ${store.size} object(s) in the store`,
+      mirrors,
+    );
   return {
     add: (obj) => {
       store.add(obj);
@@ -46,11 +56,23 @@ function narratedStore(store: Indexer, timeline: Timeline): ReflectorStore {
       const before = new Set(store.listKeys());
       store.replace(list, rv);
       const gone = [...before].filter((key) => store.getByKey(key) === undefined);
-      timeline.emit('store', 'Replace', '-', `${list.length} object(s) at rv=${rv}${gone.length ? `; dropped ${gone.join(', ')} (deleted while we were not watching)` : ''}`, '(*k8s.io/client-go/tools/cache.cache).Replace');
+      timeline.emit(
+        'store',
+        'Replace',
+        '-',
+        `${list.length} object(s) at rv=${rv}${gone.length ? `; dropped ${gone.join(', ')} (deleted while we were not watching)` : ''}`,
+        '(*k8s.io/client-go/tools/cache.cache).Replace',
+      );
     },
     resync: () => {
       store.resync();
-      timeline.emit('store', 'Resync', '-', 'a plain store has nothing to re-deliver (a DeltaFIFO would queue Sync deltas)', '(*k8s.io/client-go/tools/cache.cache).Resync');
+      timeline.emit(
+        'store',
+        'Resync',
+        '-',
+        'a plain store has nothing to re-deliver (a DeltaFIFO would queue Sync deltas)',
+        '(*k8s.io/client-go/tools/cache.cache).Resync',
+      );
     },
   };
 }

@@ -7,7 +7,14 @@ import { SharedIndexInformer } from '../informer.js';
 import { ReplicaSetController } from '../replicaset.js';
 import { metaNamespaceKeyFunc, type ReplicaSet } from '../objects.js';
 import type { Scenario, ScenarioSpec } from '../scenario.js';
-import { createWorld, finishRun, scenarioDuration, scheduleSteps, type TwinRun, type World } from './world.js';
+import {
+  createWorld,
+  finishRun,
+  scenarioDuration,
+  scheduleSteps,
+  type TwinRun,
+  type World,
+} from './world.js';
 
 export const replicasetSettings = z.strictObject({
   workers: z.number().int().min(1).max(16).default(1),
@@ -19,16 +26,47 @@ export type ReplicasetSettings = z.output<typeof replicasetSettings>;
 
 export const replicasetScenarioSpec: ScenarioSpec<ReplicasetSettings> = {
   twin: 'replicaset',
-  actions: ['create', 'update', 'delete', 'scale', 'deleteRandomPods', 'fail', 'expireWatches', 'disconnect'],
+  actions: [
+    'create',
+    'update',
+    'delete',
+    'scale',
+    'deleteRandomPods',
+    'fail',
+    'expireWatches',
+    'disconnect',
+  ],
   settings: replicasetSettings,
 };
 
 /** The two informers and the controller, wired as kube-controller-manager wires them. */
-export function startReplicaSetController(world: World, settings: ReplicasetSettings): ReplicaSetController {
+export function startReplicaSetController(
+  world: World,
+  settings: ReplicasetSettings,
+): ReplicaSetController {
   const { clock, rand, timeline, apiserver, stop } = world;
-  const rsInformer = new SharedIndexInformer({ name: 'ReplicaSet', listerWatcher: apiserver.listerWatcher('ReplicaSet'), clock, rand, timeline });
-  const podInformer = new SharedIndexInformer({ name: 'Pod', listerWatcher: apiserver.listerWatcher('Pod'), clock, rand, timeline });
-  const controller = new ReplicaSetController({ clock, apiserver, rsInformer, podInformer, burstReplicas: settings.burstReplicas, timeline });
+  const rsInformer = new SharedIndexInformer({
+    name: 'ReplicaSet',
+    listerWatcher: apiserver.listerWatcher('ReplicaSet'),
+    clock,
+    rand,
+    timeline,
+  });
+  const podInformer = new SharedIndexInformer({
+    name: 'Pod',
+    listerWatcher: apiserver.listerWatcher('Pod'),
+    clock,
+    rand,
+    timeline,
+  });
+  const controller = new ReplicaSetController({
+    clock,
+    apiserver,
+    rsInformer,
+    podInformer,
+    burstReplicas: settings.burstReplicas,
+    timeline,
+  });
   clock.go(rsInformer.run(stop));
   clock.go(podInformer.run(stop));
   clock.go(controller.run(settings.workers, stop));

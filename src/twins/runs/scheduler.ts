@@ -7,7 +7,14 @@ import { SharedIndexInformer } from '../informer.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { metaNamespaceKeyFunc, type Pod } from '../objects.js';
 import { duration, type Scenario, type ScenarioSpec } from '../scenario.js';
-import { createWorld, finishRun, scenarioDuration, scheduleSteps, type TwinRun, type World } from './world.js';
+import {
+  createWorld,
+  finishRun,
+  scenarioDuration,
+  scheduleSteps,
+  type TwinRun,
+  type World,
+} from './world.js';
 
 export const schedulerSettings = z.strictObject({
   /** 0 is adaptive, as in kube-scheduler. */
@@ -27,8 +34,20 @@ export const schedulerScenarioSpec: ScenarioSpec<SchedulerSettings> = {
 /** Informers for pods and nodes and a scheduler over them, started on the world's clock. */
 export function startScheduler(world: World, settings: SchedulerSettings): Scheduler {
   const { clock, rand, timeline, apiserver, stop } = world;
-  const podInformer = new SharedIndexInformer({ name: 'Pod', listerWatcher: apiserver.listerWatcher('Pod'), clock, rand, timeline });
-  const nodeInformer = new SharedIndexInformer({ name: 'Node', listerWatcher: apiserver.listerWatcher('Node'), clock, rand, timeline });
+  const podInformer = new SharedIndexInformer({
+    name: 'Pod',
+    listerWatcher: apiserver.listerWatcher('Pod'),
+    clock,
+    rand,
+    timeline,
+  });
+  const nodeInformer = new SharedIndexInformer({
+    name: 'Node',
+    listerWatcher: apiserver.listerWatcher('Node'),
+    clock,
+    rand,
+    timeline,
+  });
   const scheduler = new Scheduler({
     clock,
     rand,

@@ -6,7 +6,12 @@
  */
 import { z } from 'zod';
 import { sleep, type Proc } from '../sim/clock.js';
-import { RateLimitingQueue, ItemExponentialFailureRateLimiter, BucketRateLimiter, MaxOfRateLimiter } from '../workqueue.js';
+import {
+  RateLimitingQueue,
+  ItemExponentialFailureRateLimiter,
+  BucketRateLimiter,
+  MaxOfRateLimiter,
+} from '../workqueue.js';
 import { duration, type Scenario, type ScenarioSpec } from '../scenario.js';
 import { createWorld, finishRun, scenarioDuration, scheduleSteps, type TwinRun } from './world.js';
 
@@ -49,22 +54,46 @@ export function runWorkqueue(scenario: Scenario<WorkqueueSettings>, seed: number
     for (;;) {
       const [key, shutdown] = yield* queue.get();
       if (shutdown || key === undefined) {
-        timeline.emit(name, 'exit', '-', 'queue shut down and drained', '(*k8s.io/client-go/util/workqueue.Type).Get');
+        timeline.emit(
+          name,
+          'exit',
+          '-',
+          'queue shut down and drained',
+          '(*k8s.io/client-go/util/workqueue.Type).Get',
+        );
         return;
       }
       const snap = queue.snapshot();
-      timeline.emit(name, 'Get', key, `processing {${snap.processing.join(', ')}}; dirty {${snap.dirty.join(', ')}}`, '(*k8s.io/client-go/util/workqueue.Type).Get');
+      timeline.emit(
+        name,
+        'Get',
+        key,
+        `processing {${snap.processing.join(', ')}}; dirty {${snap.dirty.join(', ')}}`,
+        '(*k8s.io/client-go/util/workqueue.Type).Get',
+      );
       yield* sleep(clock, settings.processingTime);
       const left = failures.get(key) ?? 0;
       if (left > 0) {
         failures.set(key, left - 1);
-        timeline.emit(name, 'failed', key, `requeues so far: ${queue.numRequeues(key)}`, '(*k8s.io/client-go/util/workqueue.rateLimitingType).AddRateLimited');
+        timeline.emit(
+          name,
+          'failed',
+          key,
+          `requeues so far: ${queue.numRequeues(key)}`,
+          '(*k8s.io/client-go/util/workqueue.rateLimitingType).AddRateLimited',
+        );
         queue.addRateLimited(key);
       } else {
         queue.forget(key);
       }
       queue.done(key);
-      timeline.emit(name, 'Done', key, queue.snapshot().dirty.includes(key) ? 'dirty again: back in the queue' : 'finished', '(*k8s.io/client-go/util/workqueue.Type).Done');
+      timeline.emit(
+        name,
+        'Done',
+        key,
+        queue.snapshot().dirty.includes(key) ? 'dirty again: back in the queue' : 'finished',
+        '(*k8s.io/client-go/util/workqueue.Type).Done',
+      );
       yield* sleep(clock, 0);
     }
   };
@@ -76,7 +105,13 @@ export function runWorkqueue(scenario: Scenario<WorkqueueSettings>, seed: number
     shutDown: () => queue.shutDown(),
     failSync: ({ key, times }) => {
       failures.set(key, (failures.get(key) ?? 0) + times);
-      timeline.emit('scenario', 'failSync', key, `the next ${times} processing(s) fail`, '(*k8s.io/client-go/util/workqueue.rateLimitingType).AddRateLimited');
+      timeline.emit(
+        'scenario',
+        'failSync',
+        key,
+        `the next ${times} processing(s) fail`,
+        '(*k8s.io/client-go/util/workqueue.rateLimitingType).AddRateLimited',
+      );
     },
   });
   for (let i = 1; i <= settings.workers; i++) clock.go(worker(i));

@@ -33,38 +33,70 @@ export interface WorldOptions {
 }
 
 /** A clock, a random source, a timeline and an API server holding the scenario's objects. */
-export function createWorld(scenario: Scenario<unknown>, seed: number, options: WorldOptions = {}): World {
+export function createWorld(
+  scenario: Scenario<unknown>,
+  seed: number,
+  options: WorldOptions = {},
+): World {
   const clock = new VirtualClock();
   const rand = new SeededRandom(seed);
   const timeline = new Timeline(clock);
-  const apiserver = new FakeApiServer({ clock, rand, timeline, historySize: options.historySize ?? 1000 });
+  const apiserver = new FakeApiServer({
+    clock,
+    rand,
+    timeline,
+    historySize: options.historySize ?? 1000,
+  });
   for (const spec of scenario.objects) apiserver.create(toNewObject(spec, apiserver));
   return { clock, rand, timeline, apiserver, stop: new StopChannel() };
 }
 
 /** What to do for each action of a step; the common API actions are filled in by scheduleSteps. */
-export type StepHandlers = Partial<{ [K in StepAction]: (value: NonNullable<Step[K]>, step: Step) => void }>;
+export type StepHandlers = Partial<{
+  [K in StepAction]: (value: NonNullable<Step[K]>, step: Step) => void;
+}>;
 
 /**
  * Schedules every step at its time. Twin-specific handlers come first; the API actions (create,
  * update, delete, scale, deleteRandomPods, expireWatches, compact, disconnect, fail) have common
  * meanings. A failing API call from a step is narrated, not thrown: steps are another client.
  */
-export function scheduleSteps(world: World, scenario: Scenario<unknown>, handlers: StepHandlers = {}): void {
+export function scheduleSteps(
+  world: World,
+  scenario: Scenario<unknown>,
+  handlers: StepHandlers = {},
+): void {
   const common: StepHandlers = {
     create: (spec) => world.apiserver.create(toNewObject(spec, world.apiserver)),
     update: (spec) => applyUpdate(spec, world.apiserver),
-    delete: (ref) => world.apiserver.delete(ref.kind, ref.namespace ?? (ref.kind === 'Node' ? '' : 'default'), ref.name),
+    delete: (ref) =>
+      world.apiserver.delete(
+        ref.kind,
+        ref.namespace ?? (ref.kind === 'Node' ? '' : 'default'),
+        ref.name,
+      ),
     scale: (ref) => {
-      const current = world.apiserver.get(ref.kind, ref.namespace ?? 'default', ref.name) as KubeObject<{ replicas: number }>;
+      const current = world.apiserver.get(
+        ref.kind,
+        ref.namespace ?? 'default',
+        ref.name,
+      ) as KubeObject<{ replicas: number }>;
       world.apiserver.update({ ...current, spec: { ...current.spec, replicas: ref.replicas } });
     },
     deleteRandomPods: ({ count, selector }) => {
       for (let i = 0; i < count; i++) {
-        const candidates = world.apiserver.objectsOf<Pod>('Pod').filter((p) => selectorMatches({ matchLabels: selector ?? {} }, p.metadata.labels));
+        const candidates = world.apiserver
+          .objectsOf<Pod>('Pod')
+          .filter((p) => selectorMatches({ matchLabels: selector ?? {} }, p.metadata.labels));
         if (candidates.length === 0) return;
         const victim = world.rand.pick(candidates);
-        world.timeline.emit('chaos', 'delete pod', metaNamespaceKeyFunc(victim), 'a random pod dies', '(*k8s.io/apiserver/pkg/storage/etcd3.store).Delete');
+        world.timeline.emit(
+          'chaos',
+          'delete pod',
+          metaNamespaceKeyFunc(victim),
+          'a random pod dies',
+          '(*k8s.io/apiserver/pkg/storage/etcd3.store).Delete',
+        );
         world.apiserver.delete('Pod', victim.metadata.namespace, victim.metadata.name);
       }
     },
@@ -73,25 +105,50 @@ export function scheduleSteps(world: World, scenario: Scenario<unknown>, handler
     disconnect: (ms) => world.apiserver.disconnect(ms),
     fail: (rule) => {
       world.apiserver.injectFaults([rule]);
-      world.timeline.emit('chaos', 'inject failures', `${rule.verb} ${rule.kind ?? '*'}`, describeFault(rule), verbMirrors[rule.verb]);
+      world.timeline.emit(
+        'chaos',
+        'inject failures',
+        `${rule.verb} ${rule.kind ?? '*'}`,
+        describeFault(rule),
+        verbMirrors[rule.verb],
+      );
     },
   };
   for (const step of scenario.steps) {
-    const action = (Object.keys(step) as (StepAction | 'at')[]).find((k) => k !== 'at' && step[k as StepAction] !== undefined) as StepAction;
-    const handler = (handlers[action] ?? common[action]) as ((value: unknown, step: Step) => void) | undefined;
+    const action = (Object.keys(step) as (StepAction | 'at')[]).find(
+      (k) => k !== 'at' && step[k as StepAction] !== undefined,
+    ) as StepAction;
+    const handler = (handlers[action] ?? common[action]) as
+      ((value: unknown, step: Step) => void) | undefined;
     if (!handler) continue;
     world.clock.after(step.at, () => {
       try {
         handler(step[action], step);
       } catch (err) {
-        world.timeline.emit('scenario', `${action} failed`, '-', (err as Error).message, '(*k8s.io/apiserver/pkg/storage/etcd3.store).GuaranteedUpdate');
+        world.timeline.emit(
+          'scenario',
+          `${action} failed`,
+          '-',
+          (err as Error).message,
+          '(*k8s.io/apiserver/pkg/storage/etcd3.store).GuaranteedUpdate',
+        );
       }
     });
   }
 }
 
-function describeFault(rule: { times?: number; probability?: number; code?: number; key?: string }): string {
-  const how = rule.times !== undefined ? `next ${rule.times} call(s)` : rule.probability !== undefined ? `${Math.round(rule.probability * 100)}% of calls` : 'every call';
+function describeFault(rule: {
+  times?: number;
+  probability?: number;
+  code?: number;
+  key?: string;
+}): string {
+  const how =
+    rule.times !== undefined
+      ? `next ${rule.times} call(s)`
+      : rule.probability !== undefined
+        ? `${Math.round(rule.probability * 100)}% of calls`
+        : 'every call';
   return `${how}${rule.key ? ` for ${rule.key}` : ''} fail with ${rule.code ?? 500}`;
 }
 
@@ -117,7 +174,9 @@ export function toNewObject(spec: ObjectSpec, apiserver: FakeApiServer): NewObje
   if (spec.owner) {
     const [kind, ownerName] = spec.owner.split('/') as [string, string];
     const owner = apiserver.get(kind, namespace, ownerName);
-    metadata.ownerReferences = [{ kind, name: ownerName, uid: owner.metadata.uid, controller: true }];
+    metadata.ownerReferences = [
+      { kind, name: ownerName, uid: owner.metadata.uid, controller: true },
+    ];
   }
   switch (spec.kind) {
     case 'Pod':
@@ -126,7 +185,9 @@ export function toNewObject(spec: ObjectSpec, apiserver: FakeApiServer): NewObje
         metadata,
         spec: {
           ...(spec.nodeName ? { nodeName: spec.nodeName } : {}),
-          ...(spec.requests ? { requests: { cpu: spec.requests.cpu ?? 0, memory: spec.requests.memory ?? 0 } } : {}),
+          ...(spec.requests
+            ? { requests: { cpu: spec.requests.cpu ?? 0, memory: spec.requests.memory ?? 0 } }
+            : {}),
           ...(spec.nodeSelector ? { nodeSelector: spec.nodeSelector } : {}),
           ...(spec.tolerations ? { tolerations: spec.tolerations } : {}),
           ...(spec.priority !== undefined ? { priority: spec.priority } : {}),
@@ -134,9 +195,21 @@ export function toNewObject(spec: ObjectSpec, apiserver: FakeApiServer): NewObje
             ? {
                 affinity: {
                   nodeAffinity: {
-                    ...(spec.nodeAffinity.required ? { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: spec.nodeAffinity.required } } : {}),
+                    ...(spec.nodeAffinity.required
+                      ? {
+                          requiredDuringSchedulingIgnoredDuringExecution: {
+                            nodeSelectorTerms: spec.nodeAffinity.required,
+                          },
+                        }
+                      : {}),
                     ...(spec.nodeAffinity.preferred
-                      ? { preferredDuringSchedulingIgnoredDuringExecution: spec.nodeAffinity.preferred.map((p) => ({ weight: p.weight, preference: { matchExpressions: p.matchExpressions } })) }
+                      ? {
+                          preferredDuringSchedulingIgnoredDuringExecution:
+                            spec.nodeAffinity.preferred.map((p) => ({
+                              weight: p.weight,
+                              preference: { matchExpressions: p.matchExpressions },
+                            })),
+                        }
                       : {}),
                   },
                 },
@@ -149,8 +222,17 @@ export function toNewObject(spec: ObjectSpec, apiserver: FakeApiServer): NewObje
       return {
         kind: 'Node',
         metadata,
-        spec: { ...(spec.taints ? { taints: spec.taints } : {}), ...(spec.unschedulable !== undefined ? { unschedulable: spec.unschedulable } : {}) },
-        status: { allocatable: { cpu: spec.capacity?.cpu ?? 4000, memory: spec.capacity?.memory ?? 8 * 2 ** 30, pods: spec.capacity?.pods ?? 110 } },
+        spec: {
+          ...(spec.taints ? { taints: spec.taints } : {}),
+          ...(spec.unschedulable !== undefined ? { unschedulable: spec.unschedulable } : {}),
+        },
+        status: {
+          allocatable: {
+            cpu: spec.capacity?.cpu ?? 4000,
+            memory: spec.capacity?.memory ?? 8 * 2 ** 30,
+            pods: spec.capacity?.pods ?? 110,
+          },
+        },
       };
     case 'ReplicaSet': {
       const selector = spec.selector ?? spec.template?.labels ?? { app: spec.name };
@@ -160,13 +242,28 @@ export function toNewObject(spec: ObjectSpec, apiserver: FakeApiServer): NewObje
         spec: {
           replicas: spec.replicas ?? 1,
           selector: { matchLabels: selector },
-          template: { labels: spec.template?.labels ?? selector, spec: spec.template?.requests ? { requests: { cpu: spec.template.requests.cpu ?? 0, memory: spec.template.requests.memory ?? 0 } } : {} },
+          template: {
+            labels: spec.template?.labels ?? selector,
+            spec: spec.template?.requests
+              ? {
+                  requests: {
+                    cpu: spec.template.requests.cpu ?? 0,
+                    memory: spec.template.requests.memory ?? 0,
+                  },
+                }
+              : {},
+          },
         },
         status: { replicas: 0, observedGeneration: 0 },
       };
     }
     case 'App':
-      return { kind: 'App', metadata, spec: { replicas: spec.replicas ?? 1 }, status: { readyReplicas: 0 } };
+      return {
+        kind: 'App',
+        metadata,
+        spec: { replicas: spec.replicas ?? 1 },
+        status: { readyReplicas: 0 },
+      };
     case 'ConfigMap':
       return { kind: 'ConfigMap', metadata, spec: { data: spec.data ?? {} }, status: {} };
   }
@@ -202,10 +299,16 @@ function applyUpdate(spec: ObjectSpec, apiserver: FakeApiServer): void {
     else nextSpec[target] = wantedSpec[target];
   }
   const given = new Set(Object.keys(spec));
-  const nextStatus = given.has('capacity') || given.has('phase') ? { ...current.status, ...(wanted.status ?? {}) } : current.status;
+  const nextStatus =
+    given.has('capacity') || given.has('phase')
+      ? { ...current.status, ...(wanted.status ?? {}) }
+      : current.status;
   apiserver.update({
     ...current,
-    metadata: { ...current.metadata, labels: given.has('labels') ? (spec.labels ?? {}) : current.metadata.labels },
+    metadata: {
+      ...current.metadata,
+      labels: given.has('labels') ? (spec.labels ?? {}) : current.metadata.labels,
+    },
     spec: nextSpec,
     status: nextStatus,
   });

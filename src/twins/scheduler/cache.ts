@@ -57,7 +57,10 @@ export class SchedulerCache {
    */
   assumePod(pod: Pod): Error | undefined {
     const key = podKey(pod);
-    if (this.podStates.has(key)) return new Error(`pod ${pod.metadata.namespace}/${pod.metadata.name} is in the cache, so can't be assumed`);
+    if (this.podStates.has(key))
+      return new Error(
+        `pod ${pod.metadata.namespace}/${pod.metadata.name} is in the cache, so can't be assumed`,
+      );
     this.addPodToNode(pod);
     this.podStates.set(key, { pod, bindingFinished: false });
     this.assumedPods.add(key);
@@ -77,7 +80,8 @@ export class SchedulerCache {
   forgetPod(pod: Pod): Error | undefined {
     const key = podKey(pod);
     const state = this.podStates.get(key);
-    if (!state || !this.assumedPods.has(key)) return new Error(`pod ${pod.metadata.name} wasn't assumed so cannot be forgotten`);
+    if (!state || !this.assumedPods.has(key))
+      return new Error(`pod ${pod.metadata.name} wasn't assumed so cannot be forgotten`);
     this.removePodFromNode(state.pod);
     this.podStates.delete(key);
     this.assumedPods.delete(key);

@@ -17,7 +17,8 @@ import type { Timeline } from '../sim/timeline.js';
 import type { Node, Pod, Resources } from '../objects.js';
 
 /** @mirrors k8s.io/kubernetes/pkg/scheduler/framework.Code */
-export type Code = 'Success' | 'Error' | 'Unschedulable' | 'UnschedulableAndUnresolvable' | 'Wait' | 'Skip';
+export type Code =
+  'Success' | 'Error' | 'Unschedulable' | 'UnschedulableAndUnresolvable' | 'Wait' | 'Skip';
 
 /**
  * A plugin's answer: a code, reasons, and the plugin that failed.
@@ -199,7 +200,8 @@ export interface QueuedPodInfo {
 }
 
 /** The cluster events a plugin says can make its rejected pods schedulable. */
-export type ClusterEvent = 'NodeAdd' | 'NodeUpdate' | 'AssignedPodAdd' | 'AssignedPodDelete' | 'UnschedulableTimeout';
+export type ClusterEvent =
+  'NodeAdd' | 'NodeUpdate' | 'AssignedPodAdd' | 'AssignedPodDelete' | 'UnschedulableTimeout';
 
 /** @mirrors k8s.io/kubernetes/pkg/scheduler/framework.Plugin */
 export interface Plugin {
@@ -286,7 +288,15 @@ export class Framework {
   /** Every plugin by name (to ask which cluster events each one cares about). */
   allPlugins(): Plugin[] {
     const p = this.plugins;
-    const all: Plugin[] = [p.queueSort, ...p.preFilter, ...p.filter, ...p.preScore, ...p.score.map((s) => s.plugin), ...p.reserve, ...p.bind];
+    const all: Plugin[] = [
+      p.queueSort,
+      ...p.preFilter,
+      ...p.filter,
+      ...p.preScore,
+      ...p.score.map((s) => s.plugin),
+      ...p.reserve,
+      ...p.bind,
+    ];
     return [...new Map(all.map((plugin) => [plugin.name(), plugin])).values()];
   }
 
@@ -311,10 +321,17 @@ export class Framework {
       if (!status.isSuccess()) {
         status.withFailedPlugin(plugin.name());
         if (status.isUnschedulable()) return { result: {}, status };
-        return { result: {}, status: asStatus(new Error(`running PreFilter plugin "${plugin.name()}": ${status.message()}`)).withFailedPlugin(plugin.name()) };
+        return {
+          result: {},
+          status: asStatus(
+            new Error(`running PreFilter plugin "${plugin.name()}": ${status.message()}`),
+          ).withFailedPlugin(plugin.name()),
+        };
       }
       if (result?.nodeNames) {
-        nodeNames = nodeNames ? new Set([...nodeNames].filter((n) => result.nodeNames!.has(n))) : new Set(result.nodeNames);
+        nodeNames = nodeNames
+          ? new Set([...nodeNames].filter((n) => result.nodeNames!.has(n)))
+          : new Set(result.nodeNames);
       }
     }
     return { result: nodeNames ? { nodeNames } : {}, status: Status.success };
@@ -330,7 +347,9 @@ export class Framework {
       const status = plugin.filter(state, pod, nodeInfo);
       if (status.isSuccess()) continue;
       if (!status.isUnschedulable()) {
-        return asStatus(new Error(`running "${plugin.name()}" filter plugin: ${status.message()}`)).withFailedPlugin(plugin.name());
+        return asStatus(
+          new Error(`running "${plugin.name()}" filter plugin: ${status.message()}`),
+        ).withFailedPlugin(plugin.name());
       }
       return status.withFailedPlugin(plugin.name());
     }
@@ -341,7 +360,10 @@ export class Framework {
   runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly Node[]): Status {
     for (const plugin of this.plugins.preScore) {
       const status = plugin.preScore(state, pod, nodes);
-      if (!status.isSuccess()) return asStatus(new Error(`running PreScore plugin "${plugin.name()}": ${status.message()}`));
+      if (!status.isSuccess())
+        return asStatus(
+          new Error(`running PreScore plugin "${plugin.name()}": ${status.message()}`),
+        );
     }
     return Status.success;
   }
@@ -351,14 +373,24 @@ export class Framework {
    * against [MinNodeScore, MaxNodeScore] and multiplies by the plugin's weight.
    * @mirrors (*k8s.io/kubernetes/pkg/scheduler/framework/runtime.frameworkImpl).RunScorePlugins
    */
-  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly Node[]): { scores: Map<string, NodeScore[]>; status: Status } {
+  runScorePlugins(
+    state: CycleState,
+    pod: Pod,
+    nodes: readonly Node[],
+  ): { scores: Map<string, NodeScore[]>; status: Status } {
     const scores = new Map<string, NodeScore[]>();
     for (const { plugin } of this.plugins.score) {
       const list: NodeScore[] = new Array(nodes.length);
       for (let i = 0; i < nodes.length; i++) {
         const name = nodes[i]!.metadata.name;
         const [score, status] = plugin.score(state, pod, name);
-        if (!status.isSuccess()) return { scores, status: asStatus(new Error(`plugin "${plugin.name()}" failed with: ${status.message()}`)) };
+        if (!status.isSuccess())
+          return {
+            scores,
+            status: asStatus(
+              new Error(`plugin "${plugin.name()}" failed with: ${status.message()}`),
+            ),
+          };
         list[i] = { name, score };
       }
       scores.set(plugin.name(), list);
@@ -367,14 +399,22 @@ export class Framework {
       const extensions = plugin.scoreExtensions();
       if (!extensions) continue;
       const status = extensions.normalizeScore(state, pod, scores.get(plugin.name())!);
-      if (!status.isSuccess()) return { scores, status: asStatus(new Error(`plugin "${plugin.name()}" failed with: ${status.message()}`)) };
+      if (!status.isSuccess())
+        return {
+          scores,
+          status: asStatus(new Error(`plugin "${plugin.name()}" failed with: ${status.message()}`)),
+        };
     }
     for (const { plugin, weight } of this.plugins.score) {
       for (const nodeScore of scores.get(plugin.name())!) {
         if (nodeScore.score > MaxNodeScore || nodeScore.score < MinNodeScore) {
           return {
             scores,
-            status: asStatus(new Error(`plugin "${plugin.name()}" returns an invalid score ${nodeScore.score}, it should in the range of [${MinNodeScore}, ${MaxNodeScore}] after normalizing`)),
+            status: asStatus(
+              new Error(
+                `plugin "${plugin.name()}" returns an invalid score ${nodeScore.score}, it should in the range of [${MinNodeScore}, ${MaxNodeScore}] after normalizing`,
+              ),
+            ),
           };
         }
         nodeScore.score *= weight;
@@ -388,7 +428,9 @@ export class Framework {
     for (const plugin of this.plugins.reserve) {
       const status = plugin.reserve(state, pod, nodeName);
       if (!status.isSuccess()) {
-        return asStatus(new Error(`running Reserve plugin "${plugin.name()}": ${status.message()}`)).withFailedPlugin(plugin.name());
+        return asStatus(
+          new Error(`running Reserve plugin "${plugin.name()}": ${status.message()}`),
+        ).withFailedPlugin(plugin.name());
       }
     }
     return Status.success;
@@ -399,7 +441,8 @@ export class Framework {
    * @mirrors (*k8s.io/kubernetes/pkg/scheduler/framework/runtime.frameworkImpl).RunReservePluginsUnreserve
    */
   runReservePluginsUnreserve(state: CycleState, pod: Pod, nodeName: string): void {
-    for (let i = this.plugins.reserve.length - 1; i >= 0; i--) this.plugins.reserve[i]!.unreserve(state, pod, nodeName);
+    for (let i = this.plugins.reserve.length - 1; i >= 0; i--)
+      this.plugins.reserve[i]!.unreserve(state, pod, nodeName);
   }
 
   /**
@@ -413,7 +456,13 @@ export class Framework {
       status = plugin.bind(state, pod, nodeName);
       if (status.code === 'Skip') continue;
       if (!status.isSuccess()) {
-        this.timeline?.emit('framework', 'Bind failed', `${pod.metadata.namespace}/${pod.metadata.name}`, `${plugin.name()}: ${status.message()}`, '(*k8s.io/kubernetes/pkg/scheduler/framework/runtime.frameworkImpl).RunBindPlugins');
+        this.timeline?.emit(
+          'framework',
+          'Bind failed',
+          `${pod.metadata.namespace}/${pod.metadata.name}`,
+          `${plugin.name()}: ${status.message()}`,
+          '(*k8s.io/kubernetes/pkg/scheduler/framework/runtime.frameworkImpl).RunBindPlugins',
+        );
         return asStatus(new Error(`running Bind plugin "${plugin.name()}": ${status.message()}`));
       }
       return status;

@@ -17,7 +17,14 @@
  */
 import type { Timeline } from '../sim/timeline.js';
 import type { FakeApiServer } from '../apiserver.js';
-import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, Taint, Toleration } from '../objects.js';
+import type {
+  Node,
+  NodeSelectorRequirement,
+  NodeSelectorTerm,
+  Pod,
+  Taint,
+  Toleration,
+} from '../objects.js';
 import {
   Framework,
   MaxNodeScore,
@@ -78,7 +85,9 @@ export class NodeName implements FilterPlugin {
   /** @mirrors (*k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodename.NodeName).Filter */
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
     if (!pod.spec.nodeName || pod.spec.nodeName === nodeInfo.name) return Status.success;
-    return new Status('UnschedulableAndUnresolvable', ["node(s) didn't match the requested node name"]);
+    return new Status('UnschedulableAndUnresolvable', [
+      "node(s) didn't match the requested node name",
+    ]);
   }
 }
 
@@ -142,7 +151,9 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
     for (const taint of nodeInfo.node.spec.taints ?? []) {
       if (taint.effect !== 'NoSchedule' && taint.effect !== 'NoExecute') continue;
       if (!tolerations.some((t) => toleratesTaint(t, taint))) {
-        return new Status('UnschedulableAndUnresolvable', [`node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`]);
+        return new Status('UnschedulableAndUnresolvable', [
+          `node(s) had untolerated taint {${taint.key}: ${taint.value ?? ''}}`,
+        ]);
       }
     }
     return Status.success;
@@ -151,7 +162,9 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
   /** @mirrors (*k8s.io/kubernetes/pkg/scheduler/framework/plugins/tainttoleration.TaintToleration).PreScore */
   preScore(state: CycleState, pod: Pod, nodes: readonly Node[]): Status {
     if (nodes.length === 0) return Status.success;
-    const tolerations = (pod.spec.tolerations ?? []).filter((t) => !t.effect || t.effect === 'PreferNoSchedule');
+    const tolerations = (pod.spec.tolerations ?? []).filter(
+      (t) => !t.effect || t.effect === 'PreferNoSchedule',
+    );
     state.write('PreScoreTaintToleration', tolerations);
     return Status.success;
   }
@@ -159,11 +172,13 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
   /** @mirrors (*k8s.io/kubernetes/pkg/scheduler/framework/plugins/tainttoleration.TaintToleration).Score */
   score(state: CycleState, _pod: Pod, nodeName: string): [number, Status] {
     const nodeInfo = this.handle.nodeInfo(nodeName);
-    if (!nodeInfo) return [0, asStatus(new Error(`getting node "${nodeName}" from Snapshot: not found`))];
+    if (!nodeInfo)
+      return [0, asStatus(new Error(`getting node "${nodeName}" from Snapshot: not found`))];
     const tolerations = state.read<Toleration[]>('PreScoreTaintToleration');
     let intolerable = 0;
     for (const taint of nodeInfo.node.spec.taints ?? []) {
-      if (taint.effect === 'PreferNoSchedule' && !tolerations.some((t) => toleratesTaint(t, taint))) intolerable++;
+      if (taint.effect === 'PreferNoSchedule' && !tolerations.some((t) => toleratesTaint(t, taint)))
+        intolerable++;
     }
     return [intolerable, Status.success];
   }
@@ -182,7 +197,11 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
  * Scales scores to [0, maxPriority] by the highest; `reverse` turns "fewer is better" around.
  * @mirrors k8s.io/kubernetes/pkg/scheduler/framework/plugins/helper.DefaultNormalizeScore
  */
-export function defaultNormalizeScore(maxPriority: number, reverse: boolean, scores: NodeScore[]): Status {
+export function defaultNormalizeScore(
+  maxPriority: number,
+  reverse: boolean,
+  scores: NodeScore[],
+): Status {
   let maxCount = 0;
   for (const s of scores) if (s.score > maxCount) maxCount = s.score;
   if (maxCount === 0) {
@@ -198,12 +217,18 @@ export function defaultNormalizeScore(maxPriority: number, reverse: boolean, sco
 }
 
 /** @mirrors (*k8s.io/component-helpers/scheduling/corev1/nodeaffinity.nodeSelectorTerm).match */
-export function nodeSelectorTermMatches(term: NodeSelectorTerm, labels: Readonly<Record<string, string>>): boolean {
+export function nodeSelectorTermMatches(
+  term: NodeSelectorTerm,
+  labels: Readonly<Record<string, string>>,
+): boolean {
   if (term.matchExpressions.length === 0) return false; // an empty term matches nothing
   return term.matchExpressions.every((req) => requirementMatches(req, labels));
 }
 
-function requirementMatches(req: NodeSelectorRequirement, labels: Readonly<Record<string, string>>): boolean {
+function requirementMatches(
+  req: NodeSelectorRequirement,
+  labels: Readonly<Record<string, string>>,
+): boolean {
   const has = Object.hasOwn(labels, req.key);
   const value = labels[req.key];
   const values = req.values ?? [];
@@ -232,7 +257,9 @@ function requirementMatches(req: NodeSelectorRequirement, labels: Readonly<Recor
  * preferred terms add their weights (Score).
  * @mirrors k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeaffinity.NodeAffinity
  */
-export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions {
+export class NodeAffinity
+  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions
+{
   constructor(private readonly handle: Handle) {}
 
   name(): string {
@@ -247,35 +274,52 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
   preFilter(state: CycleState, pod: Pod): { status: Status } {
     state.write('PreFilterNodeAffinity', {
       nodeSelector: pod.spec.nodeSelector ?? {},
-      required: pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms,
+      required:
+        pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution
+          ?.nodeSelectorTerms,
     });
     return { status: Status.success };
   }
 
   /** @mirrors (*k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeaffinity.NodeAffinity).Filter */
   filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status {
-    const { nodeSelector, required } = state.read<{ nodeSelector: Record<string, string>; required?: readonly NodeSelectorTerm[] }>('PreFilterNodeAffinity');
+    const { nodeSelector, required } = state.read<{
+      nodeSelector: Record<string, string>;
+      required?: readonly NodeSelectorTerm[];
+    }>('PreFilterNodeAffinity');
     const labels = nodeInfo.node.metadata.labels;
     const selectorOk = Object.entries(nodeSelector).every(([k, v]) => labels[k] === v);
     // Required terms are ORed; the expressions within a term are ANDed.
-    const requiredOk = required === undefined || required.some((term) => nodeSelectorTermMatches(term, labels));
+    const requiredOk =
+      required === undefined || required.some((term) => nodeSelectorTermMatches(term, labels));
     if (selectorOk && requiredOk) return Status.success;
-    return new Status('UnschedulableAndUnresolvable', ["node(s) didn't match Pod's node affinity/selector"]);
+    return new Status('UnschedulableAndUnresolvable', [
+      "node(s) didn't match Pod's node affinity/selector",
+    ]);
   }
 
   /** @mirrors (*k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeaffinity.NodeAffinity).PreScore */
   preScore(state: CycleState, pod: Pod, _nodes: readonly Node[]): Status {
-    state.write('PreScoreNodeAffinity', pod.spec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []);
+    state.write(
+      'PreScoreNodeAffinity',
+      pod.spec.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? [],
+    );
     return Status.success;
   }
 
   /** @mirrors (*k8s.io/kubernetes/pkg/scheduler/framework/plugins/nodeaffinity.NodeAffinity).Score */
   score(state: CycleState, _pod: Pod, nodeName: string): [number, Status] {
     const nodeInfo = this.handle.nodeInfo(nodeName);
-    if (!nodeInfo) return [0, asStatus(new Error(`getting node "${nodeName}" from Snapshot: not found`))];
-    const preferred = state.read<readonly { weight: number; preference: NodeSelectorTerm }[]>('PreScoreNodeAffinity');
+    if (!nodeInfo)
+      return [0, asStatus(new Error(`getting node "${nodeName}" from Snapshot: not found`))];
+    const preferred =
+      state.read<readonly { weight: number; preference: NodeSelectorTerm }[]>(
+        'PreScoreNodeAffinity',
+      );
     let count = 0;
-    for (const term of preferred) if (nodeSelectorTermMatches(term.preference, nodeInfo.node.metadata.labels)) count += term.weight;
+    for (const term of preferred)
+      if (nodeSelectorTermMatches(term.preference, nodeInfo.node.metadata.labels))
+        count += term.weight;
     return [count, Status.success];
   }
 
@@ -332,7 +376,8 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, ScorePlu
     if (nodeInfo.pods.size + 1 > allocatable.pods) reasons.push('Too many pods');
     if (request.cpu !== 0 || request.memory !== 0) {
       if (request.cpu > allocatable.cpu - nodeInfo.requested.cpu) reasons.push('Insufficient cpu');
-      if (request.memory > allocatable.memory - nodeInfo.requested.memory) reasons.push('Insufficient memory');
+      if (request.memory > allocatable.memory - nodeInfo.requested.memory)
+        reasons.push('Insufficient memory');
     }
     return reasons.length === 0 ? Status.success : new Status('Unschedulable', reasons);
   }
@@ -343,10 +388,17 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, ScorePlu
    */
   score(_state: CycleState, pod: Pod, nodeName: string): [number, Status] {
     const nodeInfo = this.handle.nodeInfo(nodeName);
-    if (!nodeInfo) return [0, asStatus(new Error(`getting node "${nodeName}" from Snapshot: not found`))];
+    if (!nodeInfo)
+      return [0, asStatus(new Error(`getting node "${nodeName}" from Snapshot: not found`))];
     const request = nonZeroRequests(pod);
-    const cpu = leastRequestedScore(nodeInfo.nonZeroRequested.cpu + request.cpu, nodeInfo.allocatable.cpu);
-    const memory = leastRequestedScore(nodeInfo.nonZeroRequested.memory + request.memory, nodeInfo.allocatable.memory);
+    const cpu = leastRequestedScore(
+      nodeInfo.nonZeroRequested.cpu + request.cpu,
+      nodeInfo.allocatable.cpu,
+    );
+    const memory = leastRequestedScore(
+      nodeInfo.nonZeroRequested.memory + request.memory,
+      nodeInfo.allocatable.memory,
+    );
     return [Math.trunc((cpu + memory) / 2), Status.success];
   }
 
@@ -377,7 +429,13 @@ export class DefaultBinder implements BindPlugin {
 
   /** @mirrors (k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultbinder.DefaultBinder).Bind */
   bind(_state: CycleState, pod: Pod, nodeName: string): Status {
-    this.timeline?.emit('framework', 'Bind', `${pod.metadata.namespace}/${pod.metadata.name}`, `DefaultBinder: POST binding -> ${nodeName}`, '(k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultbinder.DefaultBinder).Bind');
+    this.timeline?.emit(
+      'framework',
+      'Bind',
+      `${pod.metadata.namespace}/${pod.metadata.name}`,
+      `DefaultBinder: POST binding -> ${nodeName}`,
+      '(k8s.io/kubernetes/pkg/scheduler/framework/plugins/defaultbinder.DefaultBinder).Bind',
+    );
     try {
       this.apiserver.bind(pod.metadata.namespace, pod.metadata.name, nodeName);
       return Status.success;
@@ -391,7 +449,11 @@ export class DefaultBinder implements BindPlugin {
  * The default profile with the twin's plugins, in v1.24's order and weights.
  * @mirrors k8s.io/kubernetes/pkg/scheduler/apis/config/v1beta3.getDefaultPlugins
  */
-export function newDefaultFramework(handle: Handle, apiserver: FakeApiServer, timeline?: Timeline): Framework {
+export function newDefaultFramework(
+  handle: Handle,
+  apiserver: FakeApiServer,
+  timeline?: Timeline,
+): Framework {
   const fit = new NodeResourcesFit(handle);
   const taints = new TaintToleration(handle);
   const affinity = new NodeAffinity(handle);

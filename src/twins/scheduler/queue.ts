@@ -14,7 +14,13 @@
  * Left out: the nominator (no preemption), inter-pod affinity lookups for AssignedPodAdded,
  * Activate, metrics, and PreEnqueue (v1.26+).
  */
-import { Cond, sleepUntilStopped, type Proc, type StopChannel, type VirtualClock } from '../sim/clock.js';
+import {
+  Cond,
+  sleepUntilStopped,
+  type Proc,
+  type StopChannel,
+  type VirtualClock,
+} from '../sim/clock.js';
 import { KeyedHeap } from '../sim/heap.js';
 import type { Timeline } from '../sim/timeline.js';
 import { metaNamespaceKeyFunc, type Pod } from '../objects.js';
@@ -62,10 +68,14 @@ export class PriorityQueue {
     this.timeline = options.timeline;
     this.podInitialBackoffMs = options.podInitialBackoffMs ?? 1000;
     this.podMaxBackoffMs = options.podMaxBackoffMs ?? 10_000;
-    this.podMaxInUnschedulablePodsDurationMs = options.podMaxInUnschedulablePodsDurationMs ?? 300_000;
+    this.podMaxInUnschedulablePodsDurationMs =
+      options.podMaxInUnschedulablePodsDurationMs ?? 300_000;
     const key = (p: QueuedPodInfo) => metaNamespaceKeyFunc(p.pod);
     this.activeQ = new KeyedHeap(key, options.less);
-    this.podBackoffQ = new KeyedHeap(key, (a, b) => this.getBackoffTime(a) < this.getBackoffTime(b));
+    this.podBackoffQ = new KeyedHeap(
+      key,
+      (a, b) => this.getBackoffTime(a) < this.getBackoffTime(b),
+    );
     for (const plugin of options.plugins) {
       for (const event of plugin.eventsToRegister?.() ?? []) {
         let names = this.clusterEventMap.get(event);
@@ -98,7 +108,13 @@ export class PriorityQueue {
     this.activeQ.add(pInfo);
     this.unschedulablePods.delete(key);
     this.podBackoffQ.delete(key);
-    this.timeline?.emit('schedulingQueue', 'Add', key, `activeQ (${this.activeQ.length} pending)`, '(*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).Add');
+    this.timeline?.emit(
+      'schedulingQueue',
+      'Add',
+      key,
+      `activeQ (${this.activeQ.length} pending)`,
+      '(*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).Add',
+    );
     this.cond.broadcast();
   }
 
@@ -112,18 +128,36 @@ export class PriorityQueue {
    * cycle began (the event it needed may already have happened), in unschedulablePods otherwise.
    * @mirrors (*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).AddUnschedulableIfNotPresent
    */
-  addUnschedulableIfNotPresent(pInfo: QueuedPodInfo, podSchedulingCycle: number): Error | undefined {
+  addUnschedulableIfNotPresent(
+    pInfo: QueuedPodInfo,
+    podSchedulingCycle: number,
+  ): Error | undefined {
     const key = metaNamespaceKeyFunc(pInfo.pod);
-    if (this.unschedulablePods.has(key)) return new Error(`Pod ${key} is already present in unschedulable queue`);
-    if (this.activeQ.has(key)) return new Error(`Pod ${key} is already present in the active queue`);
-    if (this.podBackoffQ.has(key)) return new Error(`Pod ${key} is already present in the backoff queue`);
+    if (this.unschedulablePods.has(key))
+      return new Error(`Pod ${key} is already present in unschedulable queue`);
+    if (this.activeQ.has(key))
+      return new Error(`Pod ${key} is already present in the active queue`);
+    if (this.podBackoffQ.has(key))
+      return new Error(`Pod ${key} is already present in the backoff queue`);
     pInfo.timestamp = this.clock.now();
     if (this.moveRequestCycle >= podSchedulingCycle) {
       this.podBackoffQ.add(pInfo);
-      this.timeline?.emit('schedulingQueue', 'backoffQ', key, `attempt ${pInfo.attempts}; a cluster event arrived meanwhile: retry after ${this.calculateBackoffDuration(pInfo)}ms`, '(*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).AddUnschedulableIfNotPresent');
+      this.timeline?.emit(
+        'schedulingQueue',
+        'backoffQ',
+        key,
+        `attempt ${pInfo.attempts}; a cluster event arrived meanwhile: retry after ${this.calculateBackoffDuration(pInfo)}ms`,
+        '(*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).AddUnschedulableIfNotPresent',
+      );
     } else {
       this.unschedulablePods.set(key, pInfo);
-      this.timeline?.emit('schedulingQueue', 'unschedulable', key, `attempt ${pInfo.attempts}; waits for an event on: ${[...pInfo.unschedulablePlugins].join(', ') || 'any'}`, '(*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).AddUnschedulableIfNotPresent');
+      this.timeline?.emit(
+        'schedulingQueue',
+        'unschedulable',
+        key,
+        `attempt ${pInfo.attempts}; waits for an event on: ${[...pInfo.unschedulablePlugins].join(', ') || 'any'}`,
+        '(*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).AddUnschedulableIfNotPresent',
+      );
     }
     return undefined;
   }
@@ -137,7 +171,13 @@ export class PriorityQueue {
       if (this.getBackoffTime(head) > this.clock.now()) break;
       this.podBackoffQ.pop();
       this.activeQ.add(head);
-      this.timeline?.emit('schedulingQueue', 'backoff done', metaNamespaceKeyFunc(head.pod), 'backoffQ -> activeQ', '(*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).flushBackoffQCompleted');
+      this.timeline?.emit(
+        'schedulingQueue',
+        'backoff done',
+        metaNamespaceKeyFunc(head.pod),
+        'backoffQ -> activeQ',
+        '(*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).flushBackoffQCompleted',
+      );
       moved = true;
     }
     if (moved) this.cond.broadcast();
@@ -149,7 +189,9 @@ export class PriorityQueue {
    */
   flushUnschedulablePodsLeftover(): void {
     const now = this.clock.now();
-    const stale = [...this.unschedulablePods.values()].filter((p) => now - p.timestamp > this.podMaxInUnschedulablePodsDurationMs);
+    const stale = [...this.unschedulablePods.values()].filter(
+      (p) => now - p.timestamp > this.podMaxInUnschedulablePodsDurationMs,
+    );
     if (stale.length > 0) this.movePodsToActiveOrBackoffQueue(stale, 'UnschedulableTimeout');
   }
 
@@ -232,7 +274,10 @@ export class PriorityQueue {
    * lasts and to activeQ after; records the move request's cycle.
    * @mirrors (*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).movePodsToActiveOrBackoffQueue
    */
-  private movePodsToActiveOrBackoffQueue(podInfoList: readonly QueuedPodInfo[], event: ClusterEvent): void {
+  private movePodsToActiveOrBackoffQueue(
+    podInfoList: readonly QueuedPodInfo[],
+    event: ClusterEvent,
+  ): void {
     let moved = 0;
     for (const pInfo of podInfoList) {
       if (pInfo.unschedulablePlugins.size !== 0 && !this.podMatchesEvent(pInfo, event)) continue;
@@ -244,7 +289,13 @@ export class PriorityQueue {
     }
     this.moveRequestCycle = this.schedulingCycle;
     if (moved > 0) {
-      this.timeline?.emit('schedulingQueue', 'move', event, `${moved} unschedulable pod(s) moved to activeQ/backoffQ`, '(*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).movePodsToActiveOrBackoffQueue');
+      this.timeline?.emit(
+        'schedulingQueue',
+        'move',
+        event,
+        `${moved} unschedulable pod(s) moved to activeQ/backoffQ`,
+        '(*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).movePodsToActiveOrBackoffQueue',
+      );
       this.cond.broadcast();
     }
   }
@@ -266,7 +317,11 @@ export class PriorityQueue {
 
   /** @mirrors (*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).PendingPods */
   pendingPods(): { active: number; backoff: number; unschedulable: number } {
-    return { active: this.activeQ.length, backoff: this.podBackoffQ.length, unschedulable: this.unschedulablePods.size };
+    return {
+      active: this.activeQ.length,
+      backoff: this.podBackoffQ.length,
+      unschedulable: this.unschedulablePods.size,
+    };
   }
 
   /** @mirrors (*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).isPodBackingoff */
@@ -295,7 +350,13 @@ export class PriorityQueue {
   /** @mirrors (*k8s.io/kubernetes/pkg/scheduler/internal/queue.PriorityQueue).newQueuedPodInfo */
   private newQueuedPodInfo(pod: Pod): QueuedPodInfo {
     const now = this.clock.now();
-    return { pod, timestamp: now, attempts: 0, initialAttemptTimestamp: now, unschedulablePlugins: new Set() };
+    return {
+      pod,
+      timestamp: now,
+      attempts: 0,
+      initialAttemptTimestamp: now,
+      unschedulablePlugins: new Set(),
+    };
   }
 }
 
@@ -304,6 +365,11 @@ export class PriorityQueue {
  * @mirrors k8s.io/kubernetes/pkg/scheduler/internal/queue.isPodUpdated
  */
 export function isPodUpdated(oldPod: Pod, newPod: Pod): boolean {
-  const strip = (p: Pod) => JSON.stringify({ ...p, metadata: { ...p.metadata, resourceVersion: '', generation: 0 }, status: {} });
+  const strip = (p: Pod) =>
+    JSON.stringify({
+      ...p,
+      metadata: { ...p.metadata, resourceVersion: '', generation: 0 },
+      status: {},
+    });
   return strip(oldPod) !== strip(newPod);
 }

@@ -20,10 +20,27 @@ import { sleep, type Proc, type StopChannel, type VirtualClock } from '../sim/cl
 import type { SeededRandom } from '../sim/random.js';
 import type { Timeline } from '../sim/timeline.js';
 import type { FakeApiServer } from '../apiserver.js';
-import { FilteringResourceEventHandler, ResourceEventHandlerFuncs, waitForCacheSync, type SharedIndexInformer } from '../informer.js';
-import { DeletedFinalStateUnknown, metaNamespaceKeyFunc, type CacheEntry, type Node, type Pod } from '../objects.js';
-import type { Status} from './framework.js';
-import { CycleState, type Framework, type NodeInfo, type NodeScore, type QueuedPodInfo } from './framework.js';
+import {
+  FilteringResourceEventHandler,
+  ResourceEventHandlerFuncs,
+  waitForCacheSync,
+  type SharedIndexInformer,
+} from '../informer.js';
+import {
+  DeletedFinalStateUnknown,
+  metaNamespaceKeyFunc,
+  type CacheEntry,
+  type Node,
+  type Pod,
+} from '../objects.js';
+import type { Status } from './framework.js';
+import {
+  CycleState,
+  type Framework,
+  type NodeInfo,
+  type NodeScore,
+  type QueuedPodInfo,
+} from './framework.js';
 import { SchedulerCache, Snapshot } from './cache.js';
 import { PriorityQueue } from './queue.js';
 import { newDefaultFramework } from './plugins.js';
@@ -55,7 +72,8 @@ export class FitError extends Error {
 /** @mirrors (*k8s.io/kubernetes/pkg/scheduler/framework.FitError).Error */
 function fitErrorMessage(numAllNodes: number, nodeToStatus: ReadonlyMap<string, Status>): string {
   const reasons = new Map<string, number>();
-  for (const status of nodeToStatus.values()) for (const r of status.reasons) reasons.set(r, (reasons.get(r) ?? 0) + 1);
+  for (const status of nodeToStatus.values())
+    for (const r of status.reasons) reasons.set(r, (reasons.get(r) ?? 0) + 1);
   const histogram = [...reasons].map(([reason, count]) => `${count} ${reason}`).sort();
   return `0/${numAllNodes} nodes are available: ${histogram.join(', ')}.`;
 }
@@ -139,7 +157,13 @@ export class Scheduler {
     this.timeline = options.timeline;
     this.percentageOfNodesToScore = options.percentageOfNodesToScore ?? 0;
     this.bindLatencyMs = options.bindLatencyMs ?? 1;
-    this.framework = options.framework ?? newDefaultFramework({ nodeInfo: (name) => this.nodeInfoSnapshot.get(name) }, options.apiserver, options.timeline);
+    this.framework =
+      options.framework ??
+      newDefaultFramework(
+        { nodeInfo: (name) => this.nodeInfoSnapshot.get(name) },
+        options.apiserver,
+        options.timeline,
+      );
     this.queue = new PriorityQueue({
       clock: options.clock,
       less: this.framework.queueSortFunc(),
@@ -175,7 +199,8 @@ export class Scheduler {
         (obj) => !assignedPod(obj),
         new ResourceEventHandlerFuncs({
           addFunc: (obj) => this.addPodToSchedulingQueue(obj as Pod),
-          updateFunc: (oldObj, newObj) => this.updatePodInSchedulingQueue(oldObj as Pod, newObj as Pod),
+          updateFunc: (oldObj, newObj) =>
+            this.updatePodInSchedulingQueue(oldObj as Pod, newObj as Pod),
           deleteFunc: (obj) => this.deletePodFromSchedulingQueue(obj),
         }),
       ),
@@ -198,7 +223,15 @@ export class Scheduler {
   *run(stop: StopChannel): Proc {
     this.queue.run(stop);
     stop.onClose(() => this.queue.close());
-    if (!(yield* waitForCacheSync(this.clock, stop, () => this.podInformer.hasSynced(), () => this.nodeInformer.hasSynced()))) return;
+    if (
+      !(yield* waitForCacheSync(
+        this.clock,
+        stop,
+        () => this.podInformer.hasSynced(),
+        () => this.nodeInformer.hasSynced(),
+      ))
+    )
+      return;
     while (!stop.closed) {
       const more = yield* this.scheduleOne();
       if (!more) return;
@@ -216,7 +249,13 @@ export class Scheduler {
     const pod = podInfo.pod;
     const key = metaNamespaceKeyFunc(pod);
     if (pod.metadata.deletionTimestamp !== undefined || this.cache.isAssumedPod(pod)) return true; // skipPodSchedule
-    this.timeline?.emit('scheduler', 'scheduleOne', key, `attempt ${podInfo.attempts}, cycle ${this.queue.getSchedulingCycle()}`, '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne');
+    this.timeline?.emit(
+      'scheduler',
+      'scheduleOne',
+      key,
+      `attempt ${podInfo.attempts}, cycle ${this.queue.getSchedulingCycle()}`,
+      '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne',
+    );
     const state = new CycleState();
     let result: ScheduleResult;
     try {
@@ -233,7 +272,11 @@ export class Scheduler {
       this.handleSchedulingFailure(podInfo, assumeErr, 'SchedulerError');
       return true;
     }
-    const reserve = this.framework.runReservePluginsReserve(state, assumedPod, result.suggestedHost);
+    const reserve = this.framework.runReservePluginsReserve(
+      state,
+      assumedPod,
+      result.suggestedHost,
+    );
     if (!reserve.isSuccess()) {
       this.framework.runReservePluginsUnreserve(state, assumedPod, result.suggestedHost);
       this.cache.forgetPod(assumedPod);
@@ -248,17 +291,33 @@ export class Scheduler {
    * The binding half of scheduleOne, in its own goroutine (`go func() {...}()` in Go).
    * @mirrors (*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne$1
    */
-  private *bindingCycle(state: CycleState, podInfo: QueuedPodInfo, assumedPod: Pod, host: string): Proc {
+  private *bindingCycle(
+    state: CycleState,
+    podInfo: QueuedPodInfo,
+    assumedPod: Pod,
+    host: string,
+  ): Proc {
     if (this.bindLatencyMs > 0) yield* sleep(this.clock, this.bindLatencyMs);
     const err = this.bind(state, assumedPod, host);
     if (err) {
       this.framework.runReservePluginsUnreserve(state, assumedPod, host);
-      if (!this.cache.forgetPod(assumedPod)) this.queue.moveAllToActiveOrBackoffQueue('AssignedPodDelete');
-      this.handleSchedulingFailure(podInfo, new Error(`binding rejected: ${err.message}`), 'SchedulerError');
+      if (!this.cache.forgetPod(assumedPod))
+        this.queue.moveAllToActiveOrBackoffQueue('AssignedPodDelete');
+      this.handleSchedulingFailure(
+        podInfo,
+        new Error(`binding rejected: ${err.message}`),
+        'SchedulerError',
+      );
       return;
     }
     this.bound++;
-    this.timeline?.emit('scheduler', 'bound', metaNamespaceKeyFunc(assumedPod), `on ${host}`, '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne$1');
+    this.timeline?.emit(
+      'scheduler',
+      'bound',
+      metaNamespaceKeyFunc(assumedPod),
+      `on ${host}`,
+      '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne$1',
+    );
   }
 
   /**
@@ -271,28 +330,53 @@ export class Scheduler {
     const { feasible, nodeToStatus } = this.findNodesThatFitPod(state, pod);
     const key = metaNamespaceKeyFunc(pod);
     if (feasible.length === 0) {
-      const plugins = new Set([...nodeToStatus.values()].map((s) => s.failedPlugin).filter((p) => p !== ''));
+      const plugins = new Set(
+        [...nodeToStatus.values()].map((s) => s.failedPlugin).filter((p) => p !== ''),
+      );
       throw new FitError(pod, this.nodeInfoSnapshot.numNodes(), nodeToStatus, plugins);
     }
     if (feasible.length === 1) {
-      this.timeline?.emit('scheduler', 'one feasible node', key, `-> ${feasible[0]!.metadata.name}: no scoring`, '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod');
-      return { suggestedHost: feasible[0]!.metadata.name, evaluatedNodes: 1 + nodeToStatus.size, feasibleNodes: 1 };
+      this.timeline?.emit(
+        'scheduler',
+        'one feasible node',
+        key,
+        `-> ${feasible[0]!.metadata.name}: no scoring`,
+        '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod',
+      );
+      return {
+        suggestedHost: feasible[0]!.metadata.name,
+        evaluatedNodes: 1 + nodeToStatus.size,
+        feasibleNodes: 1,
+      };
     }
     const priorityList = this.prioritizeNodes(state, pod, feasible);
     const host = selectHost(priorityList, this.rand);
     if (this.timeline) {
       const top = Math.max(...priorityList.map((s) => s.score));
       const best = priorityList.filter((s) => s.score === top).map((s) => s.name);
-      this.timeline.emit('scheduler', 'selectHost', key, `-> ${host} (score ${top}; ${best.length} node(s) tied at the top: ${abbreviate(best)})`, 'k8s.io/kubernetes/pkg/scheduler.selectHost');
+      this.timeline.emit(
+        'scheduler',
+        'selectHost',
+        key,
+        `-> ${host} (score ${top}; ${best.length} node(s) tied at the top: ${abbreviate(best)})`,
+        'k8s.io/kubernetes/pkg/scheduler.selectHost',
+      );
     }
-    return { suggestedHost: host, evaluatedNodes: feasible.length + nodeToStatus.size, feasibleNodes: feasible.length };
+    return {
+      suggestedHost: host,
+      evaluatedNodes: feasible.length + nodeToStatus.size,
+      feasibleNodes: feasible.length,
+    };
   }
 
   /**
    * @mirrors (*k8s.io/kubernetes/pkg/scheduler.Scheduler).findNodesThatFitPod
    * @mirrors (*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).findNodesThatFitPod
    */
-  findNodesThatFitPod(state: CycleState, pod: Pod): { feasible: Node[]; nodeToStatus: Map<string, Status> } {
+  findNodesThatFitPod(
+    state: CycleState,
+    pod: Pod,
+  ): { feasible: Node[]; nodeToStatus: Map<string, Status> } {
     const nodeToStatus = new Map<string, Status>();
     const key = metaNamespaceKeyFunc(pod);
     const allNodes = this.nodeInfoSnapshot.nodeInfoList;
@@ -300,13 +384,25 @@ export class Scheduler {
     if (!status.isSuccess()) {
       if (!status.isUnschedulable()) throw status.asError();
       for (const n of allNodes) nodeToStatus.set(n.name, status);
-      this.timeline?.emit('framework', 'PreFilter', key, `rejected by ${status.failedPlugin}: ${status.message()}`, '(*k8s.io/kubernetes/pkg/scheduler/framework/runtime.frameworkImpl).RunPreFilterPlugins');
+      this.timeline?.emit(
+        'framework',
+        'PreFilter',
+        key,
+        `rejected by ${status.failedPlugin}: ${status.message()}`,
+        '(*k8s.io/kubernetes/pkg/scheduler/framework/runtime.frameworkImpl).RunPreFilterPlugins',
+      );
       return { feasible: [], nodeToStatus };
     }
-    const nodes = result.nodeNames ? [...result.nodeNames].map((n) => this.nodeInfoSnapshot.get(n)).filter((n): n is NodeInfo => n !== undefined) : allNodes;
+    const nodes = result.nodeNames
+      ? [...result.nodeNames]
+          .map((n) => this.nodeInfoSnapshot.get(n))
+          .filter((n): n is NodeInfo => n !== undefined)
+      : allNodes;
     const feasible = this.findNodesThatPassFilters(state, pod, nodeToStatus, nodes);
     if (this.timeline) {
-      const reasons = [...nodeToStatus].slice(0, 3).map(([node, s]) => `${node}: ${s.failedPlugin} ${s.message()}`);
+      const reasons = [...nodeToStatus]
+        .slice(0, 3)
+        .map(([node, s]) => `${node}: ${s.failedPlugin} ${s.message()}`);
       this.timeline.emit(
         'framework',
         'Filter',
@@ -322,7 +418,12 @@ export class Scheduler {
    * Filters nodes starting after where the previous cycle stopped, until enough fit.
    * @mirrors (*k8s.io/kubernetes/pkg/scheduler.Scheduler).findNodesThatPassFilters
    */
-  private findNodesThatPassFilters(state: CycleState, pod: Pod, nodeToStatus: Map<string, Status>, nodes: readonly NodeInfo[]): Node[] {
+  private findNodesThatPassFilters(
+    state: CycleState,
+    pod: Pod,
+    nodeToStatus: Map<string, Status>,
+    nodes: readonly NodeInfo[],
+  ): Node[] {
     if (nodes.length === 0) return [];
     const numNodesToFind = this.numFeasibleNodesToFind(nodes.length);
     const feasible: Node[] = [];
@@ -345,11 +446,13 @@ export class Scheduler {
    * @mirrors (*k8s.io/kubernetes/pkg/scheduler.Scheduler).numFeasibleNodesToFind
    */
   numFeasibleNodesToFind(numAllNodes: number): number {
-    if (numAllNodes < minFeasibleNodesToFind || this.percentageOfNodesToScore >= 100) return numAllNodes;
+    if (numAllNodes < minFeasibleNodesToFind || this.percentageOfNodesToScore >= 100)
+      return numAllNodes;
     let adaptivePercentage = this.percentageOfNodesToScore;
     if (adaptivePercentage <= 0) {
       adaptivePercentage = 50 - Math.trunc(numAllNodes / 125);
-      if (adaptivePercentage < minFeasibleNodesPercentageToFind) adaptivePercentage = minFeasibleNodesPercentageToFind;
+      if (adaptivePercentage < minFeasibleNodesPercentageToFind)
+        adaptivePercentage = minFeasibleNodesPercentageToFind;
     }
     const numNodes = Math.trunc((numAllNodes * adaptivePercentage) / 100);
     return numNodes < minFeasibleNodesToFind ? minFeasibleNodesToFind : numNodes;
@@ -360,16 +463,27 @@ export class Scheduler {
    * @mirrors k8s.io/kubernetes/pkg/scheduler.prioritizeNodes
    */
   prioritizeNodes(state: CycleState, pod: Pod, nodes: readonly Node[]): NodeScore[] {
-    if (!this.framework.hasScorePlugins()) return nodes.map((n) => ({ name: n.metadata.name, score: 1 }));
+    if (!this.framework.hasScorePlugins())
+      return nodes.map((n) => ({ name: n.metadata.name, score: 1 }));
     const pre = this.framework.runPreScorePlugins(state, pod, nodes);
     if (!pre.isSuccess()) throw pre.asError();
     const { scores, status } = this.framework.runScorePlugins(state, pod, nodes);
     if (!status.isSuccess()) throw status.asError();
     const result: NodeScore[] = nodes.map((n) => ({ name: n.metadata.name, score: 0 }));
-    for (const list of scores.values()) for (let i = 0; i < list.length; i++) result[i]!.score += list[i]!.score;
+    for (const list of scores.values())
+      for (let i = 0; i < list.length; i++) result[i]!.score += list[i]!.score;
     if (this.timeline) {
       const sorted = [...result].sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : 1));
-      this.timeline.emit('framework', 'Score', metaNamespaceKeyFunc(pod), sorted.slice(0, 4).map((s) => `${s.name}=${s.score}`).join(' ') + (sorted.length > 4 ? ' ...' : ''), '(*k8s.io/kubernetes/pkg/scheduler/framework/runtime.frameworkImpl).RunScorePlugins');
+      this.timeline.emit(
+        'framework',
+        'Score',
+        metaNamespaceKeyFunc(pod),
+        sorted
+          .slice(0, 4)
+          .map((s) => `${s.name}=${s.score}`)
+          .join(' ') + (sorted.length > 4 ? ' ...' : ''),
+        '(*k8s.io/kubernetes/pkg/scheduler/framework/runtime.frameworkImpl).RunScorePlugins',
+      );
     }
     return result;
   }
@@ -379,7 +493,14 @@ export class Scheduler {
    */
   private assume(assumed: Pod, host: string): Error | undefined {
     const err = this.cache.assumePod(assumed);
-    if (!err) this.timeline?.emit('scheduler', 'assume', metaNamespaceKeyFunc(assumed), `counted on ${host} before binding`, '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).assume');
+    if (!err)
+      this.timeline?.emit(
+        'scheduler',
+        'assume',
+        metaNamespaceKeyFunc(assumed),
+        `counted on ${host} before binding`,
+        '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).assume',
+      );
     return err;
   }
 
@@ -391,7 +512,9 @@ export class Scheduler {
     const status = this.framework.runBindPlugins(state, assumed, targetNode);
     this.cache.finishBinding(assumed);
     if (status.isSuccess()) return undefined;
-    return status.code === 'Error' ? status.asError() : new Error(`bind status: ${status.code}, ${status.message()}`);
+    return status.code === 'Error'
+      ? status.asError()
+      : new Error(`bind status: ${status.code}, ${status.message()}`);
   }
 
   /**
@@ -402,16 +525,36 @@ export class Scheduler {
   private handleSchedulingFailure(podInfo: QueuedPodInfo, err: Error, reason: string): void {
     const key = metaNamespaceKeyFunc(podInfo.pod);
     if (err instanceof FitError) podInfo.unschedulablePlugins = new Set(err.unschedulablePlugins);
-    this.timeline?.emit('scheduler', 'FailedScheduling', key, err.message, '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).handleSchedulingFailure');
+    this.timeline?.emit(
+      'scheduler',
+      'FailedScheduling',
+      key,
+      err.message,
+      '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).handleSchedulingFailure',
+    );
     const cached = this.podInformer.indexer.getByKey(key) as Pod | undefined;
     if (!cached || cached.spec.nodeName) return;
     podInfo.pod = cached;
-    const queueErr = this.queue.addUnschedulableIfNotPresent(podInfo, this.queue.getSchedulingCycle());
-    if (queueErr) this.timeline?.emit('scheduler', 'requeue failed', key, queueErr.message, 'k8s.io/kubernetes/pkg/scheduler.MakeDefaultErrorFunc');
+    const queueErr = this.queue.addUnschedulableIfNotPresent(
+      podInfo,
+      this.queue.getSchedulingCycle(),
+    );
+    if (queueErr)
+      this.timeline?.emit(
+        'scheduler',
+        'requeue failed',
+        key,
+        queueErr.message,
+        'k8s.io/kubernetes/pkg/scheduler.MakeDefaultErrorFunc',
+      );
     // Patch the pod's status only when the condition changes, as Go's updatePod does.
     if (cached.status.reason !== reason || cached.status.message !== err.message) {
       try {
-        this.apiserver.update({ ...cached, metadata: { ...cached.metadata, resourceVersion: '' }, status: { ...cached.status, reason, message: err.message } });
+        this.apiserver.update({
+          ...cached,
+          metadata: { ...cached.metadata, resourceVersion: '' },
+          status: { ...cached.status, reason, message: err.message },
+        });
       } catch {
         // The pod may be gone or bound; the informer will tell.
       }
@@ -427,7 +570,11 @@ export class Scheduler {
   /** @mirrors (*k8s.io/kubernetes/pkg/scheduler.Scheduler).updateNodeInCache */
   private updateNodeInCache(oldNode: Node, newNode: Node): void {
     this.cache.updateNode(oldNode, newNode);
-    if (JSON.stringify(oldNode.spec) !== JSON.stringify(newNode.spec) || JSON.stringify(oldNode.metadata.labels) !== JSON.stringify(newNode.metadata.labels) || JSON.stringify(oldNode.status) !== JSON.stringify(newNode.status)) {
+    if (
+      JSON.stringify(oldNode.spec) !== JSON.stringify(newNode.spec) ||
+      JSON.stringify(oldNode.metadata.labels) !== JSON.stringify(newNode.metadata.labels) ||
+      JSON.stringify(oldNode.status) !== JSON.stringify(newNode.status)
+    ) {
       this.queue.moveAllToActiveOrBackoffQueue('NodeUpdate');
     }
   }

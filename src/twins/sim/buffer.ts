@@ -31,7 +31,8 @@ export class RingGrowing<T> implements Iterable<T> {
     if (this.readable === this.data.length) {
       // Full: double the capacity and unroll the ring into the new array, as the Go version does.
       const grown = new Array<T | undefined>(this.data.length * 2);
-      for (let i = 0; i < this.readable; i++) grown[i] = this.data[(this.beg + i) % this.data.length];
+      for (let i = 0; i < this.readable; i++)
+        grown[i] = this.data[(this.beg + i) % this.data.length];
       this.data = grown;
       this.beg = 0;
     }

@@ -129,7 +129,13 @@ export class VirtualClock {
    * @mirrors (*k8s.io/utils/clock/testing.FakeClock).AfterFunc
    */
   after(ms: number, fn: () => void): Timer {
-    const task: Task = { at: this.current + Math.max(0, ms), seq: this.seq++, fn, cancelled: false, fired: false };
+    const task: Task = {
+      at: this.current + Math.max(0, ms),
+      seq: this.seq++,
+      fn,
+      cancelled: false,
+      fired: false,
+    };
     if (task.at === this.current) this.ready.writeOne(task);
     else this.timers.push(task);
     return {
@@ -176,7 +182,9 @@ export class VirtualClock {
         task.fired = true;
         this.tasksRun++;
         if (this.tasksRun > maxTasks) {
-          throw new Error(`virtual clock: more than ${maxTasks} tasks by t=${this.current}ms; the run does not settle`);
+          throw new Error(
+            `virtual clock: more than ${maxTasks} tasks by t=${this.current}ms; the run does not settle`,
+          );
         }
         task.fn();
         continue;
@@ -204,7 +212,12 @@ export class VirtualClock {
 
 /** Whether a value is a goroutine body (a generator) rather than a plain result. */
 export function isProc<T>(value: unknown): value is Proc<T> {
-  return typeof value === 'object' && value !== null && typeof (value as { next?: unknown }).next === 'function' && Symbol.iterator in value;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { next?: unknown }).next === 'function' &&
+    Symbol.iterator in value
+  );
 }
 
 /** `time.Sleep(ms)` for a goroutine. */
@@ -313,7 +326,11 @@ export class StopChannel {
 }
 
 /** A goroutine-friendly sleep that ends early when `stop` closes; true if it slept the full time. */
-export function* sleepUntilStopped(clock: VirtualClock, ms: number, stop: StopChannel): Proc<boolean> {
+export function* sleepUntilStopped(
+  clock: VirtualClock,
+  ms: number,
+  stop: StopChannel,
+): Proc<boolean> {
   if (stop.closed) return false;
   const full = yield (wake) => {
     const timer = clock.after(ms, () => {

@@ -25,7 +25,14 @@ export class Timeline {
   constructor(private readonly clock: VirtualClock) {}
 
   emit(component: string, event: string, key: string, detail: string, mirrors: string): void {
-    this.events.push({ t: Math.round(this.clock.now()) / 1000, component, event, key, detail, mirrors });
+    this.events.push({
+      t: Math.round(this.clock.now()) / 1000,
+      component,
+      event,
+      key,
+      detail,
+      mirrors,
+    });
   }
 }
 

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { CycleState, NodeInfo, Status, type NodeScore } from '../../../src/twins/scheduler/framework.js';
+import {
+  CycleState,
+  NodeInfo,
+  Status,
+  type NodeScore,
+} from '../../../src/twins/scheduler/framework.js';
 import {
   NodeAffinity,
   NodeName,
@@ -13,19 +18,54 @@ import {
 } from '../../../src/twins/scheduler/plugins.js';
 import type { Node, Pod, PodSpec } from '../../../src/twins/objects.js';
 
-function node(name: string, options: { cpu?: number; memory?: number; pods?: number; labels?: Record<string, string>; taints?: Node['spec']['taints']; unschedulable?: boolean } = {}): Node {
+function node(
+  name: string,
+  options: {
+    cpu?: number;
+    memory?: number;
+    pods?: number;
+    labels?: Record<string, string>;
+    taints?: Node['spec']['taints'];
+    unschedulable?: boolean;
+  } = {},
+): Node {
   return {
     kind: 'Node',
-    metadata: { namespace: '', name, uid: `uid-${name}`, resourceVersion: '1', generation: 1, labels: options.labels ?? {}, creationTimestamp: 0 },
-    spec: { ...(options.taints ? { taints: options.taints } : {}), ...(options.unschedulable ? { unschedulable: true } : {}) },
-    status: { allocatable: { cpu: options.cpu ?? 4000, memory: options.memory ?? 8 * 2 ** 30, pods: options.pods ?? 110 } },
+    metadata: {
+      namespace: '',
+      name,
+      uid: `uid-${name}`,
+      resourceVersion: '1',
+      generation: 1,
+      labels: options.labels ?? {},
+      creationTimestamp: 0,
+    },
+    spec: {
+      ...(options.taints ? { taints: options.taints } : {}),
+      ...(options.unschedulable ? { unschedulable: true } : {}),
+    },
+    status: {
+      allocatable: {
+        cpu: options.cpu ?? 4000,
+        memory: options.memory ?? 8 * 2 ** 30,
+        pods: options.pods ?? 110,
+      },
+    },
   };
 }
 
 function podWith(spec: PodSpec, name = 'p'): Pod {
   return {
     kind: 'Pod',
-    metadata: { namespace: 'default', name, uid: `uid-${name}`, resourceVersion: '1', generation: 1, labels: {}, creationTimestamp: 0 },
+    metadata: {
+      namespace: 'default',
+      name,
+      uid: `uid-${name}`,
+      resourceVersion: '1',
+      generation: 1,
+      labels: {},
+      creationTimestamp: 0,
+    },
     spec,
     status: { phase: 'Pending' },
   };
@@ -65,20 +105,42 @@ describe('NodeResourcesFit', () => {
 
 describe('TaintToleration', () => {
   it('rejects a node whose NoSchedule taint the pod does not tolerate, and accepts with a toleration', () => {
-    const info = new NodeInfo(node('gpu', { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }] }));
+    const info = new NodeInfo(
+      node('gpu', { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }] }),
+    );
     const plugin = new TaintToleration(handleFor(info));
-    expect(plugin.filter(new CycleState(), podWith({}), info).reasons).toEqual(['node(s) had untolerated taint {gpu: true}']);
-    expect(plugin.filter(new CycleState(), podWith({ tolerations: [{ key: 'gpu', operator: 'Exists' }] }), info).isSuccess()).toBe(true);
+    expect(plugin.filter(new CycleState(), podWith({}), info).reasons).toEqual([
+      'node(s) had untolerated taint {gpu: true}',
+    ]);
+    expect(
+      plugin
+        .filter(
+          new CycleState(),
+          podWith({ tolerations: [{ key: 'gpu', operator: 'Exists' }] }),
+          info,
+        )
+        .isSuccess(),
+    ).toBe(true);
   });
 
   it('prefers nodes with fewer intolerable PreferNoSchedule taints after reversing the normalized counts', () => {
     const clean = new NodeInfo(node('clean'));
-    const soft = new NodeInfo(node('soft', { taints: [{ key: 'a', effect: 'PreferNoSchedule' }, { key: 'b', effect: 'PreferNoSchedule' }] }));
+    const soft = new NodeInfo(
+      node('soft', {
+        taints: [
+          { key: 'a', effect: 'PreferNoSchedule' },
+          { key: 'b', effect: 'PreferNoSchedule' },
+        ],
+      }),
+    );
     const plugin = new TaintToleration(handleFor(clean, soft));
     const state = new CycleState();
     const pod = podWith({});
     plugin.preScore(state, pod, [clean.node, soft.node]);
-    const scores: NodeScore[] = ['clean', 'soft'].map((name) => ({ name, score: plugin.score(state, pod, name)[0] }));
+    const scores: NodeScore[] = ['clean', 'soft'].map((name) => ({
+      name,
+      score: plugin.score(state, pod, name)[0],
+    }));
     plugin.normalizeScore(state, pod, scores);
     expect(scores).toEqual([
       { name: 'clean', score: 100 },
@@ -91,7 +153,9 @@ describe('TaintToleration', () => {
     expect(toleratesTaint({ key: 'k', operator: 'Equal', value: 'v' }, taint)).toBe(true);
     expect(toleratesTaint({ key: 'k', operator: 'Equal', value: 'w' }, taint)).toBe(false);
     expect(toleratesTaint({ operator: 'Exists' }, taint)).toBe(true);
-    expect(toleratesTaint({ key: 'k', operator: 'Exists', effect: 'NoExecute' }, taint)).toBe(false);
+    expect(toleratesTaint({ key: 'k', operator: 'Exists', effect: 'NoExecute' }, taint)).toBe(
+      false,
+    );
   });
 });
 
@@ -102,12 +166,22 @@ describe('NodeAffinity, NodeName and NodeUnschedulable', () => {
     const plugin = new NodeAffinity(handleFor(big, small));
     const pod = podWith({
       nodeSelector: { disk: 'ssd' },
-      affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'cores', operator: 'Gt', values: ['16'] }] }] } } },
+      affinity: {
+        nodeAffinity: {
+          requiredDuringSchedulingIgnoredDuringExecution: {
+            nodeSelectorTerms: [
+              { matchExpressions: [{ key: 'cores', operator: 'Gt', values: ['16'] }] },
+            ],
+          },
+        },
+      },
     });
     const state = new CycleState();
     plugin.preFilter(state, pod);
     expect(plugin.filter(state, pod, big).isSuccess()).toBe(true);
-    expect(plugin.filter(state, pod, small).reasons).toEqual(["node(s) didn't match Pod's node affinity/selector"]);
+    expect(plugin.filter(state, pod, small).reasons).toEqual([
+      "node(s) didn't match Pod's node affinity/selector",
+    ]);
   });
 
   it('adds the weights of the preferred terms a node matches', () => {
@@ -117,8 +191,14 @@ describe('NodeAffinity, NodeName and NodeUnschedulable', () => {
       affinity: {
         nodeAffinity: {
           preferredDuringSchedulingIgnoredDuringExecution: [
-            { weight: 30, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] } },
-            { weight: 5, preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] } },
+            {
+              weight: 30,
+              preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['a'] }] },
+            },
+            {
+              weight: 5,
+              preference: { matchExpressions: [{ key: 'zone', operator: 'In', values: ['b'] }] },
+            },
           ],
         },
       },
@@ -131,8 +211,12 @@ describe('NodeAffinity, NodeName and NodeUnschedulable', () => {
   it('pins a pod with spec.nodeName to that node and keeps pods off cordoned nodes', () => {
     const n1 = new NodeInfo(node('n1'));
     const cordoned = new NodeInfo(node('n2', { unschedulable: true }));
-    expect(new NodeName().filter(new CycleState(), podWith({ nodeName: 'n2' }), n1).code).toBe('UnschedulableAndUnresolvable');
-    expect(new NodeUnschedulable().filter(new CycleState(), podWith({}), cordoned).reasons).toEqual(['node(s) were unschedulable']);
+    expect(new NodeName().filter(new CycleState(), podWith({ nodeName: 'n2' }), n1).code).toBe(
+      'UnschedulableAndUnresolvable',
+    );
+    expect(new NodeUnschedulable().filter(new CycleState(), podWith({}), cordoned).reasons).toEqual(
+      ['node(s) were unschedulable'],
+    );
   });
 });
 

@@ -15,7 +15,13 @@ function world(seed: number) {
   const clock = new VirtualClock();
   const rand = new SeededRandom(seed);
   const timeline = new Timeline(clock);
-  return { clock, rand, timeline, apiserver: new FakeApiServer({ clock, rand, timeline }), stop: new StopChannel() };
+  return {
+    clock,
+    rand,
+    timeline,
+    apiserver: new FakeApiServer({ clock, rand, timeline }),
+    stop: new StopChannel(),
+  };
 }
 
 /** An independent check of the filters, written from the Kubernetes docs rather than the plugins. */
@@ -24,8 +30,15 @@ function fits(p: Pod, n: Node, podsOnNode: Pod[]): boolean {
   const memory = podsOnNode.reduce((sum, q) => sum + (q.spec.requests?.memory ?? 0), 0);
   const alloc = n.status.allocatable;
   if (podsOnNode.length > alloc.pods || cpu > alloc.cpu || memory > alloc.memory) return false;
-  const tolerated = (t: Taint) => (p.spec.tolerations ?? []).some((tol: Toleration) => (!tol.key || tol.key === t.key) && (!tol.effect || tol.effect === t.effect) && (tol.operator === 'Exists' || (tol.value ?? '') === (t.value ?? '')));
-  if ((n.spec.taints ?? []).some((t) => t.effect !== 'PreferNoSchedule' && !tolerated(t))) return false;
+  const tolerated = (t: Taint) =>
+    (p.spec.tolerations ?? []).some(
+      (tol: Toleration) =>
+        (!tol.key || tol.key === t.key) &&
+        (!tol.effect || tol.effect === t.effect) &&
+        (tol.operator === 'Exists' || (tol.value ?? '') === (t.value ?? '')),
+    );
+  if ((n.spec.taints ?? []).some((t) => t.effect !== 'PreferNoSchedule' && !tolerated(t)))
+    return false;
   if (n.spec.unschedulable) return false;
   return Object.entries(p.spec.nodeSelector ?? {}).every(([k, v]) => n.metadata.labels[k] === v);
 }
@@ -38,9 +51,23 @@ describe('Scheduler', () => {
       for (let i = 0; i < 8; i++) {
         w.apiserver.create({
           kind: 'Node',
-          metadata: { name: `node-${i}`, labels: { zone: `z${r.intn(3)}`, ...(r.chance(0.5) ? { disk: 'ssd' } : {}) } },
-          spec: { ...(r.chance(0.3) ? { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] } : {}), ...(r.chance(0.1) ? { unschedulable: true } : {}) },
-          status: { allocatable: { cpu: 1000 * (1 + r.intn(4)), memory: 2 ** 30 * (1 + r.intn(8)), pods: 2 + r.intn(6) } },
+          metadata: {
+            name: `node-${i}`,
+            labels: { zone: `z${r.intn(3)}`, ...(r.chance(0.5) ? { disk: 'ssd' } : {}) },
+          },
+          spec: {
+            ...(r.chance(0.3)
+              ? { taints: [{ key: 'dedicated', value: 'db', effect: 'NoSchedule' }] }
+              : {}),
+            ...(r.chance(0.1) ? { unschedulable: true } : {}),
+          },
+          status: {
+            allocatable: {
+              cpu: 1000 * (1 + r.intn(4)),
+              memory: 2 ** 30 * (1 + r.intn(8)),
+              pods: 2 + r.intn(6),
+            },
+          },
         });
       }
       startScheduler(w, { percentageOfNodesToScore: 0, bindLatency: 1 });
@@ -48,9 +75,22 @@ describe('Scheduler', () => {
         const spec: NewObject['spec'] = {
           requests: { cpu: 100 * (1 + r.intn(10)), memory: 2 ** 28 * (1 + r.intn(8)) },
           ...(r.chance(0.3) ? { nodeSelector: { disk: 'ssd' } } : {}),
-          ...(r.chance(0.3) ? { tolerations: [{ key: 'dedicated', operator: 'Equal', value: 'db', effect: 'NoSchedule' }] } : {}),
+          ...(r.chance(0.3)
+            ? {
+                tolerations: [
+                  { key: 'dedicated', operator: 'Equal', value: 'db', effect: 'NoSchedule' },
+                ],
+              }
+            : {}),
         };
-        w.clock.after(100 + i * 50, () => w.apiserver.create({ kind: 'Pod', metadata: { namespace: 'default', name: `pod-${i}` }, spec, status: { phase: 'Pending' } }));
+        w.clock.after(100 + i * 50, () =>
+          w.apiserver.create({
+            kind: 'Pod',
+            metadata: { namespace: 'default', name: `pod-${i}` },
+            spec,
+            status: { phase: 'Pending' },
+          }),
+        );
       }
       w.clock.after(120_000, () => w.stop.close());
       w.clock.run();
@@ -61,7 +101,11 @@ describe('Scheduler', () => {
         if (!p.spec.nodeName) continue;
         placed++;
         const onNode = pods.filter((q) => q.spec.nodeName === p.spec.nodeName);
-        expect({ seed, pod: p.metadata.name, fits: fits(p, nodes.get(p.spec.nodeName)!, onNode) }).toEqual({ seed, pod: p.metadata.name, fits: true });
+        expect({
+          seed,
+          pod: p.metadata.name,
+          fits: fits(p, nodes.get(p.spec.nodeName)!, onNode),
+        }).toEqual({ seed, pod: p.metadata.name, fits: true });
       }
       expect(placed).toBeGreaterThan(0);
     }
@@ -69,14 +113,30 @@ describe('Scheduler', () => {
 
   it('leaves a pod that fits nowhere unschedulable until a node that fits arrives', () => {
     const w = world(1);
-    w.apiserver.create({ kind: 'Node', metadata: { name: 'small' }, status: { allocatable: { cpu: 1000, memory: 2 ** 30, pods: 10 } } });
+    w.apiserver.create({
+      kind: 'Node',
+      metadata: { name: 'small' },
+      status: { allocatable: { cpu: 1000, memory: 2 ** 30, pods: 10 } },
+    });
     const scheduler = startScheduler(w, { percentageOfNodesToScore: 0, bindLatency: 1 });
-    w.clock.after(100, () => w.apiserver.create({ kind: 'Pod', metadata: { namespace: 'default', name: 'big' }, spec: { requests: { cpu: 4000, memory: 0 } } }));
+    w.clock.after(100, () =>
+      w.apiserver.create({
+        kind: 'Pod',
+        metadata: { namespace: 'default', name: 'big' },
+        spec: { requests: { cpu: 4000, memory: 0 } },
+      }),
+    );
     w.clock.after(60_000, () => {
       expect(w.apiserver.get<Pod>('Pod', 'default', 'big').spec.nodeName).toBeUndefined();
-      expect(w.apiserver.get<Pod>('Pod', 'default', 'big').status.message).toBe('0/1 nodes are available: 1 Insufficient cpu.');
+      expect(w.apiserver.get<Pod>('Pod', 'default', 'big').status.message).toBe(
+        '0/1 nodes are available: 1 Insufficient cpu.',
+      );
       expect(scheduler.queue.pendingPods().unschedulable).toBe(1);
-      w.apiserver.create({ kind: 'Node', metadata: { name: 'large' }, status: { allocatable: { cpu: 8000, memory: 2 ** 33, pods: 10 } } });
+      w.apiserver.create({
+        kind: 'Node',
+        metadata: { name: 'large' },
+        status: { allocatable: { cpu: 8000, memory: 2 ** 33, pods: 10 } },
+      });
     });
     w.clock.after(61_000, () => w.stop.close());
     w.clock.run();
@@ -86,10 +146,20 @@ describe('Scheduler', () => {
   it('places the same pods on the same nodes for the same seed', () => {
     const placements = (seed: number) => {
       const w = world(seed);
-      for (let i = 0; i < 5; i++) w.apiserver.create({ kind: 'Node', metadata: { name: `n${i}` }, status: { allocatable: { cpu: 8000, memory: 2 ** 34, pods: 50 } } });
+      for (let i = 0; i < 5; i++)
+        w.apiserver.create({
+          kind: 'Node',
+          metadata: { name: `n${i}` },
+          status: { allocatable: { cpu: 8000, memory: 2 ** 34, pods: 50 } },
+        });
       startScheduler(w, { percentageOfNodesToScore: 0, bindLatency: 1 });
       w.clock.after(100, () => {
-        for (let i = 0; i < 20; i++) w.apiserver.create({ kind: 'Pod', metadata: { namespace: 'default', name: `p${i}` }, spec: { requests: { cpu: 100, memory: 2 ** 20 } } });
+        for (let i = 0; i < 20; i++)
+          w.apiserver.create({
+            kind: 'Pod',
+            metadata: { namespace: 'default', name: `p${i}` },
+            spec: { requests: { cpu: 100, memory: 2 ** 20 } },
+          });
       });
       w.clock.after(5000, () => w.stop.close());
       w.clock.run();
@@ -133,18 +203,27 @@ describe('selectHost', () => {
 
 describe('PriorityQueue', () => {
   function queue(clock: VirtualClock) {
-    return new PriorityQueue({ clock, less: new PrioritySort().less.bind(new PrioritySort()), plugins: [] });
+    return new PriorityQueue({
+      clock,
+      less: new PrioritySort().less.bind(new PrioritySort()),
+      plugins: [],
+    });
   }
 
   it('pops higher priority first, then the pod that has waited longest', () => {
     const clock = new VirtualClock();
     const q = queue(clock);
-    const withPriority = (name: string, priority: number): Pod => ({ ...pod(name), spec: { priority } });
+    const withPriority = (name: string, priority: number): Pod => ({
+      ...pod(name),
+      spec: { priority },
+    });
     q.add(withPriority('old-low', 0));
     clock.after(10, () => q.add(withPriority('high', 100)));
     clock.after(20, () => q.add(withPriority('new-low', 0)));
     clock.run();
-    const order = [runProc(clock, q.pop()), runProc(clock, q.pop()), runProc(clock, q.pop())].map((p) => p!.pod.metadata.name);
+    const order = [runProc(clock, q.pop()), runProc(clock, q.pop()), runProc(clock, q.pop())].map(
+      (p) => p!.pod.metadata.name,
+    );
     expect(order).toEqual(['high', 'old-low', 'new-low']);
   });
 
@@ -191,20 +270,34 @@ describe('PriorityQueue', () => {
 describe('Scheduler binding and Reserve', () => {
   it('forgets the assumed pod when binding fails and schedules it again', () => {
     const w = world(1);
-    w.apiserver.create({ kind: 'Node', metadata: { name: 'n1' }, status: { allocatable: { cpu: 4000, memory: 2 ** 32, pods: 10 } } });
+    w.apiserver.create({
+      kind: 'Node',
+      metadata: { name: 'n1' },
+      status: { allocatable: { cpu: 4000, memory: 2 ** 32, pods: 10 } },
+    });
     const scheduler = startScheduler(w, { percentageOfNodesToScore: 0, bindLatency: 1 });
     w.apiserver.injectFaults([{ verb: 'bind', times: 1 }]);
-    w.clock.after(100, () => w.apiserver.create({ kind: 'Pod', metadata: { namespace: 'default', name: 'p' } }));
+    w.clock.after(100, () =>
+      w.apiserver.create({ kind: 'Pod', metadata: { namespace: 'default', name: 'p' } }),
+    );
     w.clock.after(30_000, () => w.stop.close());
     w.clock.run();
     expect(w.apiserver.get<Pod>('Pod', 'default', 'p').spec.nodeName).toBe('n1');
-    expect(w.timeline.events.filter((e) => e.event === 'FailedScheduling').map((e) => e.detail)).toEqual(['binding rejected: running Bind plugin "DefaultBinder": injected failure: bind Pod default/p']);
+    expect(
+      w.timeline.events.filter((e) => e.event === 'FailedScheduling').map((e) => e.detail),
+    ).toEqual([
+      'binding rejected: running Bind plugin "DefaultBinder": injected failure: bind Pod default/p',
+    ]);
     expect(scheduler.bound).toBe(1);
   });
 
   it('unreserves and requeues when a Reserve plugin fails, and binds once it succeeds', () => {
     const w = world(1);
-    w.apiserver.create({ kind: 'Node', metadata: { name: 'n1' }, status: { allocatable: { cpu: 4000, memory: 2 ** 32, pods: 10 } } });
+    w.apiserver.create({
+      kind: 'Node',
+      metadata: { name: 'n1' },
+      status: { allocatable: { cpu: 4000, memory: 2 ** 32, pods: 10 } },
+    });
     const scheduler = startScheduler(w, { percentageOfNodesToScore: 0, bindLatency: 1 });
     const calls: string[] = [];
     let failures = 1;
@@ -217,7 +310,9 @@ describe('Scheduler binding and Reserve', () => {
       },
       unreserve: (_state, p, node) => calls.push(`unreserve ${p.metadata.name} ${node}`),
     });
-    w.clock.after(100, () => w.apiserver.create({ kind: 'Pod', metadata: { namespace: 'default', name: 'p' } }));
+    w.clock.after(100, () =>
+      w.apiserver.create({ kind: 'Pod', metadata: { namespace: 'default', name: 'p' } }),
+    );
     w.clock.after(400_000, () => w.stop.close());
     w.clock.run();
     expect(calls).toEqual(['reserve p n1', 'unreserve p n1', 'reserve p n1']);

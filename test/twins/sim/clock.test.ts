@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { Chan, Cond, StopChannel, VirtualClock, sleep, sleepUntilStopped, type Proc } from '../../../src/twins/sim/clock.js';
+import {
+  Chan,
+  Cond,
+  StopChannel,
+  VirtualClock,
+  sleep,
+  sleepUntilStopped,
+  type Proc,
+} from '../../../src/twins/sim/clock.js';
 import { RingGrowing } from '../../../src/twins/sim/buffer.js';
 import { KeyedHeap } from '../../../src/twins/sim/heap.js';
 import { SeededRandom } from '../../../src/twins/sim/random.js';
@@ -148,7 +156,10 @@ describe('RingGrowing', () => {
 describe('KeyedHeap', () => {
   it('pops in priority order after random adds, updates and deletes (seeded)', () => {
     const rand = new SeededRandom(42);
-    const heap = new KeyedHeap<{ key: string; p: number }>((x) => x.key, (a, b) => a.p < b.p || (a.p === b.p && a.key < b.key));
+    const heap = new KeyedHeap<{ key: string; p: number }>(
+      (x) => x.key,
+      (a, b) => a.p < b.p || (a.p === b.p && a.key < b.key),
+    );
     const model = new Map<string, number>();
     for (let i = 0; i < 2000; i++) {
       const key = `k${rand.intn(200)}`;
@@ -173,9 +184,27 @@ describe('KeyedHeap', () => {
 
 describe('SeededRandom', () => {
   it('repeats its sequence for a seed and differs across seeds', () => {
-    const a = Array.from({ length: 5 }, ((r) => () => r.intn(1000))(new SeededRandom(7)));
-    const b = Array.from({ length: 5 }, ((r) => () => r.intn(1000))(new SeededRandom(7)));
-    const c = Array.from({ length: 5 }, ((r) => () => r.intn(1000))(new SeededRandom(8)));
+    const a = Array.from(
+      { length: 5 },
+      (
+        (r) => () =>
+          r.intn(1000)
+      )(new SeededRandom(7)),
+    );
+    const b = Array.from(
+      { length: 5 },
+      (
+        (r) => () =>
+          r.intn(1000)
+      )(new SeededRandom(7)),
+    );
+    const c = Array.from(
+      { length: 5 },
+      (
+        (r) => () =>
+          r.intn(1000)
+      )(new SeededRandom(8)),
+    );
     expect(a).toEqual(b);
     expect(c).not.toEqual(a);
   });
