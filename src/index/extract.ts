@@ -43,6 +43,8 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
     assigns: [],
     composites: [],
     returns: [],
+    sends: [],
+    recvs: [],
     errors: [],
     lines: root.endPosition.row + 1,
   };
@@ -173,6 +175,8 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
         const isDefine = node.children.some((c) => c.type === ':=');
         if (!right) break;
         const ranged = expr(right);
+        // Ranging over a channel receives from it; over anything else the linker drops the fact.
+        facts.recvs.push({ fn, ch: ranged, line: node.startPosition.row + 1, range: true });
         left.forEach((target, i) => {
           if (target.type === 'identifier' && target.text !== '_' && isDefine) {
             facts.locals.push({
@@ -228,6 +232,20 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
         });
         break;
       }
+      case 'reference.send':
+        facts.sends.push({
+          fn: fnOf(node),
+          ch: expr(node.childForFieldName('channel')),
+          line: node.startPosition.row + 1,
+        });
+        break;
+      case 'reference.receive':
+        facts.recvs.push({
+          fn: fnOf(node),
+          ch: expr(node.childForFieldName('operand')),
+          line: node.startPosition.row + 1,
+        });
+        break;
       case 'reference.return': {
         const list = node.firstNamedChild;
         const values = list ? (list.type === 'expression_list' ? list.namedChildren : [list]) : [];

@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 9;
+export const FACTS_VERSION = 10;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -149,6 +149,21 @@ export interface ReturnFact {
   line: number;
 }
 
+/** `ch <- v`: a send on a channel. */
+export interface SendFact {
+  fn: number;
+  ch: Expr;
+  line: number;
+}
+
+/** `<-ch`, or `for ... range ch` (`range` set; the linker keeps it only when `ch` is a channel). */
+export interface RecvFact {
+  fn: number;
+  ch: Expr;
+  line: number;
+  range?: true;
+}
+
 export interface ImportFact {
   path: string;
   alias: string | null;
@@ -169,6 +184,8 @@ export interface FileFacts {
   assigns: AssignFact[];
   composites: CompositeFact[];
   returns: ReturnFact[];
+  sends: SendFact[];
+  recvs: RecvFact[];
   /** Syntax errors tree-sitter recovered from (line numbers). */
   errors: number[];
   lines: number;

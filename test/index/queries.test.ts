@@ -105,6 +105,54 @@ describe('queries/go', () => {
     ]);
   });
 
+  it('channels.scm captures sends and receives, select cases included', () => {
+    const q = new Parser.Query(
+      goLanguage(),
+      sources.find((s) => s.file === 'channels.scm')!.source,
+    );
+    const text = `package p
+
+func pump(in <-chan int, out chan<- int, stop chan struct{}) {
+	for {
+		select {
+		case v := <-in:
+			out <- v
+		case <-stop:
+			return
+		}
+	}
+}
+`;
+    expect(rows(q, text)).toEqual([
+      { capture: 'reference.receive', line: 6, text: '<-in' },
+      { capture: 'reference.send', line: 7, text: 'out <- v' },
+      { capture: 'reference.receive', line: 8, text: '<-stop' },
+    ]);
+  });
+
+  it('the extractor records channel sends and receives, and ranges that may receive', async () => {
+    const { extractFacts } = await import('../../src/index/extract.js');
+    const text = `package p
+
+type loop struct{ updates chan int }
+
+func (l *loop) run(done chan bool) {
+	for u := range l.updates {
+		_ = u
+	}
+	l.updates <- 1
+	<-done
+}
+`;
+    const tree = createGoParser().parse(text);
+    const facts = extractFacts(tree, compileQueries(), text);
+    expect(facts.sends).toEqual([{ fn: 0, ch: ['s', ['i', 'l'], 'updates', 9, 3], line: 9 }]);
+    expect(facts.recvs).toEqual([
+      { fn: 0, ch: ['s', ['i', 'l'], 'updates', 6, 18], line: 6, range: true },
+      { fn: 0, ch: ['i', 'done'], line: 10 },
+    ]);
+  });
+
   it('all query files compile together into the one query the indexer runs', () => {
     const names = new Set(rows(compileQueries()).map((r) => r.capture));
     expect([...names].sort()).toEqual(
