@@ -626,10 +626,14 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
           [fn.text === 'append' ? toExpr(first, lits, d) : ['?', typeText(first)]],
         ];
       }
+      // A single argument is kept near the top of an expression: the call may be a conversion
+      // (`PopProcessFunc(c.config.Process)`, `HandlerFunc(fn)`), through which the value flows.
+      const only = depth < 3 ? node.childForFieldName('arguments')?.namedChildren : undefined;
+      const kept: Expr[] = only?.length === 1 && !typeArgs ? [toExpr(only[0], lits, d)] : [];
       return [
         'c',
         typeArgs ? ['g', callee, typeArgs.namedChildren.map((a) => a.text)] : callee,
-        [],
+        kept,
       ];
     }
     case 'composite_literal': {
