@@ -159,7 +159,7 @@ function precision(t) {
 }
 
 const spine = trace([]);
-const all = trace(['--all']);
+const all = trace(['--all', ...(arg('--all-depth') ? ['--depth', arg('--all-depth')] : [])]);
 const spineSymbols = spine.nodes.map((n) => n.symbol).filter(inModule);
 
 const store = await Store.open(db, { create: false });
@@ -199,6 +199,15 @@ for (const r of rows) {
   if (!ours.has(r.caller)) ours.set(r.caller, new Map());
   const m = ours.get(r.caller);
   m.set(r.callee, Math.min(m.get(r.callee) ?? 99, r.rank));
+}
+// Calls through a parameter are resolved per call path, in the trace: its edges count too.
+for (const e of all.edges) {
+  if (!ours.has(e.caller)) ours.set(e.caller, new Map());
+  ours.get(e.caller).set(e.callee, 0);
+  for (const alt of e.alternatives) {
+    const m = ours.get(e.caller);
+    if (!m.has(alt)) m.set(alt, 1);
+  }
 }
 await store.close();
 let expected = 0;

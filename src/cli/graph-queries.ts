@@ -66,7 +66,16 @@ export function findAssignments(
 
 const kindLabel = (kind: string, via: string | null, rank: number) => {
   if (kind === 'unresolved') return '';
-  const parts = kind === 'static' ? [] : [kind === 'framework' && via ? `framework: ${via}` : kind];
+  const parts =
+    kind === 'static'
+      ? []
+      : [
+          kind === 'framework' && via
+            ? `framework: ${via}`
+            : via?.startsWith('passed as')
+              ? `${kind}, ${via}`
+              : kind,
+        ];
   if (rank > 0) parts.push(`alternative ${rank}`);
   if (via === 'defer') parts.push('defer');
   return parts.length ? `  [${parts.join(', ')}]` : '';
@@ -85,6 +94,13 @@ export function renderNeighbours(n: Neighbours, color: boolean): string {
     lines.push(
       `${indent}${n.direction === 'callees' ? '→' : '←'} ${other}  ${dim(h.site)}${kindLabel(h.kind, h.via, h.rank)}`,
     );
+    if (h.values) {
+      // A call through a parameter: no path here decides it; what callers pass, and who.
+      if (h.values.length === 0) lines.push(`${indent}    (no caller in the index passes a value)`);
+      for (const v of h.values.slice(0, 20))
+        lines.push(`${indent}    = ${v.symbol}  ${dim(`from ${v.from} ${v.site}`)}`);
+      if (h.values.length > 20) lines.push(`${indent}    … ${h.values.length - 20} more`);
+    }
   }
   return `${lines.join('\n')}\n`;
 }

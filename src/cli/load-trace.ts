@@ -12,6 +12,7 @@ export interface LoadTraceOptions {
   target: string;
   depth?: number;
   focus?: string;
+  in?: string;
   all?: boolean;
   includeStd?: boolean;
   includeNoise?: boolean;
@@ -43,6 +44,7 @@ export async function loadTrace(ctx: CliContext, options: LoadTraceOptions): Pro
       noise: loadNoisePackages(),
       ...(options.depth !== undefined ? { depth: options.depth } : {}),
       ...(options.focus ? { focus: options.focus } : {}),
+      ...(options.in ? { in: options.in } : {}),
       ...(options.maxChildren !== undefined ? { maxChildren: options.maxChildren } : {}),
       all: options.all ?? false,
       includeStd: options.includeStd ?? false,

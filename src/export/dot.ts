@@ -19,6 +19,7 @@ const edgeStyle: Record<EdgeKind, Record<string, string>> = {
   funcvalue: { style: 'dotted', color: kindColors.funcvalue, penwidth: '1.5' },
   framework: { style: 'bold', color: kindColors.framework, penwidth: '2' },
   goroutine: { style: 'solid', color: kindColors.goroutine, arrowhead: 'odiamond' },
+  channel: { style: 'dashed', color: kindColors.channel, arrowhead: 'empty' },
 };
 
 /** One name Graphviz has metrics for; a list would make it measure text in its default Times

@@ -25,6 +25,7 @@ const flowArrow: Record<EdgeKind, string> = {
   funcvalue: '-.->',
   framework: '==>',
   goroutine: '--o',
+  channel: '-.->',
 };
 
 /** Link colours, matching the DOT renderer's. */
@@ -35,6 +36,7 @@ export const kindColors: Record<EdgeKind, string> = {
   funcvalue: '#1f6fb2',
   framework: '#8e44ad',
   goroutine: '#198754',
+  channel: '#d63384',
 };
 
 export function renderFlowchart(trace: Trace, options: RenderOptions): string {
@@ -137,6 +139,7 @@ const sequenceArrow: Record<EdgeKind, string> = {
   interface: '-->>',
   funcvalue: '-->>',
   goroutine: '-)',
+  channel: '-)',
 };
 
 /**

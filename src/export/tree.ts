@@ -29,6 +29,7 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
     interface: c.yellow,
     framework: c.magenta,
     goroutine: c.cyan,
+    channel: c.cyan,
   };
   const index = indexTrace(trace);
   const lines: string[] = [c.bold(`${trace.component}  ${describeVersion(trace)}`)];

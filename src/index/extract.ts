@@ -663,6 +663,9 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
       ];
     case 'parenthesized_expression':
       return toExpr(node.firstNamedChild, lits, d);
+    case 'variadic_argument':
+      // `f(opts...)`: the slice is passed as the variadic parameter itself, not as one element.
+      return ['u', '...', toExpr(node.firstNamedChild, lits, d)];
     case 'index_expression': {
       // The key text is kept when short: `controllers["replicaset"] = startReplicaSetController`
       // is how a controller manager names its controllers.

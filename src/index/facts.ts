@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 11;
+export const FACTS_VERSION = 12;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -20,7 +20,7 @@ export const FACTS_VERSION = 11;
  * - `['l', type, fields, elements?]` composite literal: type text, keyed fields `[key, value]`,
  *   and the other element values (slice and map entries)
  * - `['f', funcIndex]` a function literal (index into `FileFacts.funcs`)
- * - `['u', op, x]` unary (`&x`, `*x`, `<-ch`)
+ * - `['u', op, x]` unary (`&x`, `*x`, `<-ch`); op `...` is a spread argument `f(xs...)`
  * - `['x', x, key?]` index `x[i]` (key text when short); `['g', x, typeArgs]` instantiation `F[T]`; `['sl', x]` slice `x[a:b]`
  * - `['a', x, type | null]` type assertion (`null` type for `.(type)`)
  * - `['n', kind]` basic literal (`string`, `int`, `float`, `rune`, `imaginary`, `nil`, `bool`)

@@ -76,6 +76,9 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     })),
     symbols: link.symbols,
     edges: link.edges,
+    bindings: link.bindings,
+    packages: link.packages,
+    made: link.made,
     details: link.details,
   });
   const t3 = performance.now();

@@ -1,223 +1,54 @@
 /**
- * The link phase: every call site of the model resolved to its callees, with how each was found
- * (static, interface, funcvalue, closure, goroutine), plus the framework edges the rules add. The
- * result is plain rows for the store.
+ * The link phase: every call site of the model resolved to its callees (src/resolve/calls.ts),
+ * the function values passed at each call bound to the parameter slots of the function called,
+ * channel hand-offs (src/resolve/channels.ts) and the edges the framework rules add (one handler
+ * per rule kind, src/resolve/frameworks/). The result is plain rows for the store.
  */
-import type { CallFact, Expr } from '../index/facts.js';
+import type { Expr } from '../index/facts.js';
 import type { EdgeInsert, SymbolInsert } from '../store/index-store.js';
-import type { FuncRef, ProgramModel } from './model.js';
-import { push, Resolver, type Ctx } from './resolver.js';
+import { exprText, resolveCall, signatureText, type CallResolution } from './calls.js';
+import { linkChannels } from './channels.js';
+import type { LinkContext } from './frameworks/handler.js';
+import { createHandlers } from './frameworks/index.js';
+import { LinkOutput, type BindingInsert, type PackageInsert } from './link-output.js';
+import type { FuncRef, PackageModel, ProgramModel } from './model.js';
 import type { FrameworkRule } from './rules.js';
+import { TypeChecker, type Ctx } from './type-checker.js';
 import { deref, parseType, typeKey, type GoType } from './types.js';
+import { ValueFlow, type Slot } from './value-flow.js';
 
 export interface LinkResult {
   symbols: SymbolInsert[];
   edges: EdgeInsert[];
+  bindings: BindingInsert[];
+  packages: PackageInsert[];
+  /** Named types and the packages that construct them (composite literals, `new`). */
+  made: { type: string; package: number }[];
   details: { symbol: string; kind: string; payload: string }[];
   counts: Record<string, number>;
 }
 
-/**
- * The edges of one link, built as store rows straight away (one object an edge: a link of
- * Kubernetes makes ~330k of them). A callee outside the index is named by its symbol; its id is
- * given once every symbol of the index has one.
- */
-class EdgeList {
-  readonly rows: EdgeInsert[] = [];
-  /**
-   * Callees that are not functions of the index, by symbol: calls into unindexed packages and
-   * interface methods called where the implementation is not known. Their symbol rows get ids
-   * once every symbol of the index has one; `rows` are the edges waiting for it.
-   */
-  readonly deferred = new Map<string, { symbol: Omit<SymbolInsert, 'id'>; rows: number[] }>();
-  framework = 0;
-
-  add(
-    caller: FuncRef,
-    callee: FuncRef | AbstractMethod | string | null,
-    kind: string,
-    via: string | null,
-    rank: number,
-    line: number,
-    col: number,
-    expr: string | null,
-  ): void {
-    let id: number | null = null;
-    if (typeof callee === 'string' || (callee && 'abstract' in callee)) {
-      const key = typeof callee === 'string' ? callee : callee.symbol;
-      const entry = this.deferred.get(key);
-      if (entry) entry.rows.push(this.rows.length);
-      else
-        this.deferred.set(key, {
-          symbol: typeof callee === 'string' ? externalSymbol(callee) : abstractSymbol(callee),
-          rows: [this.rows.length],
-        });
-    } else if (callee) id = callee.id;
-    if (kind === 'framework') this.framework++;
-    this.rows.push({
-      caller: caller.id,
-      callee: id,
-      kind,
-      via,
-      rank,
-      file: caller.file.path,
-      line,
-      col,
-      expr,
-    });
-  }
-}
-
-/** A function or method of a package the index does not hold. */
-function externalSymbol(sym: string): Omit<SymbolInsert, 'id'> {
-  const pkgPath = sym
-    .replace(/^\(\*?/, '')
-    .replace(/\)\.[^./]*$/, '')
-    .replace(/\.[^./]*$/, '');
-  return {
-    symbol: sym,
-    name: sym.slice(sym.lastIndexOf('.') + 1),
-    kind: 'external',
-    package: pkgPath,
-    file: '',
-    line: 0,
-    endLine: 0,
-    col: 0,
-    detail: null,
-    doc: null,
-  };
-}
-
-function abstractSymbol(m: AbstractMethod): Omit<SymbolInsert, 'id'> {
-  return {
-    symbol: m.symbol,
-    name: m.name,
-    kind: 'imethod',
-    package: m.pkg,
-    file: m.file,
-    line: m.line,
-    endLine: m.line,
-    col: m.col,
-    detail: m.detail,
-    doc: null,
-  };
-}
-
-/** An interface's method as the callee of a dispatch no stored value decides. */
-interface AbstractMethod {
-  abstract: true;
-  symbol: string;
-  name: string;
-  pkg: string;
-  file: string;
-  line: number;
-  col: number;
-  detail: string;
-}
-
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 18;
+export const LINK_VERSION = 19;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
-  const r = new Resolver(model);
-  r.collectStores();
+  const types = new TypeChecker(model);
+  const flow = new ValueFlow(types);
+  flow.collectStores();
 
   // Pass 1: what flows into parameters, from direct calls (function values passed as arguments).
   for (const file of model.files) {
     for (const call of file.facts.calls) {
       const ctx: Ctx = { file, fn: call.fn, line: call.line };
-      for (const t of r.directCallees(call.callee, ctx)) r.recordArgs(t, call.args, ctx);
+      for (const t of types.directCallees(call.callee, ctx)) flow.recordArgs(t, call.args, ctx);
     }
   }
 
-  const edges = new EdgeList();
-  const callArgRules = new Map<string, string>();
-  for (const rule of rules)
-    if (rule.kind === 'call-arg') for (const f of rule.functions) callArgRules.set(f, rule.id);
-  const argMethodRules = rules.filter((x) => x.kind === 'arg-methods');
-  const queueRules = rules.filter((x) => x.kind === 'queue-handoff');
-  const literalRules = rules.filter((x) => x.kind === 'literal-field');
-  const mapRule = rules.find((x) => x.kind === 'map-register');
-  // `invokedBy` of literal-field rules: calls that run the function values of such literals.
-  const invokedByFunction = new Map<
-    string,
-    { rule: Extract<FrameworkRule, { kind: 'literal-field' }>; arg: number }[]
-  >();
-  const invokedByMethod = new Map<
-    string,
-    { rule: Extract<FrameworkRule, { kind: 'literal-field' }>; receiver: string; arg?: number }[]
-  >();
-  const collectors = new Map<string, string[]>();
-  /** Packages of the functions literal-field rules name as invokers (`k8s.io/component-base/cli`). */
-  const invokerPackages = new Set<string>();
-  for (const rule of literalRules) {
-    for (const inv of rule.invokedBy ?? []) {
-      if ('function' in inv) {
-        push(invokedByFunction, inv.function, { rule, arg: inv.arg });
-        invokerPackages.add(inv.function.slice(0, inv.function.lastIndexOf('.')));
-      } else
-        push(invokedByMethod, inv.method, {
-          rule,
-          receiver: inv.receiver,
-          ...(inv.arg !== undefined ? { arg: inv.arg } : {}),
-        });
-    }
-    for (const c of rule.collects ?? []) push(collectors, c.method, c.receiver);
-  }
-  /** A receiver rule names a type (`pkg.T`) or a whole package (`pkg`). */
-  const receiverMatches = (t: GoType, receiver: string) => {
-    const base = deref(t);
-    if (base.k !== 'named') return false;
-    const key = typeKey(base);
-    return key === receiver || base.pkg === receiver;
-  };
-  if (collectors.size > 0) {
-    for (const file of model.files) {
-      for (const call of file.facts.calls) {
-        if (call.callee[0] !== 's' || !call.args[0]) continue;
-        const receivers = collectors.get(call.callee[2]);
-        if (!receivers) continue;
-        const ctx: Ctx = { file, fn: call.fn, line: call.line };
-        const t = r.typeOf(call.callee[1], ctx);
-        if (receivers.some((rcv) => receiverMatches(t, rcv)))
-          r.addCollected(call.callee[1], call.args[0], ctx);
-      }
-    }
-  }
-  const invoke = (
-    rule: Extract<FrameworkRule, { kind: 'literal-field' }>,
-    value: Expr,
-    ctx: Ctx,
-    base: { caller: FuncRef; line: number; col: number },
-    callee: Expr,
-  ) => {
-    const seen = new Set<number>();
-    for (const { lit, ctx: litCtx } of r.literalsReaching(value, ctx, rule.type)) {
-      if (lit[0] !== 'l') continue;
-      for (const [field, fieldValue] of lit[2]) {
-        if (!rule.fields.includes(field)) continue;
-        for (const t of r.funcTargets(fieldValue, litCtx)) {
-          if (seen.has(t.fn.id)) continue;
-          seen.add(t.fn.id);
-          edges.add(
-            base.caller,
-            t.fn,
-            'framework',
-            rule.id,
-            0,
-            base.line,
-            base.col,
-            exprText(callee),
-          );
-        }
-      }
-    }
-  };
-  const queueProducers = new Map<
-    string,
-    { caller: FuncRef; line: number; col: number; rule: string; expr: string }[]
-  >();
-  const queueConsumers = new Map<string, Set<FuncRef>>();
+  const out = new LinkOutput(model);
+  const link: LinkContext = { model, rules, types, flow, out };
+  const handlers = createHandlers(rules, link);
+  for (const h of handlers) h.prepare?.();
+  const slotsOf = funcSlots(types);
   const counts: Record<string, number> = {
     calls: 0,
     resolved: 0,
@@ -233,402 +64,134 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
       if (!caller) continue;
       counts.calls!++;
       const ctx: Ctx = { file, fn: call.fn, line: call.line };
-      const res = resolveCall(r, call, ctx);
-      const base = { caller, line: call.line, col: call.col };
+      const res = resolveCall(types, flow, call, ctx);
+      const at = { line: call.line, col: call.col };
       if (res.k === 'none') counts.builtin!++;
       else if (res.k === 'unresolved') {
         // A call on a value of unknown type that comes from an unindexed package names the package
         // (`via: external:<path>`), so views can fold it with that package's calls.
         if (res.externalPackage) counts.external!++;
         else counts.unresolved!++;
-        edges.add(
-          base.caller,
-          null,
-          'unresolved',
-          res.externalPackage ? `external:${res.externalPackage}` : null,
-          0,
-          base.line,
-          base.col,
-          exprText(call.callee),
-        );
+        out.add(caller, null, 'unresolved', {
+          ...at,
+          via: res.externalPackage ? `external:${res.externalPackage}` : null,
+          expr: exprText(call.callee),
+        });
       } else if (res.k === 'external') {
         counts.external!++;
-        edges.add(
-          base.caller,
-          res.symbol,
-          call.go ? 'goroutine' : 'static',
-          call.defer ? 'defer' : null,
-          0,
-          base.line,
-          base.col,
-          null,
-        );
+        out.add(caller, res.symbol, call.go ? 'goroutine' : 'static', {
+          ...at,
+          via: call.defer ? 'defer' : null,
+        });
       } else {
         counts.resolved!++;
+        const text = exprText(call.callee);
         if (res.abstract)
-          edges.add(
-            base.caller,
-            res.abstract,
-            'interface',
-            call.defer ? 'defer' : null,
-            0,
-            base.line,
-            base.col,
-            exprText(call.callee),
-          );
+          out.add(caller, res.abstract, 'interface', {
+            ...at,
+            via: call.defer ? 'defer' : null,
+            expr: text,
+          });
         for (const t of res.targets) {
-          edges.add(
-            base.caller,
-            t.fn,
-            call.go && t.rank === 0 ? 'goroutine' : t.kind,
-            call.defer ? 'defer' : null,
-            t.rank,
-            base.line,
-            base.col,
-            t.rank > 0 || t.kind !== 'static' ? exprText(call.callee) : null,
-          );
-        }
-      }
-      // Framework rules keyed by what the call resolved to.
-      const primary =
-        res.k === 'external'
-          ? res.symbol
-          : res.k === 'targets'
-            ? res.targets[0]?.fn.symbol
-            : undefined;
-      const ruleId = primary ? callArgRules.get(primary) : undefined;
-      if (ruleId) {
-        // A wrapper the rules list (`Parallelizer.Until` calling `ParallelizeUntil`) only forwards
-        // its parameter: its own callers' edges say what runs, and an edge from the wrapper would
-        // fan in every function value any caller passes.
-        const wrapper = callArgRules.has(caller.symbol);
-        for (const arg of call.args) {
-          if (wrapper && isParam(r, arg, ctx)) continue;
-          for (const t of r.funcTargets(arg, ctx)) {
-            edges.add(
-              base.caller,
-              t.fn,
-              'framework',
-              ruleId,
-              0,
-              base.line,
-              base.col,
-              exprText(call.callee),
-            );
-          }
-        }
-      }
-      // A function the rules name as an invoker (`cli.Run`), and its package's helpers (`cli.run`,
-      // which calls `cmd.Execute()`), only forward their parameter: the callers' edges say what
-      // runs, and an edge from inside would fan in every command of the repository.
-      const forwards = (value: Expr) =>
-        (invokedByFunction.has(caller.symbol) || invokerPackages.has(caller.pkg.path)) &&
-        isParam(r, value, ctx);
-      for (const inv of primary ? (invokedByFunction.get(primary) ?? []) : []) {
-        const arg = call.args[inv.arg];
-        if (arg && !forwards(arg)) invoke(inv.rule, arg, ctx, base, call.callee);
-      }
-      if (call.callee[0] === 's') {
-        const [, operand, name] = call.callee;
-        for (const inv of invokedByMethod.get(name) ?? []) {
-          if (!receiverMatches(r.typeOf(operand, ctx), inv.receiver)) continue;
-          const value = inv.arg === undefined ? operand : call.args[inv.arg];
-          if (value && !forwards(value)) invoke(inv.rule, value, ctx, base, call.callee);
-        }
-        for (const rule of argMethodRules) {
-          if (!rule.calls.includes(name) || !fromPackage(r, operand, ctx, rule.package, primary))
-            continue;
-          const arg = call.args[rule.arg];
-          if (!arg) continue;
-          const types = [r.typeOf(arg, ctx), ...r.storedTypes(arg, ctx)];
-          const seen = new Set<number>();
-          for (const t of types) {
-            for (const m of rule.methods) {
-              const sel = r.select(t, m);
-              if (sel?.k === 'method' && !seen.has(sel.fn.id)) {
-                seen.add(sel.fn.id);
-                edges.add(
-                  base.caller,
-                  sel.fn,
-                  'framework',
-                  rule.id,
-                  0,
-                  base.line,
-                  base.col,
-                  exprText(call.callee),
-                );
-              }
-            }
-          }
-        }
-        for (const rule of queueRules) {
-          const produce = rule.produce.includes(name);
-          const consume = rule.consume.includes(name);
-          if ((!produce && !consume) || operand[0] !== 's') continue;
-          const sel = r.select(r.typeOf(operand[1], ctx), operand[2]);
-          if (sel?.k !== 'field') continue;
-          const ft = deref(sel.type);
-          if (ft.k !== 'named' || !ft.pkg.startsWith(rule.package)) continue;
-          const key = `${sel.owner}.${operand[2]}`;
-          if (produce)
-            push(queueProducers, key, {
-              caller,
-              line: call.line,
-              col: call.col,
-              rule: rule.id,
-              expr: exprText(call.callee),
-            });
-          if (consume) {
-            let set = queueConsumers.get(key);
-            if (!set) queueConsumers.set(key, (set = new Set()));
-            set.add(caller);
-          }
-        }
-      }
-    }
-    if (mapRule) {
-      for (const a of file.facts.assigns) {
-        if (a.lhs[0] !== 'x' || a.fn < 0 || a.lhs[2] === undefined || !/^["`]/.test(a.lhs[2]))
-          continue;
-        const caller = model.funcs[file.funcIds[a.fn] ?? -1];
-        if (!caller) continue;
-        const ctx: Ctx = { file, fn: a.fn, line: a.line };
-        for (const t of r.funcTargets(a.rhs, ctx)) {
-          edges.add(
+          const slot = 'elem' in t.target;
+          out.add(
             caller,
-            t.fn,
-            'framework',
-            mapRule.id,
-            0,
-            a.line,
-            0,
-            `${exprText(a.lhs[1])}[${a.lhs[2]}]`,
+            slot ? { slot: t.target as Slot } : (t.target as FuncRef),
+            call.go && t.rank === 0 ? 'goroutine' : t.kind,
+            {
+              ...at,
+              via: call.defer ? 'defer' : null,
+              rank: t.rank,
+              expr: t.rank > 0 || t.kind !== 'static' ? text : null,
+              needs: t.needs,
+            },
           );
+          if (!slot) bindArguments(link, slotsOf, caller, t.target as FuncRef, call.args, ctx, at);
         }
       }
+      const site = { file, call, ctx, caller, res, primary: primaryOf(res) };
+      for (const h of handlers) h.call?.(site);
+    }
+    for (const a of file.facts.assigns) {
+      const caller = a.fn >= 0 ? model.funcs[file.funcIds[a.fn] ?? -1] : undefined;
+      if (!caller) continue;
+      const ctx: Ctx = { file, fn: a.fn, line: a.line };
+      for (const h of handlers) h.assign?.(a, caller, ctx);
     }
     for (const c of file.facts.composites) {
-      if (!c.type || c.fn < 0) continue;
-      const caller = model.funcs[file.funcIds[c.fn] ?? -1];
-      if (!caller) continue;
+      const caller = c.fn >= 0 && c.type ? model.funcs[file.funcIds[c.fn] ?? -1] : undefined;
+      if (!caller || !c.type) continue;
       const ctx: Ctx = { file, fn: c.fn, line: c.line };
-      const t = deref(r.parse(c.type, r.scopeFor(ctx)));
+      const t = deref(types.parse(c.type, types.scopeFor(ctx)));
       if (t.k !== 'named') continue;
-      const key = typeKey(t);
-      for (const rule of literalRules) {
-        if (rule.type !== key) continue;
-        for (const [field, value, line] of c.fields) {
-          if (!rule.fields.includes(field)) continue;
-          for (const target of r.funcTargets(value, { ...ctx, line })) {
-            edges.add(caller, target.fn, 'framework', rule.id, 0, line, 0, `${t.name}.${field}`);
-          }
-        }
-      }
+      for (const h of handlers) h.composite?.(c, caller, ctx, t);
     }
   }
-  for (const [key, producers] of queueProducers) {
-    for (const consumer of queueConsumers.get(key) ?? []) {
-      for (const p of producers) {
-        if (p.caller === consumer) continue;
-        edges.add(p.caller, consumer, 'framework', p.rule, 0, p.line, p.col, p.expr);
-      }
-    }
-  }
-  return toRows(model, r, edges, counts);
+  linkChannels(link);
+  for (const h of handlers) h.finish?.();
+  return toRows(model, types, flow, out, counts);
 }
 
-type CallResolution =
-  | {
-      k: 'targets';
-      targets: { fn: FuncRef; kind: string; rank: number }[];
-      abstract?: AbstractMethod;
-    }
-  | { k: 'external'; symbol: string }
-  | { k: 'unresolved'; externalPackage?: string }
-  | { k: 'none' };
+function primaryOf(res: CallResolution): string | undefined {
+  if (res.k === 'external') return res.symbol;
+  if (res.k !== 'targets') return undefined;
+  const first = res.targets[0]?.target;
+  return first && !('elem' in first) ? first.symbol : undefined;
+}
 
-function resolveCall(r: Resolver, call: CallFact, ctx: Ctx): CallResolution {
-  let callee: Expr = call.callee;
-  while (callee[0] === 'g' || (callee[0] === 'u' && callee[1] === '*'))
-    callee = callee[0] === 'g' ? callee[1] : callee[2];
-  switch (callee[0]) {
-    case 'f': {
-      const ref = r.model.funcs[ctx.file.funcIds[callee[1]] ?? -1];
-      return ref
-        ? { k: 'targets', targets: [{ fn: ref, kind: 'closure', rank: 0 }] }
-        : { k: 'unresolved' };
-    }
-    case 'i': {
-      const b = r.resolveIdent(callee[1], ctx);
-      if (!b) return { k: 'unresolved' };
-      if (b.k === 'builtin' || b.k === 'type') return { k: 'none' };
-      if (b.k === 'func')
-        return { k: 'targets', targets: [{ fn: b.ref, kind: 'static', rank: 0 }] };
-      const literalLocal = b.k === 'local';
-      const targets = r.funcTargets(callee, ctx);
-      if (targets.length === 0) {
-        if (r.asType(callee, ctx)) return { k: 'none' };
-        // `ctx, cancel := context.WithCancel(ctx); cancel()`: a function value from an unindexed package.
-        const root = externalRoot(r, callee, ctx);
-        return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
-      }
-      return {
-        k: 'targets',
-        targets: targets.map((t) => ({
-          fn: t.fn,
-          kind: t.literal && literalLocal ? 'closure' : 'funcvalue',
-          rank: 0,
-        })),
-      };
-    }
-    case 's': {
-      const [, x, name] = callee;
-      if (x[0] === 'i') {
-        const b = r.resolveIdent(x[1], ctx);
-        if (b?.k === 'import') {
-          const pkg = r.model.packages.get(b.path);
-          if (!pkg) return { k: 'external', symbol: `${b.path}.${name}` };
-          const fn = pkg.funcs.get(name);
-          if (fn) return { k: 'targets', targets: [{ fn, kind: 'static', rank: 0 }] };
-          if (pkg.types.has(name)) return { k: 'none' };
-          const targets = r.funcTargets(callee, ctx);
-          if (targets.length)
-            return {
-              k: 'targets',
-              targets: targets.map((t) => ({ fn: t.fn, kind: 'funcvalue', rank: 0 })),
-            };
-          return { k: 'unresolved' };
-        }
-      }
-      const xt = r.methodExpressionType(x, ctx) ?? r.typeOf(x, ctx);
-      const sel = r.select(xt, name);
-      if (sel?.k === 'method')
-        return { k: 'targets', targets: [{ fn: sel.fn, kind: 'static', rank: 0 }] };
-      if (sel?.k === 'imethod') {
-        const targets = r.interfaceTargets(sel, x, ctx);
-        if (targets.length === 0) {
-          const it = deref(sel.iface);
-          return it.k === 'named' && !r.model.packages.has(it.pkg)
-            ? { k: 'external', symbol: `(${typeKey(it)}).${name}` }
-            : { k: 'unresolved' };
-        }
-        const ranked = targets.map((t) => ({ fn: t.fn, kind: 'interface', rank: t.rank }));
-        // No value known to be stored there and several implementations could be: the call is one of
-        // the interface's method, not a guess among them; the implementations are its alternatives.
-        if (targets.some((t) => t.rank === 0)) return { k: 'targets', targets: ranked };
-        const abstract = abstractMethod(r, sel.iface, name);
-        return abstract
-          ? { k: 'targets', targets: ranked, abstract }
-          : { k: 'targets', targets: ranked };
-      }
-      if (sel?.k === 'field') {
-        const targets = r.funcTargets(callee, ctx);
-        if (targets.length)
-          return {
-            k: 'targets',
-            targets: targets.map((t) => ({ fn: t.fn, kind: 'funcvalue', rank: 0 })),
-          };
-        return { k: 'unresolved' };
-      }
-      const base = deref(xt);
-      if (base.k === 'named' && base.pkg !== '' && !r.model.packages.has(base.pkg)) {
-        return { k: 'external', symbol: `(${typeKey(xt)}).${name}` };
-      }
-      if (base.k === 'named' && base.pkg === '') return { k: 'none' };
-      const root = externalRoot(r, x, ctx);
-      return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
-    }
-    case 'c': {
-      const targets = r.funcTargets(callee, ctx);
-      return targets.length
-        ? { k: 'targets', targets: targets.map((t) => ({ fn: t.fn, kind: 'funcvalue', rank: 0 })) }
-        : { k: 'unresolved' };
-    }
-    default:
-      return r.asType(callee, ctx) ? { k: 'none' } : { k: 'unresolved' };
-  }
+/** The function-typed parameters of a function (and the elements of a variadic one), as slots. */
+function funcSlots(types: TypeChecker): (fn: FuncRef) => Slot[] {
+  const memo = new Map<number, Slot[]>();
+  const isFunc = (t: GoType) => types.underlying(t).k === 'func';
+  return (fn) => {
+    let slots = memo.get(fn.id);
+    if (slots) return slots;
+    slots = [];
+    const scope = types.scopeFor(types.funcCtx(fn));
+    const last = fn.fact.params.length - 1;
+    fn.fact.params.forEach(([, text], index) => {
+      const t = types.parse(text, scope);
+      if (fn.fact.variadic && index === last) {
+        if (t.k === 'slice' && isFunc(t.elem)) slots!.push({ fn, index, elem: true });
+      } else if (isFunc(t)) slots!.push({ fn, index, elem: false });
+    });
+    memo.set(fn.id, slots);
+    return slots;
+  };
 }
 
 /**
- * Import path of an unindexed package an expression chain starts from (`klog.V(2).InfoS`), also
- * through locals bound to such chains (`klogV := klog.V(2); klogV.InfoS(...)`).
+ * Binds the function values a call passes to the slots of the function it calls: a literal or a
+ * named function, or a slot of the caller itself (forwarded: `JitterUntil` passing its `f` on to
+ * `BackoffUntil`). The tracer follows these per call path.
  */
-function externalRoot(r: Resolver, expr: Expr, ctx: Ctx, depth = 0): string | undefined {
-  let e: Expr = expr;
-  for (let i = 0; i < 20; i++) {
-    if (e[0] === 's') e = e[1];
-    else if (e[0] === 'c' || e[0] === 'x' || e[0] === 'g' || e[0] === 'sl') e = e[1];
-    else if (e[0] === 'u') e = e[2];
-    else break;
-  }
-  if (e[0] !== 'i') return undefined;
-  const b = r.resolveIdent(e[1], ctx);
-  if (b?.k === 'import' && !r.model.packages.has(b.path)) return b.path;
-  if (b?.k === 'local' || b?.k === 'param' || b?.k === 'value') {
-    const t = deref(r.typeOfBinding(b));
-    if (t.k === 'named' && t.pkg !== '' && !r.model.packages.has(t.pkg)) return t.pkg;
-    if (b.k === 'local' && b.local.value && depth < 4) {
-      return externalRoot(
-        r,
-        b.local.value,
-        { file: b.file, fn: b.local.fn, line: b.local.line },
-        depth + 1,
-      );
-    }
-  }
-  return undefined;
-}
-
-/** Whether a method call's operand comes from a package under `prefix` (indexed or not). */
-function fromPackage(
-  r: Resolver,
-  operand: Expr,
+function bindArguments(
+  link: LinkContext,
+  slotsOf: (fn: FuncRef) => Slot[],
+  caller: FuncRef,
+  callee: FuncRef,
+  args: readonly Expr[],
   ctx: Ctx,
-  prefix: string,
-  primary: string | undefined,
-): boolean {
-  if (primary?.replace(/^\(\*?/, '').startsWith(prefix)) return true;
-  const t = deref(r.typeOf(operand, ctx));
-  if (t.k === 'named' && t.pkg.startsWith(prefix)) return true;
-  return externalRoot(r, operand, ctx)?.startsWith(prefix) ?? false;
-}
-
-export function exprText(e: Expr, depth = 0): string {
-  if (depth > 8) return '…';
-  switch (e[0]) {
-    case 'i':
-      return e[1];
-    case 's':
-      return `${exprText(e[1], depth + 1)}.${e[2]}`;
-    case 'c':
-      return `${exprText(e[1], depth + 1)}(${e[2].length ? '…' : ''})`;
-    case 'l':
-      return `${e[1] ?? ''}{…}`;
-    case 'f':
-      return 'func(){…}';
-    case 'u':
-      return `${e[1]}${exprText(e[2], depth + 1)}`;
-    case 'x':
-      return `${exprText(e[1], depth + 1)}[${e[2] ?? '…'}]`;
-    case 'g':
-      return `${exprText(e[1], depth + 1)}[${e[2].join(', ')}]`;
-    case 'sl':
-      return `${exprText(e[1], depth + 1)}[:]`;
-    case 'a':
-      return `${exprText(e[1], depth + 1)}.(${e[2] ?? 'type'})`;
-    case 'n':
-      return e[1];
-    case 'b':
-      return `${exprText(e[2], depth + 1)} ${e[1]} ${exprText(e[3], depth + 1)}`;
-    case '?':
-      return e[1];
+  at: { line: number; col: number },
+): void {
+  for (const slot of slotsOf(callee)) {
+    const passed = slot.elem ? args.slice(slot.index) : args.slice(slot.index, slot.index + 1);
+    for (const arg of passed) {
+      const values = slot.elem
+        ? link.flow.elementTargets(arg, ctx)
+        : link.flow.funcTargets(arg, ctx);
+      for (const v of values) {
+        link.out.bind(caller, at.line, at.col, callee, slot, v.k === 'fn' ? v.fn : v.slot, v.needs);
+      }
+    }
   }
 }
 
 function toRows(
   model: ProgramModel,
-  r: Resolver,
-  list: EdgeList,
+  types: TypeChecker,
+  flow: ValueFlow,
+  out: LinkOutput,
   counts: Record<string, number>,
 ): LinkResult {
   const symbols: SymbolInsert[] = [];
@@ -643,7 +206,7 @@ function toRows(
       line: f.fact.line,
       endLine: f.fact.endLine,
       col: f.fact.col,
-      detail: signature(f),
+      detail: signatureText(f.fact.params, f.fact.results),
       doc: f.fact.doc ?? null,
     });
   }
@@ -669,14 +232,15 @@ function toRows(
         doc: f.doc ?? null,
       });
       const named: GoType = { k: 'named', pkg: pkg.path, name: decl.name };
+      const methods = () =>
+        [...(pkg.methods.get(decl.name)?.values() ?? [])].map((m) => m.symbol).sort();
       if (f.kind === 'struct') {
         details.push({
           symbol: decl.symbol,
           kind: 'struct',
           payload: JSON.stringify({
             fields: (f.fields ?? []).map((fl) => {
-              const t = parseType(fl.type, decl.file.scope);
-              const base = deref(t);
+              const base = deref(parseType(fl.type, decl.file.scope));
               return {
                 name: fl.name ?? (base.k === 'named' ? base.name : fl.type.replace(/^\*/, '')),
                 type: fl.type,
@@ -685,28 +249,24 @@ function toRows(
                 line: fl.line,
               };
             }),
-            methods: [...(pkg.methods.get(decl.name)?.values() ?? [])].map((m) => m.symbol).sort(),
+            methods: methods(),
           }),
         });
       } else if (f.kind === 'interface') {
-        const impls = r.implementations(named).map(typeKey);
         details.push({
           symbol: decl.symbol,
           kind: 'interface',
           payload: JSON.stringify({
-            methods: [...r.interfaceMethods(named).keys()].sort(),
+            methods: [...types.interfaceMethods(named).keys()].sort(),
             embeds: f.embeds ?? [],
-            implementations: impls,
+            implementations: types.implementations(named).map(typeKey),
           }),
         });
       } else {
-        const methods = [...(pkg.methods.get(decl.name)?.values() ?? [])]
-          .map((m) => m.symbol)
-          .sort();
         details.push({
           symbol: decl.symbol,
           kind: 'type',
-          payload: JSON.stringify({ underlying: f.underlying ?? null, methods }),
+          payload: JSON.stringify({ underlying: f.underlying ?? null, methods: methods() }),
         });
       }
     }
@@ -726,15 +286,24 @@ function toRows(
       });
     }
   }
-  // Who stores what into each field (for `assigns` and interface ranking explanations).
-  for (const [key, sources] of r.fieldSources) {
+  // Who stores what into each field, and the field's declared type (for `assigns` and `impls`).
+  for (const [key, sources] of flow.fieldSources) {
+    const dot = key.lastIndexOf('.');
+    const ownerKey = key.slice(0, dot);
+    const owner: GoType = {
+      k: 'named',
+      pkg: ownerKey.slice(0, ownerKey.lastIndexOf('.')),
+      name: ownerKey.slice(ownerKey.lastIndexOf('.') + 1),
+    };
+    const sel = types.select(owner, key.slice(dot + 1));
     details.push({
       symbol: key,
       kind: 'assigns',
-      payload: JSON.stringify(
-        sources.slice(0, 200).map((s) => {
+      payload: JSON.stringify({
+        fieldType: sel?.k === 'field' ? typeKey(sel.type) : null,
+        stores: sources.slice(0, 200).map((s) => {
           const fnRef = s.ctx.fn >= 0 ? model.funcs[s.ctx.file.funcIds[s.ctx.fn] ?? -1] : undefined;
-          const t = r.typeOf(s.expr, s.ctx);
+          const t = types.typeOf(s.expr, s.ctx);
           return {
             file: s.ctx.file.path,
             line: s.ctx.line,
@@ -743,64 +312,133 @@ function toRows(
             type: t.k === 'unknown' ? null : typeKey(t),
           };
         }),
-      ),
+      }),
     });
   }
-  const edges = list.rows;
-  // Calls into unindexed packages first, then interface methods (the order ids had before).
-  const deferred = [...list.deferred.values()];
-  for (const { symbol, rows } of [
-    ...deferred.filter((d) => d.symbol.kind === 'external'),
-    ...deferred.filter((d) => d.symbol.kind !== 'external'),
-  ]) {
-    const id = nextId++;
-    symbols.push({ id, ...symbol });
-    for (const i of rows) edges[i]!.callee = id;
-  }
-  counts.edges = edges.length;
-  counts.frameworkEdges = list.framework;
-  return { symbols, edges, details, counts };
-}
 
-/** Whether a value is one of its function's parameters, as written (`cmd`, not `cmd.Root()`). */
-function isParam(r: Resolver, value: Expr, ctx: Ctx): boolean {
-  return value[0] === 'i' && r.resolveIdent(value[1], ctx)?.k === 'param';
-}
-
-/** The interface method a call names, as a symbol `(pkg.Iface).Name` at its declaration. */
-function abstractMethod(r: Resolver, iface: GoType, name: string): AbstractMethod | undefined {
-  const t = deref(iface);
-  if (t.k !== 'named') return undefined;
-  const found = r.interfaceMethodDecl(t, name);
-  if (!found) return undefined;
-  const { decl, method } = found;
+  const packages = packageRows(model);
+  const packageId = new Map(packages.map((p) => [p.path, p.id]));
+  const implied = importClosures(model);
+  const rows = out.finish(nextId, packageId, implied);
+  symbols.push(...rows.symbols);
+  counts.edges = rows.edges.length;
+  counts.frameworkEdges = out.framework;
+  counts.bindings = rows.bindings.length;
   return {
-    abstract: true,
-    symbol: `(${typeKey(t)}).${name}`,
-    name,
-    pkg: t.pkg,
-    file: decl.file.path,
-    line: method.line,
-    col: 0,
-    detail: signatureText(method.params, method.results),
+    symbols,
+    edges: rows.edges,
+    bindings: rows.bindings,
+    packages,
+    made: madeTypes(model, types, packageId),
+    details,
+    counts,
   };
 }
 
-function signature(f: FuncRef): string {
-  return signatureText(f.fact.params, f.fact.results);
+function packageRows(model: ProgramModel): PackageInsert[] {
+  const rows: PackageInsert[] = [];
+  let id = 0;
+  for (const pkg of model.packages.values()) {
+    const imports = new Set<string>();
+    for (const file of pkg.files) for (const imp of file.facts.imports) imports.add(imp.path);
+    rows.push({
+      id: id++,
+      path: pkg.path,
+      name: pkg.name,
+      dir: pkg.dir,
+      imports: [...imports].sort(),
+    });
+  }
+  return rows;
 }
 
-function signatureText(
-  paramList: readonly (readonly [string | null, string])[],
-  resultList: readonly (readonly [string | null, string])[],
-): string {
-  const params = paramList.map(([n, t]) => (n ? `${n} ${t}` : t)).join(', ');
-  const results = resultList.map(([n, t]) => (n ? `${n} ${t}` : t));
-  const res =
-    results.length === 0
-      ? ''
-      : results.length === 1 && !resultList[0]![0]
-        ? ` ${results[0]}`
-        : ` (${results.join(', ')})`;
-  return `func(${params})${res}`;
+/**
+ * Whether package `pkg` is in the import closure of `from` (so in every program holding `from`).
+ * Closures are bit sets over the indexed packages, computed once each.
+ */
+function importClosures(model: ProgramModel): (from: string, pkg: string) => boolean {
+  const index = new Map<string, number>();
+  const list: PackageModel[] = [];
+  for (const pkg of model.packages.values()) {
+    index.set(pkg.path, list.length);
+    list.push(pkg);
+  }
+  const words = Math.ceil(list.length / 32);
+  const memo = new Map<number, Uint32Array>();
+  const active = new Set<number>();
+  const closure = (i: number): Uint32Array => {
+    const hit = memo.get(i);
+    if (hit) return hit;
+    const bits = new Uint32Array(words);
+    bits[i >> 5]! |= 1 << (i & 31);
+    if (active.has(i)) return bits;
+    active.add(i);
+    for (const file of list[i]!.files) {
+      for (const imp of file.facts.imports) {
+        const j = index.get(imp.path);
+        if (j === undefined || j === i) continue;
+        const sub = closure(j);
+        for (let w = 0; w < words; w++) bits[w]! |= sub[w]!;
+      }
+    }
+    active.delete(i);
+    memo.set(i, bits);
+    return bits;
+  };
+  return (from, pkg) => {
+    const i = index.get(from);
+    const j = index.get(pkg);
+    if (i === undefined || j === undefined) return false;
+    return (closure(i)[j >> 5]! & (1 << (j & 31))) !== 0;
+  };
+}
+
+/** Named types each package constructs: composite literals anywhere in its expressions, `new(T)`. */
+function madeTypes(
+  model: ProgramModel,
+  types: TypeChecker,
+  packageId: ReadonlyMap<string, number>,
+): { type: string; package: number }[] {
+  const seen = new Set<string>();
+  const rows: { type: string; package: number }[] = [];
+  for (const file of model.files) {
+    const pkg = packageId.get(file.pkg.path);
+    if (pkg === undefined) continue;
+    const add = (text: string | null) => {
+      if (!text) return;
+      const t = deref(types.parse(text, file.scope));
+      if (t.k !== 'named' || t.pkg === '') return;
+      const key = `${typeKey({ k: 'named', pkg: t.pkg, name: t.name })}\u0000${pkg}`;
+      if (seen.has(key)) return;
+      seen.add(key);
+      rows.push({ type: typeKey({ k: 'named', pkg: t.pkg, name: t.name }), package: pkg });
+    };
+    const walk = (e: Expr, depth = 0): void => {
+      if (depth > 8) return;
+      switch (e[0]) {
+        case 'l':
+          add(e[1]);
+          for (const [, v] of e[2]) walk(v, depth + 1);
+          for (const v of e[3] ?? []) walk(v, depth + 1);
+          return;
+        case 'c':
+          if (e[1][0] === 'i' && e[1][1] === 'new' && e[2][0]?.[0] === '?') add(e[2][0][1]);
+          for (const a of e[2]) walk(a, depth + 1);
+          return;
+        case 'u':
+          walk(e[2], depth + 1);
+          return;
+        default:
+          return;
+      }
+    };
+    const f = file.facts;
+    for (const c of f.composites) add(c.type);
+    for (const l of f.locals) if (l.value) walk(l.value);
+    for (const a of f.assigns) walk(a.rhs);
+    for (const r of f.returns) for (const v of r.values) walk(v);
+    for (const c of f.calls) for (const a of c.args) walk(a);
+    for (const v of f.values) if (v.value) walk(v.value);
+  }
+  return rows;
 }

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Store } from './db.js';
 
 /** Bump with any change to schema.sql or to what the link phase writes. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const readSql = (name: string) => readFileSync(path.join(here, name), 'utf8');
@@ -49,7 +49,18 @@ export async function openIndexStore(
 }
 
 async function dropIndexTables(store: Store): Promise<void> {
-  for (const table of ['edges', 'symbols', 'details', 'files', 'trees', 'blobs', 'meta']) {
+  for (const table of [
+    'edges',
+    'bindings',
+    'packages',
+    'made',
+    'symbols',
+    'details',
+    'files',
+    'trees',
+    'blobs',
+    'meta',
+  ]) {
     await store.exec(`DROP TABLE IF EXISTS ${table}`);
   }
 }
@@ -174,6 +185,26 @@ export interface EdgeInsert {
   line: number;
   col: number;
   expr: string | null;
+  /** Packages the edge needs besides the caller's import closure (`3,17|25`), or null. */
+  needs?: string | null;
+}
+
+export interface BindingRow {
+  caller: number;
+  line: number;
+  col: number;
+  callee: number;
+  slot: number;
+  value: number;
+  needs: string | null;
+}
+
+export interface PackageRow {
+  id: number;
+  path: string;
+  name: string;
+  dir: string;
+  imports: string[];
 }
 
 export interface TreeReplacement {
@@ -187,6 +218,9 @@ export interface TreeReplacement {
   files: FileRow[];
   symbols: SymbolInsert[];
   edges: EdgeInsert[];
+  bindings: BindingRow[];
+  packages: PackageRow[];
+  made: { type: string; package: number }[];
   details: { symbol: string; kind: string; payload: string }[];
 }
 
@@ -206,7 +240,15 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
   return store.transaction(async () => {
     const old = await findTree(store, t.root);
     if (old) {
-      for (const table of ['files', 'symbols', 'edges', 'details']) {
+      for (const table of [
+        'files',
+        'symbols',
+        'edges',
+        'bindings',
+        'packages',
+        'made',
+        'details',
+      ]) {
         await store.run(`DELETE FROM ${table} WHERE tree = ?`, [old.id]);
       }
     }
@@ -256,8 +298,8 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
       ]),
     );
     await store.insertJsonRows(
-      `INSERT INTO edges (tree, caller, callee, kind, via, rank, file, line, col, expr)
-       SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8
+      `INSERT INTO edges (tree, caller, callee, kind, via, rank, file, line, col, expr, needs)
+       SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9
        FROM json_each(?)`,
       t.edges.map((e) => [
         e.caller,
@@ -269,7 +311,24 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
         e.line,
         e.col,
         e.expr,
+        e.needs ?? null,
       ]),
+      20000,
+    );
+    await store.insertJsonRows(
+      `INSERT INTO bindings (tree, caller, line, col, callee, slot, value, needs)
+       SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6
+       FROM json_each(?)`,
+      t.bindings.map((b) => [b.caller, b.line, b.col, b.callee, b.slot, b.value, b.needs]),
+      20000,
+    );
+    await store.insertJsonRows(
+      `INSERT INTO packages (tree, id, path, name, dir, imports) SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(?)`,
+      t.packages.map((p) => [p.id, p.path, p.name, p.dir, JSON.stringify(p.imports)]),
+    );
+    await store.insertJsonRows(
+      `INSERT INTO made (tree, type, package) SELECT ${id}, value->>0, value->>1 FROM json_each(?)`,
+      t.made.map((m) => [m.type, m.package]),
       20000,
     );
     await store.insertJsonRows(

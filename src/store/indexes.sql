@@ -4,3 +4,7 @@ CREATE INDEX IF NOT EXISTS symbols_by_name ON symbols (tree, name);
 CREATE INDEX IF NOT EXISTS symbols_by_file ON symbols (tree, file, line);
 CREATE INDEX IF NOT EXISTS edges_by_caller ON edges (tree, caller);
 CREATE INDEX IF NOT EXISTS edges_by_callee ON edges (tree, callee);
+CREATE INDEX IF NOT EXISTS bindings_by_caller ON bindings (tree, caller);
+CREATE INDEX IF NOT EXISTS bindings_by_value ON bindings (tree, value);
+CREATE INDEX IF NOT EXISTS bindings_by_callee ON bindings (tree, callee);
+CREATE INDEX IF NOT EXISTS made_by_type ON made (tree, type);

@@ -71,7 +71,44 @@ CREATE TABLE IF NOT EXISTS edges (
   file   TEXT NOT NULL,
   line   INTEGER NOT NULL,
   col    INTEGER NOT NULL,
-  expr   TEXT
+  expr   TEXT,
+  -- Packages the edge needs in the program besides the caller's own import closure, as package
+  -- ids: `3,17|25` is (3 and 17) or 25. NULL: nothing beyond the caller.
+  needs  TEXT
+);
+
+-- Function values passed at a call site into the parameter slots of the function called (symbol
+-- kind `param`): the tracer binds them per call path. `value` is a function, or a slot of the
+-- caller (forwarded).
+CREATE TABLE IF NOT EXISTS bindings (
+  tree   INTEGER NOT NULL,
+  caller INTEGER NOT NULL,
+  line   INTEGER NOT NULL,
+  col    INTEGER NOT NULL,
+  callee INTEGER NOT NULL,
+  slot   INTEGER NOT NULL,
+  value  INTEGER NOT NULL,
+  needs  TEXT
+);
+
+-- Packages of the tree and what they import: a trace is one program, the import closure of its
+-- main package.
+CREATE TABLE IF NOT EXISTS packages (
+  tree    INTEGER NOT NULL,
+  id      INTEGER NOT NULL,
+  path    TEXT NOT NULL,
+  name    TEXT NOT NULL,
+  dir     TEXT NOT NULL,
+  imports TEXT NOT NULL,
+  PRIMARY KEY (tree, id)
+) WITHOUT ROWID;
+
+-- Named types and the packages that construct them (composite literals, new): interface calls
+-- rank the implementations a program constructs first.
+CREATE TABLE IF NOT EXISTS made (
+  tree    INTEGER NOT NULL,
+  type    TEXT NOT NULL,
+  package INTEGER NOT NULL
 );
 
 -- Derived views the query commands read: struct layouts, interface implementations, stores into

@@ -3,9 +3,13 @@
  * bulk (a few queries per trace level; the tracer works in memory).
  */
 import type { Store } from './db.js';
-import type { EdgeInsert } from './index-store.js';
+import type { BindingRow, EdgeInsert, PackageRow } from './index-store.js';
 
-/** `imethod`: a method of an interface, the callee of a dispatch whose implementation is not known. */
+/**
+ * `imethod`: a method of an interface, the callee of a dispatch whose implementation is not known.
+ * `param`: a function-typed parameter (`pkg.F#f`), the callee of a call through it; the tracer
+ * binds it per call path.
+ */
 export type SymbolKind =
   | 'func'
   | 'method'
@@ -16,7 +20,8 @@ export type SymbolKind =
   | 'type'
   | 'var'
   | 'const'
-  | 'external';
+  | 'external'
+  | 'param';
 
 export interface DefinitionRow {
   id: number;
@@ -147,7 +152,7 @@ export async function searchSymbols(
 /** A stored call edge, as written by the link phase. */
 export type EdgeRow = EdgeInsert;
 
-const EDGE_COLUMNS = 'caller, callee, kind, via, rank, file, line, col, expr';
+const EDGE_COLUMNS = 'caller, callee, kind, via, rank, file, line, col, expr, needs';
 
 export async function findEdgesFrom(
   store: Store,
@@ -243,5 +248,57 @@ function rankDefinitions(rows: DefinitionRow[]): DefinitionRow[] {
   return rows.sort(
     (a, b) =>
       weight(a) - weight(b) || a.symbol.length - b.symbol.length || (a.symbol < b.symbol ? -1 : 1),
+  );
+}
+
+/** Function values passed at the calls these functions make, into the callees' slots. */
+export async function findBindingsFrom(
+  store: Store,
+  treeId: number,
+  callers: readonly number[],
+): Promise<BindingRow[]> {
+  if (callers.length === 0) return [];
+  return store.all<BindingRow>(
+    'SELECT caller, line, col, callee, slot, value, needs FROM bindings WHERE tree = ? AND caller IN (SELECT value FROM json_each(?))',
+    [treeId, JSON.stringify(callers)],
+  );
+}
+
+/** Where these functions (or slots) are passed as function values. */
+export async function findBindingsOf(
+  store: Store,
+  treeId: number,
+  values: readonly number[],
+  column: 'value' | 'slot' = 'value',
+): Promise<BindingRow[]> {
+  if (values.length === 0) return [];
+  return store.all<BindingRow>(
+    `SELECT caller, line, col, callee, slot, value, needs FROM bindings WHERE tree = ? AND ${column} IN (SELECT value FROM json_each(?))`,
+    [treeId, JSON.stringify(values)],
+  );
+}
+
+export async function listPackages(store: Store, treeId: number): Promise<PackageRow[]> {
+  const rows = await store.all<{
+    id: number;
+    path: string;
+    name: string;
+    dir: string;
+    imports: string;
+  }>('SELECT id, path, name, dir, imports FROM packages WHERE tree = ?', [treeId]);
+  return rows.map((r) => ({ ...r, imports: JSON.parse(r.imports) as string[] }));
+}
+
+/** The packages (by path) that construct these named types. */
+export async function findMadeBy(
+  store: Store,
+  treeId: number,
+  types: readonly string[],
+): Promise<{ type: string; package: string }[]> {
+  if (types.length === 0) return [];
+  return store.all<{ type: string; package: string }>(
+    `SELECT m.type AS type, p.path AS package FROM made m JOIN packages p ON p.tree = m.tree AND p.id = m.package
+     WHERE m.tree = ? AND m.type IN (SELECT value FROM json_each(?))`,
+    [treeId, JSON.stringify(types)],
   );
 }

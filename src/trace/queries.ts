@@ -6,6 +6,7 @@
 import { AmbiguousSymbolError, SymbolNotFoundError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import {
+  findBindingsOf,
   findDefinitions,
   findDetail,
   findDetailsLike,
@@ -33,6 +34,8 @@ export interface NeighbourHop {
   site: string;
   file: string | null;
   line: number | null;
+  /** A call through a parameter (`to` is the slot): what callers pass into it, and where. */
+  values?: { symbol: string; from: string; site: string }[];
 }
 
 export interface Neighbours {
@@ -112,7 +115,79 @@ export async function neighbours(
     }
     frontier = next;
   }
+  if (direction === 'callers') await addPassedAs(index, start, symbols, hops);
+  else await addSlotValues(index, symbols, hops);
   return { symbol: start.symbol, direction, file: start.file, line: start.line, hops };
+}
+
+/**
+ * `callers` of a function passed as a value: where it is passed into a parameter, and the function
+ * that receives it (which calls it through that parameter, on that path).
+ */
+async function addPassedAs(
+  index: IndexRef,
+  start: DefinitionRow,
+  symbols: Map<number, DefinitionRow>,
+  hops: NeighbourHop[],
+): Promise<void> {
+  const rows = await findBindingsOf(index.store, index.treeId, [start.id], 'value');
+  const ids = [...new Set(rows.flatMap((r) => [r.caller, r.callee, r.slot]))].filter(
+    (id) => !symbols.has(id),
+  );
+  for (const s of await findSymbolsByIds(index.store, index.treeId, ids)) symbols.set(s.id, s);
+  for (const r of rows) {
+    const caller = symbols.get(r.caller);
+    const callee = symbols.get(r.callee);
+    const slot = symbols.get(r.slot);
+    if (!caller || !callee || !slot) continue;
+    hops.push({
+      depth: 1,
+      from: callee.symbol,
+      to: start.symbol,
+      expr: null,
+      kind: 'funcvalue',
+      via: `passed as ${slot.name} by ${caller.symbol}`,
+      rank: 0,
+      site: `${caller.file}:${r.line}`,
+      file: callee.file,
+      line: callee.line,
+    });
+  }
+}
+
+/** `callees` through a parameter: the values callers pass into it, labelled with who passes them. */
+async function addSlotValues(
+  index: IndexRef,
+  symbols: Map<number, DefinitionRow>,
+  hops: NeighbourHop[],
+): Promise<void> {
+  const slots = [...symbols.values()].filter(
+    (s) => s.kind === 'param' && hops.some((h) => h.to === s.symbol),
+  );
+  if (slots.length === 0) return;
+  const rows = await findBindingsOf(
+    index.store,
+    index.treeId,
+    slots.map((s) => s.id),
+    'slot',
+  );
+  const ids = [...new Set(rows.flatMap((r) => [r.caller, r.value]))].filter(
+    (id) => !symbols.has(id),
+  );
+  for (const s of await findSymbolsByIds(index.store, index.treeId, ids)) symbols.set(s.id, s);
+  const bySlot = new Map<number, { symbol: string; from: string; site: string }[]>();
+  for (const r of rows) {
+    const value = symbols.get(r.value);
+    const caller = symbols.get(r.caller);
+    if (!value || !caller) continue;
+    const list = bySlot.get(r.slot) ?? [];
+    list.push({ symbol: value.symbol, from: caller.symbol, site: `${caller.file}:${r.line}` });
+    bySlot.set(r.slot, list);
+  }
+  for (const h of hops) {
+    const slot = slots.find((s) => s.symbol === h.to);
+    if (slot) h.values = bySlot.get(slot.id) ?? [];
+  }
 }
 
 export interface Implementations {
@@ -144,18 +219,13 @@ export async function implementations(index: IndexRef, query: string): Promise<I
     const def = (await findDefinitions(index.store, index.treeId, t)).find((d) => d.symbol === t);
     impls.push({ type: t, file: def?.file ?? null, line: def?.line ?? null });
   }
-  // Where values go into fields of this interface type: the `assigns` details whose stored values
-  // have a concrete type implementing it.
-  const implSet = new Set(detail?.implementations ?? []);
+  // Where values go into fields declared with this interface type, whatever the stored value's
+  // own type (`klet.containerRuntime = runtime` stores an interface value too).
   const stores: Implementations['stores'] = [];
-  const all = await findDetailsLike<
-    { file: string; line: number; expr: string; in: string | null; type: string | null }[]
-  >(index.store, index.treeId, 'assigns', '');
+  const all = await findDetailsLike<AssignsDetail>(index.store, index.treeId, 'assigns', '');
   for (const { symbol, payload } of all) {
-    for (const s of payload) {
-      const t = s.type?.replace(/^\*/, '') ?? null;
-      if (t && implSet.has(t)) stores.push({ field: symbol, ...s });
-    }
+    if (payload.fieldType !== iface.symbol) continue;
+    for (const s of payload.stores) stores.push({ field: symbol, ...s });
   }
   return {
     interface: iface.symbol,
@@ -251,8 +321,16 @@ export async function describeStruct(index: IndexRef, query: string): Promise<St
   return { type: root.symbol, file: root.file, line: root.line, fields, methods };
 }
 
+/** The `assigns` detail of a field: its declared type and what is stored into it. */
+interface AssignsDetail {
+  fieldType: string | null;
+  stores: FieldAssignments['stores'];
+}
+
 export interface FieldAssignments {
   field: string;
+  /** The field's declared type. */
+  type: string | null;
   stores: { file: string; line: number; expr: string; in: string | null; type: string | null }[];
 }
 
@@ -264,12 +342,7 @@ export async function fieldAssignments(
   const dot = q.lastIndexOf('.');
   if (dot <= 0)
     throw new SymbolNotFoundError(q, ['name a field as Type.field, e.g. Scheduler.SchedulePod']);
-  const rows = await findDetailsLike<FieldAssignments['stores']>(
-    index.store,
-    index.treeId,
-    'assigns',
-    q,
-  );
+  const rows = await findDetailsLike<AssignsDetail>(index.store, index.treeId, 'assigns', q);
   const matches = rows.filter(({ symbol }) => {
     const before = symbol[symbol.length - q.length - 1];
     return symbol === q || before === '/' || before === '.';
@@ -278,7 +351,11 @@ export async function fieldAssignments(
     throw new SymbolNotFoundError(q, [
       'no assignment stores into a field by that name; check `k8s-read struct <Type>`',
     ]);
-  return matches.map(({ symbol, payload }) => ({ field: symbol, stores: payload }));
+  return matches.map(({ symbol, payload }) => ({
+    field: symbol,
+    type: payload.fieldType,
+    stores: payload.stores,
+  }));
 }
 
 export interface PositionAnswer {

@@ -4,9 +4,12 @@
 import type { Store } from '../store/db.js';
 import type { TreeRow } from '../store/index-store.js';
 import {
+  findBindingsFrom,
   findDefinitions,
   findEdgesFrom,
+  findMadeBy,
   findSymbolsByIds,
+  listPackages,
   type DefinitionRow,
 } from '../store/symbols.js';
 import type { CallGraph, ComponentEntry, ComponentRules } from './trace-component.js';
@@ -40,6 +43,9 @@ export function createStoreGraph(
     findDefinitions: (query) => findDefinitions(store, tree.id, query),
     symbolsByIds: (ids) => findSymbolsByIds(store, tree.id, ids),
     edgesFrom: (ids) => findEdgesFrom(store, tree.id, ids),
+    bindingsFrom: (ids) => findBindingsFrom(store, tree.id, ids),
+    madeBy: (types) => findMadeBy(store, tree.id, types),
+    packages: () => listPackages(store, tree.id),
     async controllers(component) {
       const out = new Map<string, DefinitionRow>();
       const initMap = options.components?.[component]?.controllers?.initMap;

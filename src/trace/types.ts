@@ -3,9 +3,12 @@
  * renderers, the TUI and tests consume it. Change it only together with DESIGN.md.
  */
 
-export type EdgeKind = 'static' | 'interface' | 'funcvalue' | 'closure' | 'framework' | 'goroutine';
+export type EdgeKind =
+  'static' | 'interface' | 'funcvalue' | 'closure' | 'framework' | 'goroutine' | 'channel';
 
-export type NodeKind = 'func' | 'method' | 'closure';
+/** `param`: a call through a function-typed parameter that nothing on the path bound (a trace
+ * rooted in a helper); its edge lists what callers pass as alternatives. */
+export type NodeKind = 'func' | 'method' | 'closure' | 'param';
 
 export interface TraceRepo {
   path: string;
@@ -23,6 +26,8 @@ export interface TraceNode {
   package: string;
   /** GitHub permalink at the indexed commit, or null when the remote or commit is unknown. */
   url: string | null;
+  /** This node's calls the view folded, and the flag that shows them. */
+  folded?: { calls: number; flag: string };
 }
 
 export interface TraceEdge {
@@ -34,7 +39,7 @@ export interface TraceEdge {
   /** The framework rule that fired (`cobra-run`, `wait-until`, ...), or the wrapper called
    * (`wait.UntilWithContext`) — null for plain calls. */
   via: string | null;
-  /** Lower-ranked implementations for interface calls, best first. */
+  /** Lower-ranked implementations for interface calls (in the program only), best first. */
   alternatives: string[];
 }
 
@@ -49,6 +54,11 @@ export interface Trace {
   component: string;
   root: string;
   repo: TraceRepo;
+  /** The program traced: the import closure of `from` (the main package, or the symbol's, or
+   * `--in`'s), its size in indexed packages, and how many calls were cut as outside it. */
+  scope?: { from: string; packages: number; cut: number };
+  /** The size of the full trace, of which the view shows `nodes`. */
+  total?: { functions: number; edges: number };
   nodes: TraceNode[];
   edges: TraceEdge[];
   unresolved: TraceUnresolved[];

@@ -2,18 +2,27 @@
  * Reads the expectation comments of fixtures/go/* (grammar in fixtures/README.md):
  *   `// want <callee> -> <symbol> <kind>`, `// want <callee> -> alt <symbol>`,
  *   `// want <callee> -> not <symbol>` (no edge to it at all), `// want <callee> -> unresolved`,
- *   `// def <symbol>`.
+ *   `// want <callee> -> <symbol> <kind> from <root>` (in the trace of `<root>`: a component or a
+ *   symbol, whose program and call path decide what a function value is), `// def <symbol>`.
  * A trailing comment speaks of its own line; a comment alone on its line, of the nearest code
- * line above it.
+ * line above it. `col` is the column of the call's callee name on that line (the site the index
+ * records), or null when the name is not followed by a call there.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
+interface Site {
+  file: string;
+  line: number;
+  callee: string;
+  col: number | null;
+}
+
 export type Expectation =
-  | { type: 'call'; file: string; line: number; callee: string; symbol: string; kind: string }
-  | { type: 'alt'; file: string; line: number; callee: string; symbol: string }
-  | { type: 'not'; file: string; line: number; callee: string; symbol: string }
-  | { type: 'unresolved'; file: string; line: number; callee: string }
+  | (Site & { type: 'call'; symbol: string; kind: string; from?: string })
+  | (Site & { type: 'alt'; symbol: string })
+  | (Site & { type: 'not'; symbol: string })
+  | (Site & { type: 'unresolved' })
   | { type: 'def'; file: string; line: number; symbol: string };
 
 export function readExpectations(root: string): Expectation[] {
@@ -31,20 +40,18 @@ export function readExpectations(root: string): Expectation[] {
       const want = /^\/\/\s*want\s+(\S+)\s*->\s*(.+)$/.exec(comment);
       if (want) {
         const [, callee, rest] = want as unknown as [string, string, string];
+        const site = { file, line, callee, col: calleeColumn(lines[line - 1] ?? '', callee) };
         const parts = rest.trim().split(/\s+/);
-        if (parts[0] === 'unresolved') out.push({ type: 'unresolved', file, line, callee });
-        else if (parts[0] === 'alt')
-          out.push({ type: 'alt', file, line, callee, symbol: parts[1] ?? '' });
-        else if (parts[0] === 'not')
-          out.push({ type: 'not', file, line, callee, symbol: parts[1] ?? '' });
+        if (parts[0] === 'unresolved') out.push({ type: 'unresolved', ...site });
+        else if (parts[0] === 'alt') out.push({ type: 'alt', ...site, symbol: parts[1] ?? '' });
+        else if (parts[0] === 'not') out.push({ type: 'not', ...site, symbol: parts[1] ?? '' });
         else
           out.push({
             type: 'call',
-            file,
-            line,
-            callee,
+            ...site,
             symbol: parts[0] ?? '',
             kind: parts[1] ?? '',
+            ...(parts[2] === 'from' && parts[3] ? { from: parts[3] } : {}),
           });
         return;
       }
@@ -53,6 +60,16 @@ export function readExpectations(root: string): Expectation[] {
     });
   }
   return out;
+}
+
+/** The column of `name` where it is called on this line (`name(`, `name[T](`), else null. */
+function calleeColumn(text: string, name: string): number | null {
+  // `<-`: the channel send on the line; its hand-off edges are recorded at column 0.
+  if (name === '<-') return 0;
+  const code = text.replace(/\/\/.*$/, '');
+  const escaped = name.replace(/[$]/g, '\\$');
+  const m = new RegExp(`(?<![\\w$])${escaped}\\s*(?:\\[[^\\]]*\\]\\s*)?\\(`).exec(code);
+  return m ? m.index : null;
 }
 
 function listGoFiles(root: string, rel = ''): string[] {

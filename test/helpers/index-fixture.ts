@@ -5,11 +5,12 @@
 import { parseRepository } from '../../src/index/index-repository.js';
 import { linkTree } from '../../src/resolve/link-tree.js';
 import type { Store } from '../../src/store/db.js';
-import { openIndexStore } from '../../src/store/index-store.js';
+import { findTree, openIndexStore, type TreeRow } from '../../src/store/index-store.js';
 
 export interface IndexedFixture {
   store: Store;
   treeId: number;
+  tree: TreeRow;
   symbols: Map<number, { symbol: string; kind: string; file: string; line: number }>;
   edges: {
     caller: string;
@@ -19,6 +20,7 @@ export interface IndexedFixture {
     rank: number;
     file: string;
     line: number;
+    col: number;
     expr: string | null;
   }[];
   close(): Promise<void>;
@@ -52,8 +54,9 @@ export async function indexFixture(
     rank: number;
     file: string;
     line: number;
+    col: number;
     expr: string | null;
-  }>('SELECT caller, callee, kind, via, rank, file, line, expr FROM edges WHERE tree = ?', [
+  }>('SELECT caller, callee, kind, via, rank, file, line, col, expr FROM edges WHERE tree = ?', [
     treeId,
   ]);
   const edges = edgeRows.map((e) => ({
@@ -61,5 +64,6 @@ export async function indexFixture(
     caller: symbols.get(e.caller)?.symbol ?? '?',
     callee: e.callee === null ? null : (symbols.get(e.callee)?.symbol ?? '?'),
   }));
-  return { store, treeId, symbols, edges, close: () => store.close() };
+  const tree = (await findTree(store, parsed.tree.root))!;
+  return { store, treeId, tree, symbols, edges, close: () => store.close() };
 }

@@ -7,6 +7,7 @@ import { addRepoOptions, type RepoOptions } from '../repo.js';
 interface TraceFlags extends RepoOptions {
   depth?: string;
   focus?: string;
+  in?: string;
   all?: boolean;
   includeNoise?: boolean;
   includeStd?: boolean;
@@ -28,11 +29,15 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
       'a cmd/<name> component (kube-scheduler), kube-controller-manager/<controller>, or a function symbol',
     )
     .description(
-      "Follow the calls from a component's main() through cobra, leader election, goroutines, function values and interfaces into its loops. Every hop has its file:line; non-static hops say how they were found.",
+      "Follow the calls from a component's main() through cobra, leader election, goroutines, function values, channels and interfaces into its loops. A trace is one program: only packages main imports (transitively) can be reached, and a function passed as a parameter is what the caller on the path passed. Every hop has its file:line; non-static hops say how they were found.",
     );
   addRepoOptions(trace)
     .option('--depth <n>', 'how many calls deep to follow (default: 25, or 12 with --all/--focus)')
     .option('--focus <symbol>', 'keep only the paths that reach this symbol')
+    .option(
+      '--in <component>',
+      "trace a library symbol inside this component's program (its import closure and the function values its callers pass)",
+    )
     .option('--all', 'expand every function, not only the component’s own spine')
     .option('--include-noise', 'show calls into logging, metrics, errors (rules/noise.yaml)')
     .option('--include-std', 'show calls into the Go standard library')
@@ -49,6 +54,7 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
       'after',
       '\nExamples:\n  k8s-read trace kube-scheduler\n  k8s-read trace kube-controller-manager/replicaset\n' +
         '  k8s-read trace kube-scheduler --focus selectHost\n  k8s-read trace "(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne" --depth 3\n' +
+        "  k8s-read trace 'wait.BackoffUntil' --in kube-scheduler   # a helper, inside one program\n" +
         '  k8s-read trace kube-scheduler -o json | jq \'.edges[] | select(.kind == "framework")\'\n',
     )
     .action(async (target: string, flags: TraceFlags) => {
@@ -62,6 +68,7 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
         ...(depth !== undefined ? { depth } : {}),
         ...(maxChildren !== undefined ? { maxChildren } : {}),
         ...(flags.focus ? { focus: flags.focus } : {}),
+        ...(flags.in ? { in: flags.in } : {}),
         ...(flags.github ? { github: flags.github } : {}),
         all: Boolean(flags.all),
         includeNoise: Boolean(flags.includeNoise),

@@ -1,9 +1,9 @@
 /**
- * Static resolution without a Go toolchain: the static type of an operand (receivers, parameters,
+ * The type checker: names, scopes and the static types of expressions (receivers, parameters,
  * locals, composite literals, constructor results, multi-value returns, assertions, range,
- * selector chains, embedded promotion), the targets of function values (fields, variables,
- * parameters fed by call sites, returned closures) and the implementations behind an interface
- * call, ranked by what is actually stored into the field or variable.
+ * selector chains), declarations, method sets with embedded promotion (the shallowest depth wins,
+ * as the Go spec says), interface method sets and the named types that implement them. It knows
+ * nothing of where values flow: that is src/resolve/value-flow.ts.
  */
 import type { CallFact, Expr, LocalFact, TypeFact } from '../index/facts.js';
 import type { FileModel, FuncRef, ProgramModel, TypeDecl, ValueDecl } from './model.js';
@@ -62,25 +62,8 @@ const BUILTIN_FUNCS = new Set([
   'recover',
 ]);
 
-export interface SourceRef {
-  expr: Expr;
-  ctx: Ctx;
-  index?: number;
-}
-
-/** Beyond this many targets a function value or interface call is reported, not expanded. */
-export const MAX_TARGETS = 40;
-
-/** Flow steps look at this many sources of one value (a helper called from 5,000 places has 5,000). */
-export const MAX_SOURCES = 64;
-
-/** Interface calls keep this many lower-ranked implementations as alternatives. */
-export const MAX_ALTERNATIVES = 5;
-
-export class Resolver {
+export class TypeChecker {
   private readonly typeMemo = new WeakMap<object, GoType>();
-  private readonly funcTargetsMemo = new WeakMap<object, { fn: FuncRef; literal: boolean }[]>();
-  private readonly storedMemo = new WeakMap<object, GoType[]>();
   private readonly parseMemo = new WeakMap<TypeScope, Map<string, GoType>>();
   private readonly ifaceMemo = new Map<string, Map<string, MethodShape>>();
   private readonly shapeMemo = new Map<number, string>();
@@ -92,20 +75,6 @@ export class Resolver {
   private readonly underlyingMemo = new Map<string, GoType>();
   private methodIndex: Map<string, Set<string>> | undefined;
   private readonly implMemo = new Map<string, GoType[]>();
-  /** `struct symbol.field` -> what is stored into it (assignments and keyed literals). */
-  readonly fieldSources = new Map<string, SourceRef[]>();
-  /** Package-level variable symbol -> assignments to it. */
-  readonly valueSources = new Map<string, SourceRef[]>();
-  /** function id -> parameter index -> arguments passed at resolved call sites. */
-  readonly argSources = new Map<number, Map<number, SourceRef[]>>();
-  /** Local assignments `v = expr` by file, enclosing function and name. */
-  private readonly localAssigns = new Map<FileModel, Map<string, SourceRef[]>>();
-  /** Element stores `m[k] = v` into locals and parameters, by file and binding. */
-  private readonly elementAssigns = new Map<FileModel, Map<string, SourceRef[]>>();
-  private elementDepth = 0;
-  private readonly elementActive = new Set<object>();
-  /** Element stores into package-level variables (registries: `plugins[name] = factory`). */
-  private readonly valueElementAssigns = new Map<string, SourceRef[]>();
 
   constructor(readonly model: ProgramModel) {}
 
@@ -666,465 +635,6 @@ export class Resolver {
     return names;
   }
 
-  // ---------------------------------------------------------------- flows
-
-  /** Indexes assignments and keyed literals by the field or variable they store into. */
-  collectStores(): void {
-    for (const file of this.model.files) {
-      const facts = file.facts;
-      for (const c of facts.composites) {
-        if (!c.type) continue;
-        const ctx: Ctx = { file, fn: c.fn, line: c.line };
-        const t = deref(this.parse(c.type, this.scopeFor(ctx)));
-        if (t.k !== 'named') continue;
-        for (const [key, value, line] of c.fields) {
-          const sel = this.select(t, key);
-          const owner = sel?.k === 'field' ? sel.owner : typeKey(t);
-          push(this.fieldSources, `${owner}.${key}`, {
-            expr: value,
-            ctx: { file, fn: c.fn, line },
-          });
-        }
-      }
-      for (const a of facts.assigns) {
-        const ctx: Ctx = { file, fn: a.fn, line: a.line };
-        const source: SourceRef = {
-          expr: a.rhs,
-          ctx,
-          ...(a.index !== undefined ? { index: a.index } : {}),
-        };
-        if (a.lhs[0] === 's') {
-          const [, x, name] = a.lhs;
-          if (x[0] === 'i') {
-            const b = this.resolveIdent(x[1], ctx);
-            if (b?.k === 'import') {
-              push(this.valueSources, `${b.path}.${name}`, source);
-              continue;
-            }
-          }
-          const sel = this.select(this.typeOf(x, ctx), name);
-          if (sel?.k === 'field') push(this.fieldSources, `${sel.owner}.${name}`, source);
-        } else if (a.lhs[0] === 'x' && a.lhs[1][0] === 'i') {
-          const b = this.resolveIdent(a.lhs[1][1], ctx);
-          if (b?.k === 'value') push(this.valueElementAssigns, b.decl.symbol, source);
-          else if (b?.k === 'local' || b?.k === 'param') {
-            let byName = this.elementAssigns.get(file);
-            if (!byName) this.elementAssigns.set(file, (byName = new Map()));
-            push(byName, localKey(b), source);
-          }
-        } else if (a.lhs[0] === 'i') {
-          const b = this.resolveIdent(a.lhs[1], ctx);
-          if (b?.k === 'value') push(this.valueSources, b.decl.symbol, source);
-          else if (b?.k === 'local' || b?.k === 'param') {
-            let byName = this.localAssigns.get(file);
-            if (!byName) this.localAssigns.set(file, (byName = new Map()));
-            push(byName, localKey(b), source);
-          }
-        }
-      }
-    }
-  }
-
-  /** Records the arguments of a resolved call, so parameters know what flows into them. */
-  recordArgs(target: FuncRef, args: readonly Expr[], ctx: Ctx): void {
-    if (args.length === 0) return;
-    let byParam = this.argSources.get(target.id);
-    if (!byParam) this.argSources.set(target.id, (byParam = new Map()));
-    const last = target.fact.params.length - 1;
-    args.forEach((arg, i) => {
-      // Arguments past the last parameter of a variadic function are elements of it.
-      if (i > last && !(target.fact.variadic && last >= 0)) return;
-      push(byParam, Math.min(i, last), { expr: arg, ctx });
-    });
-  }
-
-  /** The expressions that can flow into an expression's storage (one step back). */
-  sourcesOf(expr: Expr, ctx: Ctx): SourceRef[] {
-    if (expr[0] === 'i') {
-      const b = this.resolveIdent(expr[1], ctx);
-      if (!b) return [];
-      if (b.k === 'local') {
-        const out: SourceRef[] = [];
-        if (b.local.range && b.local.value) {
-          // `for _, v := range x`: v holds x's elements.
-          return b.local.index === 1
-            ? this.elementSources(b.local.value, {
-                file: b.file,
-                fn: b.local.fn,
-                line: b.local.line,
-              })
-            : [];
-        }
-        if (b.local.value) {
-          out.push({
-            expr: b.local.value,
-            ctx: { file: b.file, fn: b.local.fn, line: b.local.line },
-            ...(b.local.index !== undefined && !b.local.range ? { index: b.local.index } : {}),
-          });
-        }
-        out.push(...(this.localAssigns.get(b.file)?.get(localKey(b)) ?? []));
-        return out;
-      }
-      if (b.k === 'param') {
-        const ref = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
-        const fromCalls = ref ? (this.argSources.get(ref.id)?.get(b.index) ?? []) : [];
-        return [...fromCalls, ...(this.localAssigns.get(b.file)?.get(localKey(b)) ?? [])];
-      }
-      if (b.k === 'value') {
-        const out: SourceRef[] = [];
-        const v = b.decl.fact;
-        if (v.value)
-          out.push({
-            expr: v.value,
-            ctx: { file: b.decl.file, fn: -1, line: v.line },
-            ...(v.index !== undefined ? { index: v.index } : {}),
-          });
-        out.push(...(this.valueSources.get(b.decl.symbol) ?? []));
-        return out;
-      }
-      return [];
-    }
-    if (expr[0] === 's') {
-      const [, x, name] = expr;
-      if (x[0] === 'i') {
-        const b = this.resolveIdent(x[1], ctx);
-        if (b?.k === 'import') {
-          const decl = this.model.packages.get(b.path)?.values.get(name);
-          const out: SourceRef[] = [];
-          if (decl?.fact.value)
-            out.push({
-              expr: decl.fact.value,
-              ctx: { file: decl.file, fn: -1, line: decl.fact.line },
-            });
-          out.push(...(this.valueSources.get(`${b.path}.${name}`) ?? []));
-          return out;
-        }
-      }
-      const sel = this.select(this.typeOf(x, ctx), name);
-      if (sel?.k === 'field') return this.fieldSources.get(`${sel.owner}.${name}`) ?? [];
-      return [];
-    }
-    if (expr[0] === 'u' || expr[0] === 'g')
-      return this.sourcesOf(expr[0] === 'u' ? expr[2] : expr[1], ctx);
-    // `v.(Shape)`: what flows into v flows on (the assertion only narrows it).
-    if (expr[0] === 'a') return [{ expr: expr[1], ctx }];
-    // `m[k]`: the elements stored in m.
-    if (expr[0] === 'x') return this.elementSources(expr[1], ctx);
-    return [];
-  }
-
-  /** Records `arg` as collected into the value `into` (a framework's `collects` method). */
-  addCollected(into: Expr, arg: Expr, ctx: Ctx): void {
-    if (into[0] !== 'i') return;
-    const b = this.resolveIdent(into[1], ctx);
-    if (b?.k !== 'local' && b?.k !== 'param') return;
-    let byName = this.elementAssigns.get(b.file);
-    if (!byName) this.elementAssigns.set(b.file, (byName = new Map()));
-    push(byName, localKey(b), { expr: arg, ctx });
-  }
-
-  /** Values stored as elements of a slice or map: literal entries and `m[k] = v` assignments. */
-  elementSources(expr: Expr, ctx: Ctx, depth = 0): SourceRef[] {
-    // sourcesOf and elementSources call each other (`m[k]` of a map of maps): one bound for both.
-    if (depth > 5 || this.elementDepth > 8 || this.elementActive.has(expr)) return [];
-    this.elementDepth++;
-    this.elementActive.add(expr);
-    try {
-      return this.elementSourcesUnguarded(expr, ctx, depth);
-    } finally {
-      this.elementDepth--;
-      this.elementActive.delete(expr);
-    }
-  }
-
-  private elementSourcesUnguarded(expr: Expr, ctx: Ctx, depth: number): SourceRef[] {
-    if (expr[0] === 'l') return (expr[3] ?? []).map((e) => ({ expr: e, ctx }));
-    const out: SourceRef[] = [];
-    if (expr[0] === 'i') {
-      const b = this.resolveIdent(expr[1], ctx);
-      if (b && (b.k === 'local' || b.k === 'param'))
-        out.push(...(this.elementAssigns.get(b.file)?.get(localKey(b)) ?? []));
-      if (b?.k === 'value') out.push(...(this.valueElementAssigns.get(b.decl.symbol) ?? []));
-      if (b?.k === 'param') {
-        // `func New(opts ...Option)`: each argument in the variadic position is an element.
-        const f = b.file.facts.funcs[b.fn];
-        const ref = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
-        if (f?.variadic && ref && b.index === f.params.length - 1)
-          out.push(...(this.argSources.get(ref.id)?.get(b.index) ?? []));
-      }
-    }
-    if (expr[0] === 'c') {
-      // A function returning a map or slice: the elements of what it returns.
-      for (const callee of this.directCallees(expr[1], ctx)) {
-        for (const ret of callee.file.facts.returns) {
-          if (ret.fn === callee.index && ret.values[0])
-            out.push(
-              ...this.elementSources(
-                ret.values[0],
-                { file: callee.file, fn: ret.fn, line: ret.line },
-                depth + 1,
-              ),
-            );
-        }
-      }
-      return out;
-    }
-    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES))
-      out.push(...this.elementSources(s.expr, s.ctx, depth + 1));
-    return out.slice(0, MAX_SOURCES * 4);
-  }
-
-  /**
-   * The functions a function value can be: literals, named functions, method values — followed
-   * through locals, fields, package variables, parameters (via call sites) and returned closures.
-   */
-  funcTargets(
-    expr: Expr,
-    ctx: Ctx,
-    depth = 0,
-    seen = new Set<object>(),
-  ): { fn: FuncRef; literal: boolean }[] {
-    // Memoized per expression: each expression sits in one place, so its answer does not depend on
-    // who asks. (An answer cut short by a cycle stays cut: the analysis is an approximation anyway.)
-    const memo = this.funcTargetsMemo.get(expr);
-    if (memo) return memo;
-    if (depth > 6 || seen.has(expr)) return [];
-    seen.add(expr);
-    const result = this.funcTargetsUncached(expr, ctx, depth, seen);
-    this.funcTargetsMemo.set(expr, result);
-    return result;
-  }
-
-  private funcTargetsUncached(
-    expr: Expr,
-    ctx: Ctx,
-    depth: number,
-    seen: Set<object>,
-  ): { fn: FuncRef; literal: boolean }[] {
-    switch (expr[0]) {
-      case 'f': {
-        const ref = this.model.funcs[ctx.file.funcIds[expr[1]] ?? -1];
-        return ref ? [{ fn: ref, literal: true }] : [];
-      }
-      case 'i': {
-        const b = this.resolveIdent(expr[1], ctx);
-        if (b?.k === 'func') return [{ fn: b.ref, literal: false }];
-        break;
-      }
-      case 's': {
-        const [, x, name] = expr;
-        if (x[0] === 'i') {
-          const b = this.resolveIdent(x[1], ctx);
-          if (b?.k === 'import') {
-            const fn = this.model.packages.get(b.path)?.funcs.get(name);
-            if (fn) return [{ fn, literal: false }];
-            break;
-          }
-        }
-        const sel = this.select(this.methodExpressionType(x, ctx) ?? this.typeOf(x, ctx), name);
-        if (sel?.k === 'method') return [{ fn: sel.fn, literal: false }];
-        if (sel?.k === 'imethod') {
-          return this.interfaceTargets(sel, x, ctx)
-            .filter((t) => t.rank === 0)
-            .map((t) => ({ fn: t.fn, literal: false }));
-        }
-        break;
-      }
-      case 'c': {
-        // A call whose result is a function: the closures and functions the callee returns.
-        const out: { fn: FuncRef; literal: boolean }[] = [];
-        for (const callee of this.funcTargets(expr[1], ctx, depth + 1, seen)) {
-          for (const ret of callee.fn.file.facts.returns) {
-            if (ret.fn !== callee.fn.index || !ret.values[0]) continue;
-            out.push(
-              ...this.funcTargets(
-                ret.values[0],
-                { file: callee.fn.file, fn: ret.fn, line: ret.line },
-                depth + 1,
-                seen,
-              ),
-            );
-          }
-        }
-        return dedupe(out);
-      }
-      case 'u':
-        return this.funcTargets(expr[2], ctx, depth + 1, seen);
-      case 'g':
-        return this.funcTargets(expr[1], ctx, depth + 1, seen);
-      default:
-        return [];
-    }
-    const out: { fn: FuncRef; literal: boolean }[] = [];
-    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
-      if (s.index !== undefined && s.expr[0] === 'c') continue;
-      out.push(...this.funcTargets(s.expr, s.ctx, depth + 1, seen));
-      if (out.length > MAX_TARGETS) break;
-    }
-    return dedupe(out);
-  }
-
-  /**
-   * Composite literals of type `target` (a type key) whose value can reach `expr`: directly, nested
-   * in another literal's fields, through locals, parameters (via call sites), constructor returns
-   * and stores into struct fields. Flow-insensitive, depth-limited.
-   */
-  literalsReaching(
-    expr: Expr,
-    ctx: Ctx,
-    target: string,
-    depth = 0,
-    seen = new Set<object>(),
-    bound?: ArgBinding,
-  ): { lit: Expr; ctx: Ctx }[] {
-    if (depth > 10 || seen.has(expr)) return [];
-    seen.add(expr);
-    const out: { lit: Expr; ctx: Ctx }[] = [];
-    switch (expr[0]) {
-      case 'l': {
-        if (expr[1] !== null && typeKey(deref(this.parse(expr[1], this.scopeFor(ctx)))) === target)
-          return [{ lit: expr, ctx }];
-        for (const [, value] of expr[2])
-          out.push(...this.literalsReaching(value, ctx, target, depth + 1, seen, bound));
-        return out;
-      }
-      case 'u':
-        return this.literalsReaching(expr[2], ctx, target, depth + 1, seen, bound);
-      case 'c': {
-        // Into the callee's returns with this call's arguments bound to its parameters: what a
-        // constructor wraps (`NewLeaderElector(cfg)` returning `&LeaderElector{config: lec}`) is
-        // this caller's argument, not every caller's.
-        const call = this.callFactAt(expr, ctx);
-        for (const callee of this.directCallees(expr[1], ctx)) {
-          const inner: ArgBinding | undefined =
-            call && !callee.fact.variadic
-              ? { file: callee.file, fn: callee.index, args: call.args, ctx }
-              : undefined;
-          for (const ret of callee.file.facts.returns) {
-            if (ret.fn === callee.index && ret.values[0]) {
-              out.push(
-                ...this.literalsReaching(
-                  ret.values[0],
-                  { file: callee.file, fn: ret.fn, line: ret.line },
-                  target,
-                  depth + 1,
-                  seen,
-                  inner,
-                ),
-              );
-            }
-          }
-        }
-        return out;
-      }
-      default: {
-        if (expr[0] === 'i' && bound && bound.file === ctx.file && bound.fn === ctx.fn) {
-          const b = this.resolveIdent(expr[1], ctx);
-          const arg = b?.k === 'param' && b.index >= 0 ? bound.args[b.index] : undefined;
-          if (arg) return this.literalsReaching(arg, bound.ctx, target, depth + 1, seen);
-        }
-        for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
-          // A local of the bound function keeps the binding (`le := LeaderElector{config: lec}`).
-          const keep =
-            bound && s.ctx.file === bound.file && s.ctx.fn === bound.fn ? bound : undefined;
-          out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen, keep));
-        }
-        // Values collected into it (`root.AddCommand(sub)`; `m[k] = v`).
-        for (const s of this.elementSources(expr, ctx).slice(0, MAX_SOURCES))
-          out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
-        // A struct value whose field of the target type was assigned later
-        // (`cfg.Callbacks = LeaderCallbacks{...}`).
-        const t = deref(this.typeOf(expr, ctx));
-        if (t.k === 'named' && typeKey(t) !== target) {
-          const u = this.underlying(t);
-          if (u.k === 'struct') {
-            for (const f of u.fields) {
-              const ft = deref(f.type);
-              if (ft.k !== 'named' || typeKey(ft) !== target) continue;
-              // Only stores near this value can have filled its field: those in this very function,
-              // else those in its package. A store in another component configures another object
-              // of the same type (kube-controller-manager's callbacks are not the scheduler's).
-              const all = this.fieldSources.get(`${typeKey(t)}.${f.name ?? ft.name}`) ?? [];
-              const inFunction = all.filter((s) => s.ctx.file === ctx.file && s.ctx.fn === ctx.fn);
-              const near =
-                inFunction.length > 0
-                  ? inFunction
-                  : all.filter((s) => s.ctx.file.pkg === ctx.file.pkg);
-              for (const s of near.slice(0, MAX_SOURCES)) {
-                out.push(...this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen));
-              }
-            }
-          }
-        }
-        return out;
-      }
-    }
-  }
-
-  /**
-   * The call fact of a call expression met inside another expression (whose arguments the nested
-   * expression does not keep): same function, line and called name.
-   */
-  private callFactAt(expr: Extract<Expr, { 0: 'c' }>, ctx: Ctx): CallFact | undefined {
-    const name = calledName(expr[1]);
-    if (name === undefined) return undefined;
-    let byLine = this.callsByLine.get(ctx.file);
-    if (!byLine) {
-      byLine = new Map();
-      for (const c of ctx.file.facts.calls) push(byLine, `${c.fn}:${c.line}`, c);
-      this.callsByLine.set(ctx.file, byLine);
-    }
-    const here = (byLine.get(`${ctx.fn}:${ctx.line}`) ?? []).filter(
-      (c) => calledName(c.callee) === name,
-    );
-    return here.length === 1 ? here[0] : undefined;
-  }
-
-  /** Concrete types that can be stored in an expression of interface type (flow-insensitive). */
-  storedTypes(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): GoType[] {
-    const memo = this.storedMemo.get(expr);
-    if (memo) return memo;
-    if (depth > 6 || seen.has(expr)) return [];
-    seen.add(expr);
-    const result = this.storedTypesUncached(expr, ctx, depth, seen);
-    this.storedMemo.set(expr, result);
-    return result;
-  }
-
-  private storedTypesUncached(expr: Expr, ctx: Ctx, depth: number, seen: Set<object>): GoType[] {
-    const t = this.typeOf(expr, ctx);
-    const concrete = (x: GoType) => {
-      const base = deref(x);
-      return base.k === 'named' && base.pkg !== '' && !this.isInterface(base);
-    };
-    if (concrete(t)) return [t];
-    const out: GoType[] = [];
-    if (expr[0] === 'c') {
-      for (const callee of this.directCallees(expr[1], ctx)) {
-        for (const ret of callee.file.facts.returns) {
-          if (ret.fn !== callee.index) continue;
-          const v = ret.values[0];
-          if (v)
-            out.push(
-              ...this.storedTypes(
-                v,
-                { file: callee.file, fn: ret.fn, line: ret.line },
-                depth + 1,
-                seen,
-              ),
-            );
-        }
-      }
-      return out;
-    }
-    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
-      if (s.index !== undefined && s.index > 0) continue;
-      out.push(...this.storedTypes(s.expr, s.ctx, depth + 1, seen));
-      if (out.length > MAX_TARGETS) break;
-    }
-    return out;
-  }
-
   /** Functions a call reaches directly (named functions and concrete methods), no value flow. */
   directCallees(callee: Expr, ctx: Ctx): FuncRef[] {
     if (callee[0] === 'i') {
@@ -1146,47 +656,23 @@ export class Resolver {
     return [];
   }
 
-  /** Implementations of an interface method call, ranked: stored types first (rank 0). */
-  interfaceTargets(
-    sel: Extract<Selection, { k: 'imethod' }>,
-    operand: Expr,
-    ctx: Ctx,
-  ): { fn: FuncRef; rank: number }[] {
-    const impls = this.implementations(sel.iface);
-    // Promoted through an embedded interface field: what is stored is what that field holds.
-    const stored = sel.embeddedIn
-      ? (this.fieldSources.get(sel.embeddedIn) ?? []).flatMap((src) =>
-          this.storedTypes(src.expr, src.ctx),
-        )
-      : this.storedTypes(operand, ctx);
-    const storedKeys = new Set(stored.map((t) => typeKey(deref(t))));
-    const primary: FuncRef[] = [];
-    const rest: FuncRef[] = [];
-    for (const impl of impls) {
-      const stored = storedKeys.has(typeKey(impl));
-      // Past the alternatives kept, only stored types still matter.
-      if (!stored && rest.length > MAX_ALTERNATIVES) continue;
-      const m = this.select(impl, sel.name);
-      if (m?.k !== 'method') continue;
-      if (stored) primary.push(m.fn);
-      else rest.push(m.fn);
+  /**
+   * The call fact of a call expression met inside another expression (whose arguments the nested
+   * expression does not keep): same function, line and called name.
+   */
+  callFactAt(expr: Extract<Expr, { 0: 'c' }>, ctx: Ctx): CallFact | undefined {
+    const name = calledName(expr[1]);
+    if (name === undefined) return undefined;
+    let byLine = this.callsByLine.get(ctx.file);
+    if (!byLine) {
+      byLine = new Map();
+      for (const c of ctx.file.facts.calls) push(byLine, `${c.fn}:${c.line}`, c);
+      this.callsByLine.set(ctx.file, byLine);
     }
-    // Nothing known to be stored: a single implementation is the answer, and so is the only real
-    // one among test doubles. Otherwise all stay alternatives (none has rank 0), real code before
-    // test doubles, nearest package first.
-    if (primary.length === 0 && rest.length === 1 && impls.length === 1)
-      return [{ fn: rest[0]!, rank: 0 }];
-    rest.sort(
-      (a, b) => rankImplementation(a, ctx.file.pkg.path) - rankImplementation(b, ctx.file.pkg.path),
+    const here = (byLine.get(`${ctx.fn}:${ctx.line}`) ?? []).filter(
+      (c) => calledName(c.callee) === name,
     );
-    if (primary.length === 0 && rest.length === impls.length) {
-      const real = rest.filter((fn) => !isTestDouble(fn));
-      if (real.length === 1) primary.push(...rest.splice(rest.indexOf(real[0]!), 1));
-    }
-    return [
-      ...primary.map((fn) => ({ fn, rank: 0 })),
-      ...rest.slice(0, MAX_ALTERNATIVES).map((fn, i) => ({ fn, rank: i + 1 })),
-    ];
+    return here.length === 1 ? here[0] : undefined;
   }
 
   /** The declaration of an interface's method, and the interface declaring it (embedded ones searched). */
@@ -1215,16 +701,8 @@ export class Resolver {
   }
 }
 
-/** A call's arguments bound to the parameters of the function it called (one call deep). */
-interface ArgBinding {
-  file: FileModel;
-  fn: number;
-  args: readonly Expr[];
-  ctx: Ctx;
-}
-
 /** The name a call expression calls: `f` in `f(x)`, `Add` in `q.Add(x)`. */
-function calledName(callee: Expr): string | undefined {
+export function calledName(callee: Expr): string | undefined {
   if (callee[0] === 'i') return callee[1];
   if (callee[0] === 's') return callee[2];
   if (callee[0] === 'g') return calledName(callee[1]);
@@ -1261,24 +739,6 @@ export function signatureShape(
   return `(${types(params)})(${types(results)})`;
 }
 
-/** Test doubles (fakes, mocks, testing packages) rank after real implementations. */
-const TEST_DOUBLE =
-  /(^|\/)(fake|fakes|testing|testutil|testutils|mock|mocks)(\/|$)|\.(fake|Fake|mock|Mock|stub|Stub)[A-Z\w]*\)/;
-
-function isTestDouble(fn: FuncRef): boolean {
-  return TEST_DOUBLE.test(fn.pkg.path) || TEST_DOUBLE.test(fn.symbol);
-}
-
-function rankImplementation(fn: FuncRef, fromPackage: string): number {
-  const double = isTestDouble(fn) ? 1000 : 0;
-  // Shared leading path elements with the calling package: nearer code is likelier.
-  const a = fn.pkg.path.split('/');
-  const b = fromPackage.split('/');
-  let common = 0;
-  while (common < a.length && common < b.length && a[common] === b[common]) common++;
-  return double - common;
-}
-
 function pick(t: GoType, index: number | undefined): GoType {
   if (index === undefined) return t.k === 'tuple' ? (t.items[0] ?? UNKNOWN) : t;
   return t.k === 'tuple' ? (t.items[index] ?? UNKNOWN) : index === 0 ? t : UNKNOWN;
@@ -1289,15 +749,4 @@ export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-function localKey(b: Binding): string {
-  if (b.k === 'local') return `${b.local.fn}:${b.local.name}:${b.local.line}`;
-  if (b.k === 'param') return `${b.fn}:param:${b.index}`;
-  return '';
-}
-
-function dedupe(list: { fn: FuncRef; literal: boolean }[]): { fn: FuncRef; literal: boolean }[] {
-  const seen = new Set<number>();
-  return list.filter((x) => (seen.has(x.fn.id) ? false : (seen.add(x.fn.id), true)));
 }

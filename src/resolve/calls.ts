@@ -1,0 +1,247 @@
+/**
+ * One call site resolved to what it calls: a package function or a concrete method (static), the
+ * implementations behind an interface method (ranked), the functions a function value can be
+ * (fields, variables, returned closures, conversions), a parameter slot of the enclosing function
+ * (bound per call path by the tracer), a function of an unindexed package, or nothing (builtins,
+ * conversions). A call that cannot be pinned down stays unresolved with its text.
+ */
+import type { CallFact, Expr } from '../index/facts.js';
+import type { AbstractMethod, EdgeKind } from './link-output.js';
+import type { FuncRef } from './model.js';
+import { ALWAYS, type Needs } from './needs.js';
+import type { Ctx, TypeChecker } from './type-checker.js';
+import { deref, typeKey, type GoType } from './types.js';
+import type { FuncTarget, Slot, ValueFlow } from './value-flow.js';
+
+export interface CallTarget {
+  target: FuncRef | Slot;
+  kind: EdgeKind;
+  rank: number;
+  needs: Needs;
+}
+
+export type CallResolution =
+  | { k: 'targets'; targets: CallTarget[]; abstract?: AbstractMethod }
+  | { k: 'external'; symbol: string }
+  | { k: 'unresolved'; externalPackage?: string }
+  | { k: 'none' };
+
+export function resolveCall(
+  types: TypeChecker,
+  flow: ValueFlow,
+  call: CallFact,
+  ctx: Ctx,
+): CallResolution {
+  let callee: Expr = call.callee;
+  while (callee[0] === 'g' || (callee[0] === 'u' && callee[1] === '*'))
+    callee = callee[0] === 'g' ? callee[1] : callee[2];
+  const values = (list: FuncTarget[], kind: (t: FuncTarget) => EdgeKind): CallResolution =>
+    list.length === 0
+      ? { k: 'unresolved' }
+      : {
+          k: 'targets',
+          targets: list.map((t) => ({
+            target: t.k === 'fn' ? t.fn : t.slot,
+            kind: kind(t),
+            rank: 0,
+            needs: t.needs,
+          })),
+        };
+  switch (callee[0]) {
+    case 'f': {
+      const ref = types.model.funcs[ctx.file.funcIds[callee[1]] ?? -1];
+      return ref
+        ? { k: 'targets', targets: [{ target: ref, kind: 'closure', rank: 0, needs: ALWAYS }] }
+        : { k: 'unresolved' };
+    }
+    case 'i': {
+      const b = types.resolveIdent(callee[1], ctx);
+      if (!b) return { k: 'unresolved' };
+      if (b.k === 'builtin' || b.k === 'type') return { k: 'none' };
+      if (b.k === 'func')
+        return {
+          k: 'targets',
+          targets: [{ target: b.ref, kind: 'static', rank: 0, needs: ALWAYS }],
+        };
+      const targets = flow.funcTargets(callee, ctx);
+      if (targets.length === 0) {
+        if (types.asType(callee, ctx)) return { k: 'none' };
+        // `ctx, cancel := context.WithCancel(ctx); cancel()`: a function value from an unindexed package.
+        const root = externalRoot(types, callee, ctx);
+        return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
+      }
+      // A closure held in a local of this function reads as one; anything else is a function value.
+      return values(targets, (t) =>
+        t.k === 'fn' && t.literal && b.k === 'local' ? 'closure' : 'funcvalue',
+      );
+    }
+    case 's': {
+      const [, x, name] = callee;
+      if (x[0] === 'i') {
+        const b = types.resolveIdent(x[1], ctx);
+        if (b?.k === 'import') {
+          const pkg = types.model.packages.get(b.path);
+          if (!pkg) return { k: 'external', symbol: `${b.path}.${name}` };
+          const fn = pkg.funcs.get(name);
+          if (fn)
+            return {
+              k: 'targets',
+              targets: [{ target: fn, kind: 'static', rank: 0, needs: ALWAYS }],
+            };
+          if (pkg.types.has(name)) return { k: 'none' };
+          // A package-level variable holding a function (`NewControllerManagedBy = builder.ControllerManagedBy`).
+          return values(flow.funcTargets(callee, ctx), () => 'funcvalue');
+        }
+      }
+      const xt = types.methodExpressionType(x, ctx) ?? types.typeOf(x, ctx);
+      const sel = types.select(xt, name);
+      if (sel?.k === 'method')
+        return {
+          k: 'targets',
+          targets: [{ target: sel.fn, kind: 'static', rank: 0, needs: ALWAYS }],
+        };
+      if (sel?.k === 'imethod') {
+        const found = flow.interfaceTargets(sel, x, ctx);
+        if (found.length === 0) {
+          const it = deref(sel.iface);
+          return it.k === 'named' && !types.model.packages.has(it.pkg)
+            ? { k: 'external', symbol: `(${typeKey(it)}).${name}` }
+            : { k: 'unresolved' };
+        }
+        const ranked: CallTarget[] = found.map((t) => ({
+          target: t.fn,
+          kind: 'interface',
+          rank: t.rank,
+          needs: t.needs,
+        }));
+        // No value known to be stored there and several implementations could be: the call is one of
+        // the interface's method, not a guess among them; the implementations are its alternatives.
+        if (found.some((t) => t.rank === 0)) return { k: 'targets', targets: ranked };
+        const abstract = abstractMethod(types, sel.iface, name);
+        return abstract
+          ? { k: 'targets', targets: ranked, abstract }
+          : { k: 'targets', targets: ranked };
+      }
+      if (sel?.k === 'field') return values(flow.funcTargets(callee, ctx), () => 'funcvalue');
+      const base = deref(xt);
+      if (base.k === 'named' && base.pkg !== '' && !types.model.packages.has(base.pkg)) {
+        return { k: 'external', symbol: `(${typeKey(xt)}).${name}` };
+      }
+      if (base.k === 'named' && base.pkg === '') return { k: 'none' };
+      const root = externalRoot(types, x, ctx);
+      return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
+    }
+    case 'c':
+      return values(flow.funcTargets(callee, ctx), () => 'funcvalue');
+    default:
+      return types.asType(callee, ctx) ? { k: 'none' } : { k: 'unresolved' };
+  }
+}
+
+/**
+ * Import path of an unindexed package an expression chain starts from (`klog.V(2).InfoS`), also
+ * through locals bound to such chains (`klogV := klog.V(2); klogV.InfoS(...)`).
+ */
+export function externalRoot(
+  types: TypeChecker,
+  expr: Expr,
+  ctx: Ctx,
+  depth = 0,
+): string | undefined {
+  let e: Expr = expr;
+  for (let i = 0; i < 20; i++) {
+    if (e[0] === 's') e = e[1];
+    else if (e[0] === 'c' || e[0] === 'x' || e[0] === 'g' || e[0] === 'sl') e = e[1];
+    else if (e[0] === 'u') e = e[2];
+    else break;
+  }
+  if (e[0] !== 'i') return undefined;
+  const b = types.resolveIdent(e[1], ctx);
+  if (b?.k === 'import' && !types.model.packages.has(b.path)) return b.path;
+  if (b?.k === 'local' || b?.k === 'param' || b?.k === 'value') {
+    const t = deref(types.typeOfBinding(b));
+    if (t.k === 'named' && t.pkg !== '' && !types.model.packages.has(t.pkg)) return t.pkg;
+    if (b.k === 'local' && b.local.value && depth < 4) {
+      return externalRoot(
+        types,
+        b.local.value,
+        { file: b.file, fn: b.local.fn, line: b.local.line },
+        depth + 1,
+      );
+    }
+  }
+  return undefined;
+}
+
+/** The interface method a call names, as a symbol `(pkg.Iface).Name` at its declaration. */
+function abstractMethod(
+  types: TypeChecker,
+  iface: GoType,
+  name: string,
+): AbstractMethod | undefined {
+  const t = deref(iface);
+  if (t.k !== 'named') return undefined;
+  const found = types.interfaceMethodDecl(t, name);
+  if (!found) return undefined;
+  const { decl, method } = found;
+  return {
+    abstract: true,
+    symbol: `(${typeKey(t)}).${name}`,
+    name,
+    pkg: t.pkg,
+    file: decl.file.path,
+    line: method.line,
+    col: 0,
+    detail: signatureText(method.params, method.results),
+  };
+}
+
+export function signatureText(
+  paramList: readonly (readonly [string | null, string])[],
+  resultList: readonly (readonly [string | null, string])[],
+): string {
+  const params = paramList.map(([n, t]) => (n ? `${n} ${t}` : t)).join(', ');
+  const results = resultList.map(([n, t]) => (n ? `${n} ${t}` : t));
+  const res =
+    results.length === 0
+      ? ''
+      : results.length === 1 && !resultList[0]![0]
+        ? ` ${results[0]}`
+        : ` (${results.join(', ')})`;
+  return `func(${params})${res}`;
+}
+
+/** An expression as written, shortened (kept with unresolved and non-static edges). */
+export function exprText(e: Expr, depth = 0): string {
+  if (depth > 8) return '…';
+  switch (e[0]) {
+    case 'i':
+      return e[1];
+    case 's':
+      return `${exprText(e[1], depth + 1)}.${e[2]}`;
+    case 'c':
+      return `${exprText(e[1], depth + 1)}(${e[2].length ? '…' : ''})`;
+    case 'l':
+      return `${e[1] ?? ''}{…}`;
+    case 'f':
+      return 'func(){…}';
+    case 'u':
+      return e[1] === '...'
+        ? `${exprText(e[2], depth + 1)}...`
+        : `${e[1]}${exprText(e[2], depth + 1)}`;
+    case 'x':
+      return `${exprText(e[1], depth + 1)}[${e[2] ?? '…'}]`;
+    case 'g':
+      return `${exprText(e[1], depth + 1)}[${e[2].join(', ')}]`;
+    case 'sl':
+      return `${exprText(e[1], depth + 1)}[:]`;
+    case 'a':
+      return `${exprText(e[1], depth + 1)}.(${e[2] ?? 'type'})`;
+    case 'n':
+      return e[1];
+    case 'b':
+      return `${exprText(e[2], depth + 1)} ${e[1]} ${exprText(e[3], depth + 1)}`;
+    case '?':
+      return e[1];
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * Channels are hand-offs: a send on a channel reaches the functions that receive from the same
+ * channel. "The same" is where the channel value comes from (src/resolve/value-flow.ts,
+ * `channelOrigins`): the struct field or package variable it is kept in, or the `make` of a local,
+ * followed through parameters and returns. The informer pipeline (`processorListener.add -> pop ->
+ * run`), the kubelet's pod-config and PLEG channels and kube-proxy's runner come out of this one
+ * mechanism.
+ */
+import type { FuncRef } from './model.js';
+import { both, through, type Needs } from './needs.js';
+import type { LinkContext } from './frameworks/handler.js';
+import { push, type Ctx } from './type-checker.js';
+
+/** Receivers kept per channel: past this, a channel is a broadcast no reader follows edge by edge. */
+const MAX_RECEIVERS = 16;
+
+export function linkChannels(link: LinkContext): void {
+  const { model, flow, out } = link;
+  const receivers = new Map<string, { fn: FuncRef; needs: Needs }[]>();
+  for (const file of model.files) {
+    for (const r of file.facts.recvs) {
+      const fn = model.funcs[file.funcIds[r.fn] ?? -1];
+      if (!fn) continue;
+      const ctx: Ctx = { file, fn: r.fn, line: r.line };
+      for (const o of flow.channelOrigins(r.ch, ctx)) {
+        const list = receivers.get(o.key);
+        if (list?.some((x) => x.fn === fn)) continue;
+        push(receivers, o.key, { fn, needs: through(o.needs, fn.pkg.path) });
+      }
+    }
+  }
+  for (const file of model.files) {
+    for (const s of file.facts.sends) {
+      const sender = model.funcs[file.funcIds[s.fn] ?? -1];
+      if (!sender) continue;
+      const ctx: Ctx = { file, fn: s.fn, line: s.line };
+      const done = new Set<number>();
+      for (const o of flow.channelOrigins(s.ch, ctx)) {
+        const list = receivers.get(o.key) ?? [];
+        if (list.length > MAX_RECEIVERS) continue;
+        for (const r of list) {
+          if (r.fn === sender || done.has(r.fn.id)) continue;
+          done.add(r.fn.id);
+          out.add(sender, r.fn, 'channel', {
+            via: `chan ${o.label}`,
+            line: s.line,
+            col: 0,
+            needs: both(o.needs, r.needs),
+          });
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * What the link phase writes, built as store rows straight away (a link of Kubernetes makes
+ * ~330k edges): call edges with how each was found, the bindings of function values to the
+ * parameter slots of the functions called, and the symbols of callees that are not functions of
+ * the index (functions of unindexed packages, interface methods, parameter slots). Needs are
+ * written as package ids, minus what the caller's own import closure implies.
+ */
+import type { EdgeInsert, SymbolInsert } from '../store/index-store.js';
+import type { FuncRef, ProgramModel } from './model.js';
+import { remaining, type Needs } from './needs.js';
+import type { Slot } from './value-flow.js';
+
+/** How an edge was found. `unresolved` edges have no callee; their text is kept. */
+export type EdgeKind =
+  | 'static'
+  | 'interface'
+  | 'funcvalue'
+  | 'closure'
+  | 'framework'
+  | 'goroutine'
+  | 'channel'
+  | 'unresolved';
+
+/** An interface's method as the callee of a dispatch no stored value decides. */
+export interface AbstractMethod {
+  abstract: true;
+  symbol: string;
+  name: string;
+  pkg: string;
+  file: string;
+  line: number;
+  col: number;
+  detail: string;
+}
+
+/** What an edge calls: a function of the index, a slot, an interface's method, an external symbol. */
+export type Callee = FuncRef | { slot: Slot } | AbstractMethod | string | null;
+
+export interface EdgeOptions {
+  via?: string | null;
+  rank?: number;
+  line: number;
+  col: number;
+  expr?: string | null;
+  needs?: Needs;
+}
+
+export interface BindingInsert {
+  caller: number;
+  line: number;
+  col: number;
+  callee: number;
+  /** Symbol id of the slot bound. */
+  slot: number;
+  /** Symbol id of the value: a function, or a slot of the caller (forwarded). */
+  value: number;
+  needs: string | null;
+}
+
+export interface PackageInsert {
+  id: number;
+  path: string;
+  name: string;
+  dir: string;
+  imports: string[];
+}
+
+interface PendingEdge {
+  row: EdgeInsert;
+  callee: Callee;
+  needs: Needs | undefined;
+}
+
+export class LinkOutput {
+  private readonly pending: PendingEdge[] = [];
+  private readonly bindingRows: {
+    caller: FuncRef;
+    line: number;
+    col: number;
+    callee: FuncRef;
+    slot: Slot;
+    value: FuncRef | Slot;
+    needs: Needs;
+  }[] = [];
+  private readonly bindingSeen = new Set<string>();
+  framework = 0;
+
+  constructor(readonly model: ProgramModel) {}
+
+  add(caller: FuncRef, callee: Callee, kind: EdgeKind, o: EdgeOptions): void {
+    if (kind === 'framework') this.framework++;
+    this.pending.push({
+      row: {
+        caller: caller.id,
+        callee: null,
+        kind,
+        via: o.via ?? null,
+        rank: o.rank ?? 0,
+        file: caller.file.path,
+        line: o.line,
+        col: o.col,
+        expr: o.expr ?? null,
+      },
+      callee,
+      needs: o.needs,
+    });
+  }
+
+  /** A function value passed at a call site into a slot of the function called. */
+  bind(
+    caller: FuncRef,
+    line: number,
+    col: number,
+    callee: FuncRef,
+    slot: Slot,
+    value: FuncRef | Slot,
+    needs: Needs,
+  ): void {
+    const key = `${caller.id}:${line}:${col}:${callee.id}:${slotKey(slot)}:${isSlot(value) ? `s${slotKey(value)}` : value.id}`;
+    if (this.bindingSeen.has(key)) return;
+    this.bindingSeen.add(key);
+    this.bindingRows.push({ caller, line, col, callee, slot, value, needs });
+  }
+
+  /**
+   * The rows. Symbols of external callees, interface methods and slots get ids after the
+   * functions, types and values (`nextId`); needs become package ids, pruned by the caller's
+   * import closure.
+   */
+  finish(
+    nextId: number,
+    packageId: ReadonlyMap<string, number>,
+    implied: (callerPkg: string, pkg: string) => boolean,
+  ): { edges: EdgeInsert[]; bindings: BindingInsert[]; symbols: SymbolInsert[] } {
+    const symbols: SymbolInsert[] = [];
+    const ids = new Map<string, number>();
+    const idOf = (key: string, make: () => Omit<SymbolInsert, 'id'>): number => {
+      let id = ids.get(key);
+      if (id === undefined) {
+        id = nextId++;
+        ids.set(key, id);
+        symbols.push({ id, ...make() });
+      }
+      return id;
+    };
+    const slotId = (slot: Slot) => idOf(`slot:${slotKey(slot)}`, () => slotSymbol(slot));
+    const needsText = (needs: Needs | undefined, caller: FuncRef): string | null => {
+      if (!needs) return null;
+      const left = remaining(needs, (p) => p === caller.pkg.path || implied(caller.pkg.path, p));
+      if (!left) return null;
+      return left.map((alt) => alt.map((p) => packageId.get(p) ?? -1).join(',')).join('|');
+    };
+    // Calls into unindexed packages first, then interface methods and slots (ids in that order).
+    const order = [...this.pending].sort((a, b) => rankOf(a.callee) - rankOf(b.callee));
+    for (const p of order) {
+      const c = p.callee;
+      if (c === null) p.row.callee = null;
+      else if (typeof c === 'string') p.row.callee = idOf(`ext:${c}`, () => externalSymbol(c));
+      else if ('abstract' in c) p.row.callee = idOf(`abs:${c.symbol}`, () => abstractSymbol(c));
+      else if ('slot' in c) p.row.callee = slotId(c.slot);
+      else p.row.callee = c.id;
+      const caller = this.model.funcs[p.row.caller]!;
+      p.row.needs = needsText(p.needs, caller);
+    }
+    const bindings: BindingInsert[] = this.bindingRows.map((b) => ({
+      caller: b.caller.id,
+      line: b.line,
+      col: b.col,
+      callee: b.callee.id,
+      slot: slotId(b.slot),
+      value: isSlot(b.value) ? slotId(b.value) : b.value.id,
+      needs: needsText(b.needs, b.caller),
+    }));
+    return { edges: this.pending.map((p) => p.row), bindings, symbols };
+  }
+}
+
+function rankOf(c: Callee): number {
+  if (typeof c === 'string') return 0;
+  if (c !== null && 'abstract' in c) return 1;
+  if (c !== null && 'slot' in c) return 2;
+  return 3;
+}
+
+export function isSlot(v: FuncRef | Slot): v is Slot {
+  return 'elem' in v;
+}
+
+export function slotKey(s: Slot): string {
+  return `${s.fn.id}:${s.index}:${s.elem ? 1 : 0}`;
+}
+
+/** `k8s.io/apimachinery/pkg/util/wait.BackoffUntil#f`; the elements of `opts ...Option`: `#opts[]`. */
+export function slotSymbolName(s: Slot): string {
+  const name = s.fn.fact.params[s.index]?.[0] ?? String(s.index);
+  return `${s.fn.symbol}#${name === '_' ? String(s.index) : name}${s.elem ? '[]' : ''}`;
+}
+
+function slotSymbol(s: Slot): Omit<SymbolInsert, 'id'> {
+  const param = s.fn.fact.params[s.index];
+  const symbol = slotSymbolName(s);
+  return {
+    symbol,
+    name: symbol.slice(symbol.lastIndexOf('#') + 1).replace(/\[\]$/, ''),
+    kind: 'param',
+    package: s.fn.pkg.path,
+    file: s.fn.file.path,
+    line: s.fn.fact.line,
+    endLine: s.fn.fact.line,
+    col: s.fn.fact.col,
+    detail: param ? `${param[0] ?? '_'} ${param[1]}` : null,
+    doc: null,
+  };
+}
+
+/** A function or method of a package the index does not hold. */
+function externalSymbol(sym: string): Omit<SymbolInsert, 'id'> {
+  const pkgPath = sym
+    .replace(/^\(\*?/, '')
+    .replace(/\)\.[^./]*$/, '')
+    .replace(/\.[^./]*$/, '');
+  return {
+    symbol: sym,
+    name: sym.slice(sym.lastIndexOf('.') + 1),
+    kind: 'external',
+    package: pkgPath,
+    file: '',
+    line: 0,
+    endLine: 0,
+    col: 0,
+    detail: null,
+    doc: null,
+  };
+}
+
+function abstractSymbol(m: AbstractMethod): Omit<SymbolInsert, 'id'> {
+  return {
+    symbol: m.symbol,
+    name: m.name,
+    kind: 'imethod',
+    package: m.pkg,
+    file: m.file,
+    line: m.line,
+    endLine: m.line,
+    col: m.col,
+    detail: m.detail,
+    doc: null,
+  };
+}

@@ -1,0 +1,800 @@
+/**
+ * The value-flow analysis: where values go. Stores into fields, variables and elements,
+ * arguments into parameters, returns out of calls; from those, the functions a function value can
+ * be, the concrete types an interface value can hold, the composite literals that reach a value,
+ * and the origins of a channel. Types come from the type checker (src/resolve/type-checker.ts).
+ *
+ * Two things keep the answers true to one program:
+ * - A function-typed parameter called (or forwarded) in its own function, or in a closure inside
+ *   it, is a *slot*: its value depends on the caller on the current path, so it is left for the
+ *   tracer to bind per call path (bindings are recorded at every call site), never merged over
+ *   every caller in the repository.
+ * - Every answer that came through code elsewhere carries the packages it came through
+ *   (src/resolve/needs.ts), so a trace keeps it only when those packages are in its program.
+ */
+import type { Expr } from '../index/facts.js';
+import type { FileModel, FuncRef, ProgramModel } from './model.js';
+import { ALWAYS, both, either, through, type Needs } from './needs.js';
+import { isTestDouble } from '../shared/go-symbol.js';
+import { push, type Binding, type Ctx, type Selection, type TypeChecker } from './type-checker.js';
+import { deref, typeKey, type GoType } from './types.js';
+
+export interface SourceRef {
+  expr: Expr;
+  ctx: Ctx;
+  index?: number;
+}
+
+/** A function-typed parameter (or, `elem`, the elements of a variadic one) of a function. */
+export interface Slot {
+  fn: FuncRef;
+  index: number;
+  elem: boolean;
+}
+
+export type FuncTarget =
+  | { k: 'fn'; fn: FuncRef; literal: boolean; needs: Needs }
+  | { k: 'slot'; slot: Slot; needs: Needs };
+
+export interface StoredType {
+  type: GoType;
+  needs: Needs;
+}
+
+export interface ReachingLiteral {
+  lit: Expr;
+  ctx: Ctx;
+  needs: Needs;
+}
+
+export interface InterfaceTarget {
+  fn: FuncRef;
+  rank: number;
+  needs: Needs;
+}
+
+/** Where a channel comes from: the field, variable or `make` it was stored in first. */
+export interface ChannelOrigin {
+  key: string;
+  label: string;
+  needs: Needs;
+}
+
+/** Beyond this many targets a function value or interface call is reported, not expanded. */
+export const MAX_TARGETS = 40;
+
+/** Flow steps look at this many sources of one value (a helper called from 5,000 places has 5,000). */
+export const MAX_SOURCES = 64;
+
+/** Interface calls keep this many lower-ranked implementations as alternatives. */
+export const MAX_ALTERNATIVES = 40;
+
+export class ValueFlow {
+  readonly model: ProgramModel;
+  private readonly localMemo = new WeakMap<object, FuncTarget[]>();
+  private readonly remoteMemo = new WeakMap<object, FuncTarget[]>();
+  private readonly storedMemo = new WeakMap<object, StoredType[]>();
+  private readonly originMemo = new WeakMap<object, ChannelOrigin[]>();
+  /** `struct symbol.field` -> what is stored into it (assignments and keyed literals). */
+  readonly fieldSources = new Map<string, SourceRef[]>();
+  /** Package-level variable symbol -> assignments to it. */
+  readonly valueSources = new Map<string, SourceRef[]>();
+  /** function id -> parameter index -> arguments passed at resolved call sites. */
+  readonly argSources = new Map<number, Map<number, SourceRef[]>>();
+  /** Local assignments `v = expr` by file, enclosing function and name. */
+  private readonly localAssigns = new Map<FileModel, Map<string, SourceRef[]>>();
+  /** Element stores `m[k] = v` into locals and parameters, by file and binding. */
+  private readonly elementAssigns = new Map<FileModel, Map<string, SourceRef[]>>();
+  private elementDepth = 0;
+  private readonly elementActive = new Set<object>();
+  /** Element stores into package-level variables (registries: `plugins[name] = factory`). */
+  private readonly valueElementAssigns = new Map<string, SourceRef[]>();
+
+  constructor(readonly types: TypeChecker) {
+    this.model = types.model;
+  }
+
+  // ---------------------------------------------------------------- stores
+
+  /** Indexes assignments and keyed literals by the field or variable they store into. */
+  collectStores(): void {
+    const t = this.types;
+    for (const file of this.model.files) {
+      const facts = file.facts;
+      for (const c of facts.composites) {
+        if (!c.type) continue;
+        const ctx: Ctx = { file, fn: c.fn, line: c.line };
+        const lt = deref(t.parse(c.type, t.scopeFor(ctx)));
+        if (lt.k !== 'named') continue;
+        for (const [key, value, line] of c.fields) {
+          const sel = t.select(lt, key);
+          const owner = sel?.k === 'field' ? sel.owner : typeKey(lt);
+          push(this.fieldSources, `${owner}.${key}`, {
+            expr: value,
+            ctx: { file, fn: c.fn, line },
+          });
+        }
+      }
+      for (const a of facts.assigns) {
+        const ctx: Ctx = { file, fn: a.fn, line: a.line };
+        const source: SourceRef = {
+          expr: a.rhs,
+          ctx,
+          ...(a.index !== undefined ? { index: a.index } : {}),
+        };
+        if (a.lhs[0] === 's') {
+          const [, x, name] = a.lhs;
+          if (x[0] === 'i') {
+            const b = t.resolveIdent(x[1], ctx);
+            if (b?.k === 'import') {
+              push(this.valueSources, `${b.path}.${name}`, source);
+              continue;
+            }
+          }
+          const sel = t.select(t.typeOf(x, ctx), name);
+          if (sel?.k === 'field') push(this.fieldSources, `${sel.owner}.${name}`, source);
+        } else if (a.lhs[0] === 'x' && a.lhs[1][0] === 'i') {
+          const b = t.resolveIdent(a.lhs[1][1], ctx);
+          if (b?.k === 'value') push(this.valueElementAssigns, b.decl.symbol, source);
+          else if (b?.k === 'local' || b?.k === 'param')
+            pushIn(this.elementAssigns, file, b, source);
+        } else if (a.lhs[0] === 'i') {
+          const b = t.resolveIdent(a.lhs[1], ctx);
+          if (b?.k === 'value') push(this.valueSources, b.decl.symbol, source);
+          else if (b?.k === 'local' || b?.k === 'param') pushIn(this.localAssigns, file, b, source);
+        }
+      }
+    }
+  }
+
+  /** Records the arguments of a resolved call, so parameters know what flows into them. */
+  recordArgs(target: FuncRef, args: readonly Expr[], ctx: Ctx): void {
+    if (args.length === 0) return;
+    let byParam = this.argSources.get(target.id);
+    if (!byParam) this.argSources.set(target.id, (byParam = new Map()));
+    const last = target.fact.params.length - 1;
+    args.forEach((arg, i) => {
+      // Arguments past the last parameter of a variadic function are elements of it.
+      if (i > last && !(target.fact.variadic && last >= 0)) return;
+      push(byParam, Math.min(i, last), { expr: arg, ctx });
+    });
+  }
+
+  /** Records `arg` as collected into the value `into` (a framework's `collects` method). */
+  addCollected(into: Expr, arg: Expr, ctx: Ctx): void {
+    if (into[0] !== 'i') return;
+    const b = this.types.resolveIdent(into[1], ctx);
+    if (b?.k !== 'local' && b?.k !== 'param') return;
+    pushIn(this.elementAssigns, b.file, b, { expr: arg, ctx });
+  }
+
+  // ---------------------------------------------------------------- one step back
+
+  /** The expressions that can flow into an expression's storage (one step back). */
+  sourcesOf(expr: Expr, ctx: Ctx): SourceRef[] {
+    const t = this.types;
+    if (expr[0] === 'i') {
+      const b = t.resolveIdent(expr[1], ctx);
+      if (!b) return [];
+      if (b.k === 'local') {
+        if (b.local.range && b.local.value) {
+          // `for _, v := range x`: v holds x's elements.
+          const at = { file: b.file, fn: b.local.fn, line: b.local.line };
+          return b.local.index === 1 ? this.elementSources(b.local.value, at) : [];
+        }
+        const out: SourceRef[] = [];
+        if (b.local.value) {
+          out.push({
+            expr: b.local.value,
+            ctx: { file: b.file, fn: b.local.fn, line: b.local.line },
+            ...(b.local.index !== undefined ? { index: b.local.index } : {}),
+          });
+        }
+        out.push(...(this.localAssigns.get(b.file)?.get(localKey(b)) ?? []));
+        return out;
+      }
+      if (b.k === 'param') {
+        const ref = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
+        const fromCalls = ref ? (this.argSources.get(ref.id)?.get(b.index) ?? []) : [];
+        return [...fromCalls, ...(this.localAssigns.get(b.file)?.get(localKey(b)) ?? [])];
+      }
+      if (b.k === 'value') {
+        const out: SourceRef[] = [];
+        const v = b.decl.fact;
+        if (v.value)
+          out.push({
+            expr: v.value,
+            ctx: { file: b.decl.file, fn: -1, line: v.line },
+            ...(v.index !== undefined ? { index: v.index } : {}),
+          });
+        out.push(...(this.valueSources.get(b.decl.symbol) ?? []));
+        return out;
+      }
+      return [];
+    }
+    if (expr[0] === 's') {
+      const [, x, name] = expr;
+      if (x[0] === 'i') {
+        const b = t.resolveIdent(x[1], ctx);
+        if (b?.k === 'import') {
+          const decl = this.model.packages.get(b.path)?.values.get(name);
+          const out: SourceRef[] = [];
+          if (decl?.fact.value)
+            out.push({
+              expr: decl.fact.value,
+              ctx: { file: decl.file, fn: -1, line: decl.fact.line },
+            });
+          out.push(...(this.valueSources.get(`${b.path}.${name}`) ?? []));
+          return out;
+        }
+      }
+      const sel = t.select(t.typeOf(x, ctx), name);
+      if (sel?.k === 'field') return this.fieldSources.get(`${sel.owner}.${name}`) ?? [];
+      return [];
+    }
+    if (expr[0] === 'u' || expr[0] === 'g')
+      return this.sourcesOf(expr[0] === 'u' ? expr[2] : expr[1], ctx);
+    // `v.(Shape)`: what flows into v flows on (the assertion only narrows it).
+    if (expr[0] === 'a') return [{ expr: expr[1], ctx }];
+    // `m[k]`: the elements stored in m.
+    if (expr[0] === 'x') return this.elementSources(expr[1], ctx);
+    return [];
+  }
+
+  /** Values stored as elements of a slice or map: literal entries and `m[k] = v` assignments. */
+  elementSources(expr: Expr, ctx: Ctx, depth = 0): SourceRef[] {
+    // sourcesOf and elementSources call each other (`m[k]` of a map of maps): one bound for both.
+    if (depth > 5 || this.elementDepth > 8 || this.elementActive.has(expr)) return [];
+    this.elementDepth++;
+    this.elementActive.add(expr);
+    try {
+      return this.elementSourcesUnguarded(expr, ctx, depth);
+    } finally {
+      this.elementDepth--;
+      this.elementActive.delete(expr);
+    }
+  }
+
+  private elementSourcesUnguarded(expr: Expr, ctx: Ctx, depth: number): SourceRef[] {
+    if (expr[0] === 'l') return (expr[3] ?? []).map((e) => ({ expr: e, ctx }));
+    const t = this.types;
+    const out: SourceRef[] = [];
+    if (expr[0] === 'i') {
+      const b = t.resolveIdent(expr[1], ctx);
+      if (b && (b.k === 'local' || b.k === 'param'))
+        out.push(...(this.elementAssigns.get(b.file)?.get(localKey(b)) ?? []));
+      if (b?.k === 'value') out.push(...(this.valueElementAssigns.get(b.decl.symbol) ?? []));
+      if (b?.k === 'param') {
+        // `func New(opts ...Option)`: each argument in the variadic position is an element; a
+        // spread argument `opts...` passes its own elements.
+        const f = b.file.facts.funcs[b.fn];
+        const ref = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
+        if (f?.variadic && ref && b.index === f.params.length - 1) {
+          for (const arg of this.argSources.get(ref.id)?.get(b.index) ?? []) {
+            const spread = spreadOf(arg.expr);
+            if (spread) out.push(...this.elementSources(spread, arg.ctx, depth + 1));
+            else out.push(arg);
+          }
+        }
+        return out;
+      }
+    }
+    if (expr[0] === 'c') {
+      // A function returning a map or slice: the elements of what it returns.
+      for (const callee of t.directCallees(expr[1], ctx)) {
+        for (const ret of callee.file.facts.returns) {
+          if (ret.fn === callee.index && ret.values[0])
+            out.push(
+              ...this.elementSources(
+                ret.values[0],
+                { file: callee.file, fn: ret.fn, line: ret.line },
+                depth + 1,
+              ),
+            );
+        }
+      }
+      return out;
+    }
+    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES))
+      out.push(...this.elementSources(s.expr, s.ctx, depth + 1));
+    return out.slice(0, MAX_SOURCES * 4);
+  }
+
+  // ---------------------------------------------------------------- function values
+
+  /**
+   * The functions a function value can be: literals, named functions, method values — followed
+   * through locals, fields, package variables, conversions, parameters and returned closures.
+   *
+   * `local` (the default) asks from the expression's own function: a parameter of that function
+   * or of a function enclosing it is then a slot, bound per call path by the tracer. Once the flow
+   * leaves the function (into a field, a variable, another function's return), parameters stand
+   * for whatever every caller passes, with the callers' packages as needs.
+   */
+  funcTargets(
+    expr: Expr,
+    ctx: Ctx,
+    local = true,
+    depth = 0,
+    seen = new Set<object>(),
+  ): FuncTarget[] {
+    // Memoized per expression and mode: each expression sits in one place, so its answer does not
+    // depend on who asks. (An answer cut short by a cycle stays cut: the analysis approximates.)
+    const memo = local ? this.localMemo : this.remoteMemo;
+    const hit = memo.get(expr);
+    if (hit) return hit;
+    if (depth > 6 || seen.has(expr)) return [];
+    seen.add(expr);
+    const result = this.funcTargetsUncached(expr, ctx, local, depth, seen);
+    memo.set(expr, result);
+    return result;
+  }
+
+  private funcTargetsUncached(
+    expr: Expr,
+    ctx: Ctx,
+    local: boolean,
+    depth: number,
+    seen: Set<object>,
+  ): FuncTarget[] {
+    const t = this.types;
+    switch (expr[0]) {
+      case 'f': {
+        const ref = this.model.funcs[ctx.file.funcIds[expr[1]] ?? -1];
+        return ref ? [{ k: 'fn', fn: ref, literal: true, needs: ALWAYS }] : [];
+      }
+      case 'i': {
+        const b = t.resolveIdent(expr[1], ctx);
+        if (b?.k === 'func') return [{ k: 'fn', fn: b.ref, literal: false, needs: ALWAYS }];
+        if (local && b?.k === 'param' && b.index >= 0) {
+          const fn = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
+          if (!fn || !this.isFuncType(b.type, { file: b.file, fn: b.fn, line: 0 })) return [];
+          const out: FuncTarget[] = [
+            { k: 'slot', slot: { fn, index: b.index, elem: false }, needs: ALWAYS },
+          ];
+          // `f = wrap(f)` inside the function: what it assigns, too.
+          for (const s of this.localAssigns.get(b.file)?.get(localKey(b)) ?? [])
+            out.push(...this.funcTargets(s.expr, s.ctx, true, depth + 1, seen));
+          return merge(out);
+        }
+        if (local && b?.k === 'local' && b.local.range && b.local.index === 1 && b.local.value) {
+          // `for _, opt := range opts { opt(&o) }` over a variadic parameter: its elements' slot.
+          const at: Ctx = { file: b.file, fn: b.local.fn, line: b.local.line };
+          const slot = this.elementSlot(b.local.value, at);
+          if (slot) return [{ k: 'slot', slot, needs: ALWAYS }];
+        }
+        break;
+      }
+      case 's': {
+        const [, x, name] = expr;
+        if (x[0] === 'i') {
+          const b = t.resolveIdent(x[1], ctx);
+          if (b?.k === 'import') {
+            const fn = this.model.packages.get(b.path)?.funcs.get(name);
+            if (fn) return [{ k: 'fn', fn, literal: false, needs: ALWAYS }];
+            break;
+          }
+        }
+        const sel = t.select(t.methodExpressionType(x, ctx) ?? t.typeOf(x, ctx), name);
+        if (sel?.k === 'method') return [{ k: 'fn', fn: sel.fn, literal: false, needs: ALWAYS }];
+        if (sel?.k === 'imethod') {
+          return this.interfaceTargets(sel, x, ctx)
+            .filter((it) => it.rank === 0)
+            .map((it) => ({ k: 'fn', fn: it.fn, literal: false, needs: it.needs }));
+        }
+        break;
+      }
+      case 'c': {
+        // A conversion `HandlerFunc(f)` is the value it converts.
+        if (t.asType(expr[1], ctx) && expr[2][0])
+          return this.funcTargets(expr[2][0], ctx, local, depth + 1, seen);
+        // A call whose result is a function: the closures and functions the callee returns.
+        const out: FuncTarget[] = [];
+        for (const callee of this.funcTargets(expr[1], ctx, local, depth + 1, seen)) {
+          if (callee.k !== 'fn') continue;
+          for (const ret of callee.fn.file.facts.returns) {
+            if (ret.fn !== callee.fn.index || !ret.values[0]) continue;
+            const at: Ctx = { file: callee.fn.file, fn: ret.fn, line: ret.line };
+            for (const r of this.funcTargets(ret.values[0], at, false, depth + 1, seen))
+              out.push({ ...r, needs: both(r.needs, callee.needs) });
+          }
+        }
+        return merge(out);
+      }
+      case 'u':
+        return expr[1] === '...' ? [] : this.funcTargets(expr[2], ctx, local, depth + 1, seen);
+      case 'g':
+        return this.funcTargets(expr[1], ctx, local, depth + 1, seen);
+      default:
+        return [];
+    }
+    const out: FuncTarget[] = [];
+    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
+      if (s.index !== undefined && s.expr[0] === 'c') continue;
+      // A step inside the same function chain keeps asking locally; any other step leaves it.
+      const stay = local && s.ctx.file === ctx.file && sameChain(ctx, s.ctx);
+      for (const r of this.funcTargets(s.expr, s.ctx, stay, depth + 1, seen))
+        out.push(stay ? r : { ...r, needs: step(r.needs, s.ctx, ctx) });
+      if (out.length > MAX_TARGETS) break;
+    }
+    return merge(out);
+  }
+
+  /** The element slot of `x` when it is a variadic parameter of the function chain at ctx. */
+  private elementSlot(x: Expr, ctx: Ctx): Slot | undefined {
+    if (x[0] !== 'i') return undefined;
+    const b = this.types.resolveIdent(x[1], ctx);
+    if (b?.k !== 'param' || b.index < 0) return undefined;
+    const f = b.file.facts.funcs[b.fn];
+    const fn = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
+    if (!f?.variadic || !fn || b.index !== f.params.length - 1) return undefined;
+    if (!this.isFuncType(b.type, { file: b.file, fn: b.fn, line: 0 }, true)) return undefined;
+    return { fn, index: b.index, elem: true };
+  }
+
+  /** Whether a parameter's type text is a function type (or, `elem`, a slice of them). */
+  private isFuncType(text: string, ctx: Ctx, elem = false): boolean {
+    const t = this.types.parse(text, this.types.scopeFor(ctx));
+    const inner = elem ? (t.k === 'slice' ? t.elem : undefined) : t;
+    return inner !== undefined && this.types.underlying(inner).k === 'func';
+  }
+
+  /**
+   * What a call passes to a variadic parameter's elements, as slot bindings: each argument in the
+   * variadic position, or the elements of a spread argument (`opts...`), which may be the
+   * caller's own element slot.
+   */
+  elementTargets(arg: Expr, ctx: Ctx): FuncTarget[] {
+    const spread = spreadOf(arg);
+    if (!spread) return this.funcTargets(arg, ctx);
+    const slot = this.elementSlot(spread, ctx);
+    if (slot) return [{ k: 'slot', slot, needs: ALWAYS }];
+    const out: FuncTarget[] = [];
+    for (const s of this.elementSources(spread, ctx).slice(0, MAX_SOURCES)) {
+      for (const r of this.funcTargets(s.expr, s.ctx, false))
+        out.push({ ...r, needs: step(r.needs, s.ctx, ctx) });
+    }
+    return merge(out);
+  }
+
+  // ---------------------------------------------------------------- literals and stored types
+
+  /**
+   * Composite literals of type `target` (a type key) whose value can reach `expr`: directly, nested
+   * in another literal's fields, through locals, parameters (via call sites), constructor returns
+   * and stores into struct fields. Flow-insensitive, depth-limited.
+   */
+  literalsReaching(
+    expr: Expr,
+    ctx: Ctx,
+    target: string,
+    depth = 0,
+    seen = new Set<object>(),
+    bound?: ArgBinding,
+  ): ReachingLiteral[] {
+    if (depth > 10 || seen.has(expr)) return [];
+    seen.add(expr);
+    const t = this.types;
+    const out: ReachingLiteral[] = [];
+    switch (expr[0]) {
+      case 'l': {
+        if (expr[1] !== null && typeKey(deref(t.parse(expr[1], t.scopeFor(ctx)))) === target)
+          return [{ lit: expr, ctx, needs: ALWAYS }];
+        for (const [, value] of expr[2])
+          out.push(...this.literalsReaching(value, ctx, target, depth + 1, seen, bound));
+        return out;
+      }
+      case 'u':
+        return this.literalsReaching(expr[2], ctx, target, depth + 1, seen, bound);
+      case 'c': {
+        // Into the callee's returns with this call's arguments bound to its parameters: what a
+        // constructor wraps (`NewLeaderElector(cfg)` returning `&LeaderElector{config: lec}`) is
+        // this caller's argument, not every caller's.
+        const call = t.callFactAt(expr, ctx);
+        for (const callee of t.directCallees(expr[1], ctx)) {
+          const inner: ArgBinding | undefined =
+            call && !callee.fact.variadic
+              ? { file: callee.file, fn: callee.index, args: call.args, ctx }
+              : undefined;
+          for (const ret of callee.file.facts.returns) {
+            if (ret.fn !== callee.index || !ret.values[0]) continue;
+            const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
+            out.push(...this.literalsReaching(ret.values[0], at, target, depth + 1, seen, inner));
+          }
+        }
+        return out;
+      }
+      default: {
+        if (expr[0] === 'i' && bound && bound.file === ctx.file && bound.fn === ctx.fn) {
+          const b = t.resolveIdent(expr[1], ctx);
+          const arg = b?.k === 'param' && b.index >= 0 ? bound.args[b.index] : undefined;
+          if (arg) return this.literalsReaching(arg, bound.ctx, target, depth + 1, seen);
+        }
+        const follow = (s: SourceRef, keep?: ArgBinding) => {
+          for (const r of this.literalsReaching(s.expr, s.ctx, target, depth + 1, seen, keep))
+            out.push({ ...r, needs: step(r.needs, s.ctx, ctx) });
+        };
+        for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
+          // A local of the bound function keeps the binding (`le := LeaderElector{config: lec}`).
+          follow(
+            s,
+            bound && s.ctx.file === bound.file && s.ctx.fn === bound.fn ? bound : undefined,
+          );
+        }
+        // Values collected into it (`root.AddCommand(sub)`; `m[k] = v`).
+        for (const s of this.elementSources(expr, ctx).slice(0, MAX_SOURCES)) follow(s);
+        // A struct value whose field of the target type was assigned later
+        // (`cfg.Callbacks = LeaderCallbacks{...}`).
+        const vt = deref(t.typeOf(expr, ctx));
+        if (vt.k === 'named' && typeKey(vt) !== target) {
+          const u = t.underlying(vt);
+          if (u.k === 'struct') {
+            for (const f of u.fields) {
+              const ft = deref(f.type);
+              if (ft.k !== 'named' || typeKey(ft) !== target) continue;
+              // Only stores near this value can have filled its field: those in this very function,
+              // else those in its package. A store in another component configures another object
+              // of the same type (kube-controller-manager's callbacks are not the scheduler's).
+              const all = this.fieldSources.get(`${typeKey(vt)}.${f.name ?? ft.name}`) ?? [];
+              const inFunction = all.filter((s) => s.ctx.file === ctx.file && s.ctx.fn === ctx.fn);
+              const near =
+                inFunction.length > 0
+                  ? inFunction
+                  : all.filter((s) => s.ctx.file.pkg === ctx.file.pkg);
+              for (const s of near.slice(0, MAX_SOURCES)) follow(s);
+            }
+          }
+        }
+        return out;
+      }
+    }
+  }
+
+  /** Concrete types that can be stored in an expression of interface type (flow-insensitive). */
+  storedTypes(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): StoredType[] {
+    const memo = this.storedMemo.get(expr);
+    if (memo) return memo;
+    if (depth > 6 || seen.has(expr)) return [];
+    seen.add(expr);
+    const result = this.storedTypesUncached(expr, ctx, depth, seen);
+    this.storedMemo.set(expr, result);
+    return result;
+  }
+
+  private storedTypesUncached(
+    expr: Expr,
+    ctx: Ctx,
+    depth: number,
+    seen: Set<object>,
+  ): StoredType[] {
+    const t = this.types;
+    const vt = t.typeOf(expr, ctx);
+    const base = deref(vt);
+    if (base.k === 'named' && base.pkg !== '' && !t.isInterface(base))
+      return [{ type: vt, needs: ALWAYS }];
+    const out: StoredType[] = [];
+    if (expr[0] === 'c') {
+      for (const callee of t.directCallees(expr[1], ctx)) {
+        for (const ret of callee.file.facts.returns) {
+          if (ret.fn !== callee.index || !ret.values[0]) continue;
+          const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
+          out.push(...this.storedTypes(ret.values[0], at, depth + 1, seen));
+        }
+      }
+      return out;
+    }
+    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
+      if (s.index !== undefined && s.index > 0) continue;
+      for (const r of this.storedTypes(s.expr, s.ctx, depth + 1, seen))
+        out.push({ type: r.type, needs: step(r.needs, s.ctx, ctx) });
+      if (out.length > MAX_TARGETS) break;
+    }
+    return out;
+  }
+
+  /**
+   * Implementations of an interface method call, ranked: the types stored into that field or
+   * variable first (rank 0, with the needs of the store), then the rest as alternatives (rank 1, 2,
+   * ...): real code before test doubles, nearest package first. With nothing stored, a single
+   * implementation (or the only real one among test doubles) is the answer.
+   */
+  interfaceTargets(
+    sel: Extract<Selection, { k: 'imethod' }>,
+    operand: Expr,
+    ctx: Ctx,
+  ): InterfaceTarget[] {
+    const t = this.types;
+    const impls = t.implementations(sel.iface);
+    // Promoted through an embedded interface field: what is stored is what that field holds.
+    const stored = sel.embeddedIn
+      ? (this.fieldSources.get(sel.embeddedIn) ?? []).flatMap((src) =>
+          this.storedTypes(src.expr, src.ctx).map((s) => ({
+            ...s,
+            needs: step(s.needs, src.ctx, ctx),
+          })),
+        )
+      : this.storedTypes(operand, ctx);
+    const storedNeeds = new Map<string, Needs>();
+    for (const s of stored) {
+      const key = typeKey(deref(s.type));
+      storedNeeds.set(key, either(storedNeeds.get(key) ?? [], s.needs));
+    }
+    const primary: InterfaceTarget[] = [];
+    const rest: FuncRef[] = [];
+    for (const impl of impls) {
+      const needs = storedNeeds.get(typeKey(impl));
+      // Past the alternatives kept, only stored types still matter.
+      if (!needs && rest.length > MAX_ALTERNATIVES) continue;
+      const m = t.select(impl, sel.name);
+      if (m?.k !== 'method') continue;
+      if (needs) primary.push({ fn: m.fn, rank: 0, needs });
+      else rest.push(m.fn);
+    }
+    if (primary.length === 0 && rest.length === 1 && impls.length === 1)
+      return [{ fn: rest[0]!, rank: 0, needs: ALWAYS }];
+    const from = ctx.file.pkg.path;
+    rest.sort((a, b) => rankImplementation(a, from) - rankImplementation(b, from));
+    if (primary.length === 0 && rest.length === impls.length) {
+      const real = rest.filter((fn) => !isTestDouble(fn.symbol, fn.pkg.path));
+      if (real.length === 1) {
+        rest.splice(rest.indexOf(real[0]!), 1);
+        primary.push({ fn: real[0]!, rank: 0, needs: ALWAYS });
+      }
+    }
+    return [
+      ...primary,
+      ...rest.slice(0, MAX_ALTERNATIVES).map((fn, i) => ({ fn, rank: i + 1, needs: ALWAYS })),
+    ];
+  }
+
+  // ---------------------------------------------------------------- channels
+
+  /**
+   * Where the channel an expression holds comes from: the first field or package variable it was
+   * stored in, else the local it was made in (`ch := make(chan T)`), following parameters to
+   * the arguments callers pass and calls to what they return.
+   */
+  channelOrigins(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): ChannelOrigin[] {
+    const memo = this.originMemo.get(expr);
+    if (memo) return memo;
+    if (depth > 6 || seen.has(expr)) return [];
+    seen.add(expr);
+    const result = this.channelOriginsUncached(expr, ctx, depth, seen);
+    this.originMemo.set(expr, result);
+    return result;
+  }
+
+  private channelOriginsUncached(
+    expr: Expr,
+    ctx: Ctx,
+    depth: number,
+    seen: Set<object>,
+  ): ChannelOrigin[] {
+    const t = this.types;
+    const out: ChannelOrigin[] = [];
+    switch (expr[0]) {
+      case 's': {
+        const [, x, name] = expr;
+        if (x[0] === 'i') {
+          const b = t.resolveIdent(x[1], ctx);
+          if (b?.k === 'import')
+            return [{ key: `${b.path}.${name}`, label: `${x[1]}.${name}`, needs: ALWAYS }];
+        }
+        const sel = t.select(t.typeOf(x, ctx), name);
+        if (sel?.k !== 'field') return [];
+        const owner = sel.owner.slice(sel.owner.lastIndexOf('/') + 1);
+        return [
+          {
+            key: `${sel.owner}.${name}`,
+            label: `${owner.slice(owner.indexOf('.') + 1)}.${name}`,
+            needs: ALWAYS,
+          },
+        ];
+      }
+      case 'i': {
+        const b = t.resolveIdent(expr[1], ctx);
+        if (b?.k === 'value') return [{ key: b.decl.symbol, label: expr[1], needs: ALWAYS }];
+        if (b?.k === 'local' && b.local.value && isMake(b.local.value))
+          return [
+            {
+              key: `${b.file.path}:${b.local.line}:${b.local.name}`,
+              label: expr[1],
+              needs: ALWAYS,
+            },
+          ];
+        break;
+      }
+      case 'c': {
+        for (const callee of t.directCallees(expr[1], ctx)) {
+          for (const ret of callee.file.facts.returns) {
+            if (ret.fn !== callee.index || !ret.values[0]) continue;
+            const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
+            out.push(...this.channelOrigins(ret.values[0], at, depth + 1, seen));
+          }
+        }
+        return out;
+      }
+      case 'u':
+      case 'g':
+        return this.channelOrigins(expr[0] === 'u' ? expr[2] : expr[1], ctx, depth + 1, seen);
+      default:
+        return [];
+    }
+    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
+      if (s.index !== undefined && s.expr[0] === 'c') continue;
+      for (const o of this.channelOrigins(s.expr, s.ctx, depth + 1, seen))
+        out.push({ ...o, needs: step(o.needs, s.ctx, ctx) });
+    }
+    return out;
+  }
+}
+
+/** A call's arguments bound to the parameters of the function it called (one call deep). */
+interface ArgBinding {
+  file: FileModel;
+  fn: number;
+  args: readonly Expr[];
+  ctx: Ctx;
+}
+
+/** A step from `to` back to a source at `from`: the source's package joins the needs. */
+function step(needs: Needs, from: Ctx, to: Ctx): Needs {
+  return from.file.pkg === to.file.pkg ? needs : through(needs, from.file.pkg.path);
+}
+
+/** Whether `b` is the function at `a`, or a function enclosing it (its closures see its names). */
+function sameChain(a: Ctx, b: Ctx): boolean {
+  let fn = a.fn;
+  while (fn >= 0) {
+    if (fn === b.fn) return true;
+    const f = a.file.facts.funcs[fn];
+    fn = f?.kind === 'lit' ? (f.parent ?? -1) : -1;
+  }
+  return false;
+}
+
+/** One target per function (or slot), its needs the union of every way it was reached. */
+function merge(list: FuncTarget[]): FuncTarget[] {
+  const byKey = new Map<string, FuncTarget>();
+  for (const x of list) {
+    const key = x.k === 'fn' ? `f${x.fn.id}` : `s${x.slot.fn.id}:${x.slot.index}:${x.slot.elem}`;
+    const prev = byKey.get(key);
+    byKey.set(key, prev ? { ...prev, needs: either(prev.needs, x.needs) } : x);
+  }
+  return [...byKey.values()];
+}
+
+function spreadOf(e: Expr): Expr | undefined {
+  return e[0] === 'u' && e[1] === '...' ? e[2] : undefined;
+}
+
+function isMake(e: Expr): boolean {
+  return e[0] === 'c' && e[1][0] === 'i' && e[1][1] === 'make';
+}
+
+function pushIn(
+  map: Map<FileModel, Map<string, SourceRef[]>>,
+  file: FileModel,
+  b: Binding,
+  s: SourceRef,
+): void {
+  let byName = map.get(file);
+  if (!byName) map.set(file, (byName = new Map()));
+  push(byName, localKey(b), s);
+}
+
+function localKey(b: Binding): string {
+  if (b.k === 'local') return `${b.local.fn}:${b.local.name}:${b.local.line}`;
+  if (b.k === 'param') return `${b.fn}:param:${b.index}`;
+  return '';
+}
+
+function rankImplementation(fn: FuncRef, fromPackage: string): number {
+  const double = isTestDouble(fn.symbol, fn.pkg.path) ? 1000 : 0;
+  // Shared leading path elements with the calling package: nearer code is likelier.
+  const a = fn.pkg.path.split('/');
+  const b = fromPackage.split('/');
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return double - common;
+}

@@ -1,0 +1,415 @@
+/**
+ * The calls of one program from a root, with function values bound per call path. A node is a
+ * function together with what its function-typed parameters hold on the path that reached it
+ * (its *environment*): `wait.BackoffUntil` reached from the scheduler's `Run` calls
+ * `sched.scheduleOne`, reached from a reflector it calls `ListAndWatch`'s closure, and the two
+ * never mix. A closure sees the environment of the function that made it. Edges whose callee lies
+ * outside the program, or that need code of packages outside it, are cut.
+ *
+ * The index gives each call's edges and the bindings of its function-valued arguments
+ * (src/resolve/link.ts); this module walks them breadth first, a few bulk queries per level.
+ */
+import type { DefinitionRow, EdgeRow } from '../store/symbols.js';
+import type { BindingRow } from '../store/index-store.js';
+import { isTestDouble, receiverType, slotOwner } from '../shared/go-symbol.js';
+import type { ProgramScope } from './program-scope.js';
+import type { EdgeKind } from './types.js';
+
+/** What a function-typed parameter holds: a function, and for a closure what it captured. */
+export interface Value {
+  fn: number;
+  env: Env | null;
+}
+
+/**
+ * What the function-typed parameters of a node and of the functions enclosing it hold on the
+ * path: `slots` (slot symbol id -> values) for the functions in `known`, whose calls the path went
+ * through. A slot of a function not in `known` (the trace's root, a closure that reached the path
+ * from elsewhere) is unbound: shown as such, never guessed.
+ */
+export interface Env {
+  slots: ReadonlyMap<number, readonly Value[]>;
+  known: readonly string[];
+}
+
+export interface GraphSource {
+  symbolsByIds(ids: readonly number[]): Promise<DefinitionRow[]>;
+  edgesFrom(ids: readonly number[]): Promise<EdgeRow[]>;
+  bindingsFrom(ids: readonly number[]): Promise<BindingRow[]>;
+  madeBy(types: readonly string[]): Promise<{ type: string; package: string }[]>;
+}
+
+export interface PNode {
+  id: number;
+  sym: DefinitionRow;
+  env: Env | null;
+  depth: number;
+  /** For an interface's method called where no stored value decides: the call it stands for. */
+  dispatch?: { caller: PNode; edge: EdgeRow; alternatives: EdgeRow[] };
+  expanded: boolean;
+}
+
+export interface PHop {
+  to: number;
+  edge: EdgeRow;
+  kind: EdgeKind;
+  via: string | null;
+  /** Lower-ranked implementations in the program (symbol ids), best first. */
+  alternatives: number[];
+}
+
+export interface ProgramGraph {
+  nodes: PNode[];
+  hops: Map<number, PHop[]>;
+  unresolved: Map<number, EdgeRow[]>;
+  symbols: Map<number, DefinitionRow>;
+  /** Calls left out because their callee or what they need is outside the program. */
+  cut: number;
+}
+
+export interface ExpandOptions {
+  scope: ProgramScope;
+  depth: number;
+  /** Whether a node's own calls are followed. */
+  expandable: (s: DefinitionRow) => boolean;
+  /** Callees left out of the view (noise, the standard library). */
+  hidden: (s: DefinitionRow) => boolean;
+}
+
+/** Environments kept per function before they are merged into one (recursion, fan-in). */
+const MAX_CONTEXTS = 8;
+/** Values kept per slot in a merged environment. */
+const MAX_VALUES = 24;
+/** Interface alternatives kept per call. */
+const MAX_ALTERNATIVES = 40;
+
+export async function expandProgram(
+  source: GraphSource,
+  root: DefinitionRow,
+  options: ExpandOptions,
+  rootEnv: Env | null = null,
+): Promise<ProgramGraph> {
+  const { scope } = options;
+  const symbols = new Map<number, DefinitionRow>([[root.id, root]]);
+  const edgesBy = new Map<number, EdgeRow[]>();
+  const bindingsBy = new Map<string, BindingRow[]>();
+  const made = new Map<string, Set<string>>();
+  const nodes: PNode[] = [];
+  const byKey = new Map<string, number>();
+  const contexts = new Map<number, number>();
+  const hops = new Map<number, PHop[]>();
+  const unresolved = new Map<number, EdgeRow[]>();
+  let cut = 0;
+
+  const nodeFor = (
+    sym: DefinitionRow,
+    env: Env | null,
+    depth: number,
+    extra?: string,
+  ): { node: PNode; fresh: boolean } => {
+    let key = `${sym.id}|${extra ?? ''}|${envKey(env)}`;
+    const existing = byKey.get(key);
+    if (existing !== undefined) return { node: nodes[existing]!, fresh: false };
+    const count = contexts.get(sym.id) ?? 0;
+    if (!extra && env && count >= MAX_CONTEXTS) {
+      // Too many paths reach this function with different values: one merged environment.
+      key = `${sym.id}||*`;
+      const merged = byKey.get(key);
+      if (merged !== undefined) {
+        const node = nodes[merged]!;
+        const grown = mergeEnv(node.env, env);
+        if (envKey(grown) === envKey(node.env)) return { node, fresh: false };
+        node.env = grown;
+        node.expanded = false;
+        hops.delete(node.id);
+        return { node, fresh: true };
+      }
+    }
+    contexts.set(sym.id, count + 1);
+    const node: PNode = { id: nodes.length, sym, env, depth, expanded: false };
+    nodes.push(node);
+    byKey.set(key, node.id);
+    return { node, fresh: true };
+  };
+
+  const start = nodeFor(root, rootEnv, 0).node;
+  const knows = (env: Env | null, owner: string | undefined) =>
+    Boolean(owner && env?.known.includes(owner));
+  let frontier: PNode[] = [start];
+  for (let depth = 0; depth < options.depth && frontier.length > 0; depth++) {
+    await load(frontier);
+    const next: PNode[] = [];
+    const enqueue = (node: PNode, fresh: boolean) => {
+      if (fresh && !node.expanded && (node.dispatch || options.expandable(node.sym)))
+        next.push(node);
+    };
+    for (const node of frontier) {
+      if (node.expanded) continue;
+      node.expanded = true;
+      const list: PHop[] = [];
+      hops.set(node.id, list);
+      if (node.dispatch) {
+        expandDispatch(node, list, enqueue);
+        continue;
+      }
+      expandCalls(node, list, enqueue);
+    }
+    frontier = next;
+  }
+  return { nodes, hops, unresolved, symbols, cut };
+
+  /** Loads edges, bindings, symbols and constructed types for a level, in a few queries. */
+  async function load(level: PNode[]): Promise<void> {
+    const fnIds = [
+      ...new Set(level.flatMap((n) => (n.dispatch || edgesBy.has(n.sym.id) ? [] : [n.sym.id]))),
+    ];
+    if (fnIds.length > 0) {
+      const [rows, bindings] = await Promise.all([
+        source.edgesFrom(fnIds),
+        source.bindingsFrom(fnIds),
+      ]);
+      for (const id of fnIds) edgesBy.set(id, []);
+      for (const r of rows) edgesBy.get(r.caller)!.push(r);
+      for (const b of bindings) {
+        const key = `${b.caller}:${b.line}:${b.col}:${b.callee}`;
+        const list = bindingsBy.get(key);
+        if (list) list.push(b);
+        else bindingsBy.set(key, [b]);
+      }
+      const unknown = new Set<number>();
+      for (const r of rows) if (r.callee !== null && !symbols.has(r.callee)) unknown.add(r.callee);
+      for (const b of bindings) {
+        if (!symbols.has(b.value)) unknown.add(b.value);
+        if (!symbols.has(b.slot)) unknown.add(b.slot);
+      }
+      for (const s of await source.symbolsByIds([...unknown])) symbols.set(s.id, s);
+    }
+    // Constructed types, for ranking the implementations behind interface calls.
+    const wanted = new Set<string>();
+    for (const n of level) {
+      for (const e of n.dispatch ? n.dispatch.alternatives : (edgesBy.get(n.sym.id) ?? [])) {
+        if (e.rank === 0 && !n.dispatch) continue;
+        const t = e.callee === null ? undefined : receiverType(symbols.get(e.callee)?.symbol);
+        if (t && !made.has(t)) wanted.add(t);
+      }
+    }
+    if (wanted.size > 0) {
+      for (const t of wanted) made.set(t, new Set());
+      for (const m of await source.madeBy([...wanted])) made.get(m.type)?.add(m.package);
+    }
+  }
+
+  function inProgram(s: DefinitionRow): boolean {
+    return s.kind === 'external' || s.kind === 'param' || scope.has(s.package);
+  }
+
+  function expandCalls(
+    node: PNode,
+    list: PHop[],
+    enqueue: (n: PNode, fresh: boolean) => void,
+  ): void {
+    const rows = edgesBy.get(node.sym.id) ?? [];
+    const seenTargets = new Set<string>();
+    const bySite = new Map<string, PHop>();
+    const alternativesAt = new Map<string, EdgeRow[]>();
+    for (const e of rows) {
+      if (e.rank > 0) {
+        const site = `${e.line}:${e.col}`;
+        const at = alternativesAt.get(site);
+        if (at) at.push(e);
+        else alternativesAt.set(site, [e]);
+      }
+    }
+    for (const e of rows) {
+      if (e.callee === null) {
+        const u = unresolved.get(node.id);
+        if (u) u.push(e);
+        else unresolved.set(node.id, [e]);
+        continue;
+      }
+      if (e.rank > 0) continue;
+      if (!scope.satisfies(e.needs)) {
+        cut++;
+        continue;
+      }
+      const s = symbols.get(e.callee);
+      if (!s) continue;
+      if (!inProgram(s)) {
+        cut++;
+        continue;
+      }
+      if (s.kind !== 'param' && options.hidden(s)) continue;
+      const site = `${e.line}:${e.col}`;
+      const alternatives = rankAlternatives(alternativesAt.get(site) ?? []);
+      const add = (child: PNode, fresh: boolean, kind: EdgeKind, via: string | null) => {
+        const key = `${child.id}:${kind}:${via ?? ''}`;
+        if (seenTargets.has(key)) return;
+        seenTargets.add(key);
+        const hop: PHop = { to: child.id, edge: e, kind, via, alternatives: [] };
+        if (!bySite.has(`${site}:${kind}:${via ?? ''}`)) {
+          bySite.set(`${site}:${kind}:${via ?? ''}`, hop);
+          hop.alternatives = alternatives.map((a) => a.callee!);
+        }
+        list.push(hop);
+        enqueue(child, fresh);
+      };
+      if (s.kind === 'param') {
+        // A call through a parameter: what the caller on this path passed.
+        const kind: EdgeKind =
+          e.kind === 'framework' || e.kind === 'goroutine' ? (e.kind as EdgeKind) : 'funcvalue';
+        const via = e.kind === 'framework' ? e.via : `param ${s.name}`;
+        const values = node.env?.slots.get(s.id) ?? [];
+        if (!knows(node.env, slotOwner(s.symbol))) {
+          const { node: child, fresh } = nodeFor(s, null, node.depth + 1);
+          add(child, fresh, kind, via);
+          continue;
+        }
+        for (const v of values) {
+          const target = symbols.get(v.fn);
+          if (!target || !inProgram(target) || options.hidden(target)) continue;
+          // Called through the slot: its own slots are bound by nothing more on this path.
+          const env: Env = {
+            slots: v.env?.slots ?? new Map(),
+            known: [...(v.env?.known ?? []), target.symbol],
+          };
+          const { node: child, fresh } = nodeFor(target, env, node.depth + 1);
+          add(child, fresh, kind, via);
+        }
+        continue;
+      }
+      if (s.kind === 'imethod') {
+        // An interface's method no stored value decides: the call stands for its implementations.
+        const { node: child, fresh } = nodeFor(s, null, node.depth + 1, `${node.id}:${site}`);
+        child.dispatch ??= { caller: node, edge: e, alternatives: alternativesAt.get(site) ?? [] };
+        add(child, fresh, e.kind as EdgeKind, e.via);
+        continue;
+      }
+      const env = childEnv(node, e, s);
+      const { node: child, fresh } = nodeFor(s, env, node.depth + 1);
+      add(child, fresh, e.kind as EdgeKind, e.via);
+    }
+  }
+
+  function expandDispatch(
+    node: PNode,
+    list: PHop[],
+    enqueue: (n: PNode, fresh: boolean) => void,
+  ): void {
+    const { caller, alternatives } = node.dispatch!;
+    for (const e of rankAlternatives(alternatives, true)) {
+      const s = symbols.get(e.callee!);
+      if (!s || options.hidden(s)) continue;
+      const env = childEnv(caller, e, s);
+      const { node: child, fresh } = nodeFor(s, env, node.depth + 1);
+      const edge: EdgeRow = {
+        ...e,
+        caller: node.sym.id,
+        rank: 0,
+        file: node.sym.file,
+        line: node.sym.line,
+        col: node.sym.col,
+      };
+      list.push({ to: child.id, edge, kind: 'interface', via: null, alternatives: [] });
+      enqueue(child, fresh);
+    }
+  }
+
+  /**
+   * The implementations at a call, in the program only: constructed by the program first, test
+   * doubles last (and, where a real one exists, only as alternatives, never followed).
+   */
+  function rankAlternatives(list: readonly EdgeRow[], follow = false): EdgeRow[] {
+    const scored = list.flatMap((e) => {
+      const s = e.callee === null ? undefined : symbols.get(e.callee);
+      if (!s || !inProgram(s) || !scope.satisfies(e.needs)) return [];
+      const t = receiverType(s.symbol);
+      const built = t ? [...(made.get(t) ?? [])].some((p) => scope.has(p) && p !== '') : false;
+      const double = isTestDouble(s.symbol, s.package);
+      return [{ e, score: (double ? 100 : 0) + (built ? 0 : 10) + e.rank / 1000 }];
+    });
+    scored.sort((a, b) => a.score - b.score);
+    const real = scored.filter((x) => x.score < 100);
+    const kept = follow && real.length > 0 ? real : scored;
+    return kept.slice(0, MAX_ALTERNATIVES).map((x) => x.e);
+  }
+
+  /**
+   * What the callee's slots hold on this path: the bindings at this call (a function, or what one
+   * of the caller's own slots holds), plus, for a closure made inside the caller, the caller's
+   * environment it captured.
+   */
+  function childEnv(node: PNode, e: EdgeRow, s: DefinitionRow): Env {
+    const slots = new Map<number, Value[]>();
+    const known = [s.symbol];
+    if (node.env) {
+      for (const owner of node.env.known) if (s.symbol.startsWith(`${owner}$`)) known.push(owner);
+      for (const [slot, values] of node.env.slots) {
+        const owner = slotOwner(symbols.get(slot)?.symbol);
+        if (owner && s.symbol.startsWith(`${owner}$`)) slots.set(slot, [...values]);
+      }
+    }
+    for (const b of bindingsBy.get(`${node.sym.id}:${e.line}:${e.col}:${s.id}`) ?? []) {
+      if (!scope.satisfies(b.needs)) continue;
+      const v = symbols.get(b.value);
+      if (!v) continue;
+      const into = slots.get(b.slot) ?? [];
+      if (v.kind === 'param') into.push(...(node.env?.slots.get(v.id) ?? []));
+      else if (inProgram(v))
+        into.push({ fn: v.id, env: v.kind === 'closure' ? capture(node.env, v.symbol) : null });
+      if (into.length > 0) slots.set(b.slot, dedupe(into));
+    }
+    return { slots, known };
+  }
+
+  /** The part of an environment a closure made there captures: its enclosing functions' slots. */
+  function capture(env: Env | null, closure: string): Env | null {
+    if (!env) return null;
+    const known = env.known.filter((owner) => closure.startsWith(`${owner}$`));
+    if (known.length === 0) return null;
+    const slots = new Map<number, readonly Value[]>();
+    for (const [slot, values] of env.slots) {
+      const owner = slotOwner(symbols.get(slot)?.symbol);
+      if (owner && known.includes(owner)) slots.set(slot, values);
+    }
+    return { slots, known };
+  }
+}
+
+function dedupe(values: Value[]): Value[] {
+  const seen = new Set<string>();
+  return values.filter((v) => {
+    const key = valueKey(v);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function mergeEnv(a: Env | null, b: Env | null): Env | null {
+  if (!a) return b;
+  if (!b) return a;
+  const slots = new Map<number, Value[]>();
+  for (const [slot, values] of a.slots) slots.set(slot, [...values]);
+  for (const [slot, values] of b.slots)
+    slots.set(slot, dedupe([...(slots.get(slot) ?? []), ...values]).slice(0, MAX_VALUES));
+  return { slots, known: [...new Set([...a.known, ...b.known])] };
+}
+
+function valueKey(v: Value, depth = 0): string {
+  return v.env && depth < 4 ? `${v.fn}{${envKey(v.env, depth + 1)}}` : String(v.fn);
+}
+
+function envKey(env: Env | null, depth = 0): string {
+  if (!env) return '';
+  const slots = [...env.slots.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(
+      ([slot, values]) =>
+        `${slot}=${values
+          .map((v) => valueKey(v, depth))
+          .sort()
+          .join(',')}`,
+    )
+    .join(';');
+  return `${[...env.known].sort().join(',')}/${slots}`;
+}
