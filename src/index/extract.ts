@@ -65,8 +65,10 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
   // and which calls stand in `go`/`defer` statements.
   const ranges: FuncRange[] = [];
   const funcNodes: SyntaxNode[] = [];
-  const goCalls = new Set<number>();
-  const deferCalls = new Set<number>();
+  // By span: `go New(x).Run(y)` starts its goroutine with Run, not with New, which begins where Run's
+  // call does.
+  const goCalls = new Set<string>();
+  const deferCalls = new Set<string>();
   for (const { name, node } of captures) {
     if (
       name === 'definition.function' ||
@@ -75,8 +77,8 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
     ) {
       ranges.push({ index: funcNodes.length, start: node.startIndex, end: node.endIndex });
       funcNodes.push(node);
-    } else if (name === 'reference.call.go') goCalls.add(node.startIndex);
-    else if (name === 'reference.call.defer') deferCalls.add(node.startIndex);
+    } else if (name === 'reference.call.go') goCalls.add(`${node.startIndex}:${node.endIndex}`);
+    else if (name === 'reference.call.defer') deferCalls.add(`${node.startIndex}:${node.endIndex}`);
   }
   const enclosing = makeEnclosingLookup(ranges);
   const literalCounters = new Map<number, number>();
@@ -139,8 +141,8 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
             node,
             fnOf(node),
             expr,
-            goCalls.has(node.startIndex),
-            deferCalls.has(node.startIndex),
+            goCalls.has(`${node.startIndex}:${node.endIndex}`),
+            deferCalls.has(`${node.startIndex}:${node.endIndex}`),
           ),
         );
         break;
@@ -641,12 +643,12 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
       // Keyed fields matter where a literal is a value being passed or bound; deeper ones only
       // contribute their type (and are recorded on their own as composite facts).
       // Elements of slices and maps (`map[string]func(){"a": handleA}`) flow into `range` values;
-      // basic literals among them carry nothing and are left out.
+      // basic literals among them carry nothing and are left out, but for short strings (aliases).
       const entries = depth <= 1 ? literalEntries(node) : { fields: [], elements: [] };
       const fields = entries.fields.map((f): [string, Expr] => [f.name, toExpr(f.value, lits, d)]);
       const kept = entries.elements
         .map((e) => toExpr(e, lits, d))
-        .filter((e) => e[0] !== 'n' && e[0] !== '?');
+        .filter((e) => e[0] !== '?' && (e[0] !== 'n' || e[2] !== undefined));
       return kept.length
         ? ['l', t ? typeText(t) : null, fields, kept]
         : ['l', t ? typeText(t) : null, fields];
@@ -705,9 +707,25 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
       return ['?', `type:${typeText(node)}`];
     default: {
       const basic = BASIC_LITERALS[node.type];
+      // A short string keeps its value: registries name their entries with string constants
+      // (`names.ReplicaSetController = "replicaset-controller"`).
+      if (basic === 'string' && node.endIndex - node.startIndex <= 120) {
+        const value = unquoteString(node.text);
+        if (value !== undefined) return ['n', basic, value];
+      }
       if (basic) return ['n', basic];
       return ['?', node.text.length > 80 ? `${node.text.slice(0, 77)}...` : node.text];
     }
+  }
+}
+
+/** The value of a Go string literal (raw or interpreted), or undefined when it cannot be read. */
+function unquoteString(text: string): string | undefined {
+  if (text.startsWith('`')) return text.slice(1, -1);
+  try {
+    return JSON.parse(text) as string;
+  } catch {
+    return undefined;
   }
 }
 

@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 12;
+export const FACTS_VERSION = 14;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -23,7 +23,8 @@ export const FACTS_VERSION = 12;
  * - `['u', op, x]` unary (`&x`, `*x`, `<-ch`); op `...` is a spread argument `f(xs...)`
  * - `['x', x, key?]` index `x[i]` (key text when short); `['g', x, typeArgs]` instantiation `F[T]`; `['sl', x]` slice `x[a:b]`
  * - `['a', x, type | null]` type assertion (`null` type for `.(type)`)
- * - `['n', kind]` basic literal (`string`, `int`, `float`, `rune`, `imaginary`, `nil`, `bool`)
+ * - `['n', kind, value?]` basic literal (`string`, `int`, `float`, `rune`, `imaginary`, `nil`,
+ *   `bool`); a short string keeps its value
  * - `['b', op, x, y]` binary; `['?', text]` anything else
  */
 export type Expr =
@@ -39,6 +40,7 @@ export type Expr =
   | readonly ['sl', Expr]
   | readonly ['a', Expr, string | null]
   | readonly ['n', string]
+  | readonly ['n', string, string]
   | readonly ['b', string, Expr, Expr]
   | readonly ['?', string];
 

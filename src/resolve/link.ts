@@ -4,7 +4,7 @@
  * channel hand-offs (src/resolve/channels.ts) and the edges the framework rules add (one handler
  * per rule kind, src/resolve/frameworks/). The result is plain rows for the store.
  */
-import type { Expr } from '../index/facts.js';
+import type { CallFact, Expr } from '../index/facts.js';
 import type { EdgeInsert, SymbolInsert } from '../store/index-store.js';
 import { exprText, resolveCall, signatureText, type CallResolution } from './calls.js';
 import { linkChannels } from './channels.js';
@@ -29,7 +29,7 @@ export interface LinkResult {
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 19;
+export const LINK_VERSION = 21;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
   const types = new TypeChecker(model);
@@ -37,12 +37,27 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
   flow.collectStores();
 
   // Pass 1: what flows into parameters, from direct calls (function values passed as arguments).
+  const dynamic: { call: CallFact; ctx: Ctx }[] = [];
   for (const file of model.files) {
     for (const call of file.facts.calls) {
       const ctx: Ctx = { file, fn: call.fn, line: call.line };
-      for (const t of types.directCallees(call.callee, ctx)) flow.recordArgs(t, call.args, ctx);
+      const direct = types.directCallees(call.callee, ctx);
+      for (const t of direct) flow.recordArgs(t, call.args, ctx);
+      if (direct.length === 0 && call.args.some((a) => carriesFlow(types, a, ctx)))
+        dynamic.push({ call, ctx });
     }
   }
+  // Pass 2: the same through interfaces and function values, for the calls that pass a channel or
+  // a function (`go k.Run(podCfg.Updates())` on the kubelet's Bootstrap interface). Answers
+  // computed meanwhile saw only part of the arguments: they are forgotten.
+  for (const { call, ctx } of dynamic) {
+    const res = resolveCall(types, flow, call, ctx);
+    if (res.k !== 'targets') continue;
+    for (const t of res.targets)
+      if (t.rank === 0 && !('elem' in t.target))
+        flow.recordArgs(t.target as FuncRef, call.args, ctx);
+  }
+  if (dynamic.length > 0) flow.forget();
 
   const out = new LinkOutput(model);
   const link: LinkContext = { model, rules, types, flow, out };
@@ -137,6 +152,12 @@ function primaryOf(res: CallResolution): string | undefined {
   if (res.k !== 'targets') return undefined;
   const first = res.targets[0]?.target;
   return first && !('elem' in first) ? first.symbol : undefined;
+}
+
+/** Whether a value passed as an argument is a channel or a function: what value flow follows. */
+function carriesFlow(types: TypeChecker, arg: Expr, ctx: Ctx): boolean {
+  const k = types.underlying(types.typeOf(arg, ctx)).k;
+  return k === 'chan' || k === 'func';
 }
 
 /** The function-typed parameters of a function (and the elements of a variadic one), as slots. */

@@ -42,6 +42,14 @@ const ruleSchema = z.discriminatedUnion('kind', [
   z.object({ ...base, kind: z.literal('map-register') }),
   z.object({
     ...base,
+    kind: z.literal('registry-literal'),
+    type: z.string(),
+    key: z.string(),
+    value: z.string(),
+    aliases: z.string().optional(),
+  }),
+  z.object({
+    ...base,
     kind: z.literal('queue-handoff'),
     package: z.string(),
     produce: z.array(z.string()).min(1),

@@ -238,6 +238,53 @@ export class TypeChecker {
     }
   }
 
+  /**
+   * The string a constant expression stands for: a literal, a constant (of this package or
+   * another, `names.ReplicaSetController`), a local bound to one, a conversion `Name("x")`.
+   */
+  constantString(expr: Expr, ctx: Ctx, depth = 0): string | undefined {
+    if (depth > 6) return undefined;
+    switch (expr[0]) {
+      case 'n':
+        return expr[1] === 'string' ? expr[2] : undefined;
+      case 'i': {
+        const b = this.resolveIdent(expr[1], ctx);
+        if (b?.k === 'value' && b.decl.fact.value && b.decl.fact.index === undefined)
+          return this.constantString(
+            b.decl.fact.value,
+            { file: b.decl.file, fn: -1, line: b.decl.fact.line },
+            depth + 1,
+          );
+        if (b?.k === 'local' && b.local.value && b.local.index === undefined)
+          return this.constantString(
+            b.local.value,
+            { file: b.file, fn: b.local.fn, line: b.local.line },
+            depth + 1,
+          );
+        return undefined;
+      }
+      case 's': {
+        const [, x, name] = expr;
+        if (x[0] !== 'i') return undefined;
+        const b = this.resolveIdent(x[1], ctx);
+        if (b?.k !== 'import') return undefined;
+        const decl = this.model.packages.get(b.path)?.values.get(name);
+        if (!decl?.fact.value || decl.fact.index !== undefined) return undefined;
+        return this.constantString(
+          decl.fact.value,
+          { file: decl.file, fn: -1, line: decl.fact.line },
+          depth + 1,
+        );
+      }
+      case 'c':
+        return expr[2][0] && this.asType(expr[1], ctx)
+          ? this.constantString(expr[2][0], ctx, depth + 1)
+          : undefined;
+      default:
+        return undefined;
+    }
+  }
+
   /** The type in a method expression `(*T).M` / `T.M` / `pkg.T.M`, or undefined. */
   methodExpressionType(x: Expr, ctx: Ctx): GoType | undefined {
     if (x[0] === 'u' && x[1] === '*') {

@@ -71,10 +71,10 @@ export const MAX_ALTERNATIVES = 40;
 
 export class ValueFlow {
   readonly model: ProgramModel;
-  private readonly localMemo = new WeakMap<object, FuncTarget[]>();
-  private readonly remoteMemo = new WeakMap<object, FuncTarget[]>();
-  private readonly storedMemo = new WeakMap<object, StoredType[]>();
-  private readonly originMemo = new WeakMap<object, ChannelOrigin[]>();
+  private localMemo = new WeakMap<object, FuncTarget[]>();
+  private remoteMemo = new WeakMap<object, FuncTarget[]>();
+  private storedMemo = new WeakMap<object, StoredType[]>();
+  private originMemo = new WeakMap<object, ChannelOrigin[]>();
   /** `struct symbol.field` -> what is stored into it (assignments and keyed literals). */
   readonly fieldSources = new Map<string, SourceRef[]>();
   /** Package-level variable symbol -> assignments to it. */
@@ -92,6 +92,14 @@ export class ValueFlow {
 
   constructor(readonly types: TypeChecker) {
     this.model = types.model;
+  }
+
+  /** Forgets every answer: what flows into parameters grew since they were computed. */
+  forget(): void {
+    this.localMemo = new WeakMap();
+    this.remoteMemo = new WeakMap();
+    this.storedMemo = new WeakMap();
+    this.originMemo = new WeakMap();
   }
 
   // ---------------------------------------------------------------- stores
@@ -275,8 +283,8 @@ export class ValueFlow {
             if (spread) out.push(...this.elementSources(spread, arg.ctx, depth + 1));
             else out.push(arg);
           }
+          return out;
         }
-        return out;
       }
     }
     if (expr[0] === 'c') {
@@ -418,6 +426,17 @@ export class ValueFlow {
       if (out.length > MAX_TARGETS) break;
     }
     return merge(out);
+  }
+
+  /** Functions a call reaches: named functions, concrete methods, the stored implementations. */
+  private calledFunctions(callee: Expr, ctx: Ctx): { fn: FuncRef; needs: Needs }[] {
+    const direct = this.types.directCallees(callee, ctx);
+    if (direct.length > 0 || callee[0] !== 's') return direct.map((fn) => ({ fn, needs: ALWAYS }));
+    const sel = this.types.select(this.types.typeOf(callee[1], ctx), callee[2]);
+    if (sel?.k !== 'imethod') return [];
+    return this.interfaceTargets(sel, callee[1], ctx)
+      .filter((it) => it.rank === 0)
+      .map((it) => ({ fn: it.fn, needs: it.needs }));
   }
 
   /** The element slot of `x` when it is a variadic parameter of the function chain at ctx. */
@@ -705,11 +724,13 @@ export class ValueFlow {
         break;
       }
       case 'c': {
-        for (const callee of t.directCallees(expr[1], ctx)) {
+        // What the called function returns (`kl.pleg.Watch()`, through the interface too).
+        for (const { fn: callee, needs } of this.calledFunctions(expr[1], ctx)) {
           for (const ret of callee.file.facts.returns) {
             if (ret.fn !== callee.index || !ret.values[0]) continue;
             const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
-            out.push(...this.channelOrigins(ret.values[0], at, depth + 1, seen));
+            for (const o of this.channelOrigins(ret.values[0], at, depth + 1, seen))
+              out.push({ ...o, needs: both(o.needs, needs) });
           }
         }
         return out;

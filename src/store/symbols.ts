@@ -302,3 +302,40 @@ export async function findMadeBy(
     [treeId, JSON.stringify(types)],
   );
 }
+
+/**
+ * Registry entries (`via: map-register` hops, the key in their text) made by functions in these
+ * directories: a controller manager's name -> start function.
+ */
+export async function findRegistryEntries(
+  store: Store,
+  treeId: number,
+  dirs: readonly string[],
+): Promise<{ key: string; target: DefinitionRow }[]> {
+  if (dirs.length === 0) return [];
+  const rows = await store.all<{ expr: string | null; callee: number }>(
+    `SELECT e.expr AS expr, e.callee AS callee FROM edges e JOIN symbols c ON c.tree = e.tree AND c.id = e.caller
+     WHERE e.tree = ? AND e.via = 'map-register' AND e.callee IS NOT NULL
+       AND EXISTS (SELECT 1 FROM json_each(?) d WHERE c.file LIKE d.value || '/%')`,
+    [treeId, JSON.stringify(dirs)],
+  );
+  const targets = new Map(
+    (await findSymbolsByIds(store, treeId, [...new Set(rows.map((r) => r.callee))])).map((t) => [
+      t.id,
+      t,
+    ]),
+  );
+  const out: { key: string; target: DefinitionRow }[] = [];
+  for (const r of rows) {
+    const quoted = /\[(".*")\]$/.exec(r.expr ?? '')?.[1];
+    let key: string | undefined;
+    try {
+      key = quoted ? (JSON.parse(quoted) as string) : undefined;
+    } catch {
+      key = undefined;
+    }
+    const target = targets.get(r.callee);
+    if (key !== undefined && target && target.kind !== 'param') out.push({ key, target });
+  }
+  return out;
+}

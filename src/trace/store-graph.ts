@@ -6,6 +6,7 @@ import type { TreeRow } from '../store/index-store.js';
 import {
   findBindingsFrom,
   findDefinitions,
+  findRegistryEntries,
   findEdgesFrom,
   findMadeBy,
   findSymbolsByIds,
@@ -48,26 +49,9 @@ export function createStoreGraph(
     packages: () => listPackages(store, tree.id),
     async controllers(component) {
       const out = new Map<string, DefinitionRow>();
-      const initMap = options.components?.[component]?.controllers?.initMap;
-      if (!initMap) return out;
-      const owners = (await findDefinitions(store, tree.id, initMap)).filter((d) =>
-        d.symbol.endsWith(initMap),
-      );
-      for (const owner of owners) {
-        const edges = (await findEdgesFrom(store, tree.id, [owner.id])).filter(
-          (e) => e.via === 'map-register' && e.callee !== null,
-        );
-        const targets = await findSymbolsByIds(
-          store,
-          tree.id,
-          edges.map((e) => e.callee!),
-        );
-        const byId = new Map(targets.map((t) => [t.id, t]));
-        for (const e of edges) {
-          const key = /\[["`](.*)["`]\]$/.exec(e.expr ?? '')?.[1];
-          const target = byId.get(e.callee!);
-          if (key && target) out.set(key, target);
-        }
+      const dirs = options.components?.[component]?.controllers?.registries ?? [];
+      for (const { key, target } of await findRegistryEntries(store, tree.id, dirs)) {
+        out.set(key, target);
       }
       return out;
     },

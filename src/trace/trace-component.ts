@@ -43,7 +43,8 @@ export interface ComponentEntry {
 
 export interface ComponentRules {
   scope?: string[];
-  controllers?: { initMap: string };
+  /** Directories whose registry hops (`via: map-register`) name the controllers. */
+  controllers?: { registries: string[] };
 }
 
 export interface TraceOptions {
@@ -124,7 +125,11 @@ export async function traceComponent(
   } else if (root.through) {
     // A controller: main's path to its start function, then the controller's own spine.
     const through = root.through;
-    shown = keepPathsTo(rootNode, program, (n) => n.sym.id === through.id);
+    // Where the controller runs, not where it is registered: the registry hop only when no other
+    // path reaches the start function.
+    const isStart = (n: PNode) => n.sym.id === through.id;
+    shown = keepPathsTo(rootNode, program, isStart, (h) => h.via !== 'map-register');
+    if (shown.size === 0) shown = keepPathsTo(rootNode, program, isStart);
     if (shown.size === 0) shown.add(rootNode);
     const starts = program.nodes.filter((n) => n.sym.id === through.id).map((n) => n.id);
     for (const start of starts.length ? starts : [rootNode])
@@ -283,7 +288,8 @@ async function findRoot(graph: CallGraph, target: string, options: TraceOptions)
         program: entry,
       };
     const controllers = await graph.controllers(entry.name);
-    const start = controllers.get(controller);
+    // Names changed across releases (`replicaset`, then `replicaset-controller`): both answer.
+    const start = controllers.get(controller) ?? controllers.get(`${controller}-controller`);
     if (!start) {
       const names = [...controllers.keys()].sort();
       throw new K8sReadError(
@@ -431,6 +437,7 @@ function keepPathsTo(
   rootId: number,
   program: ProgramGraph,
   isTarget: (n: PNode) => boolean,
+  follow: (h: PHop) => boolean = () => true,
 ): Set<number> {
   const reaches = new Map<number, boolean>();
   const onStack = new Set<number>();
@@ -440,7 +447,7 @@ function keepPathsTo(
     if (onStack.has(id)) return false;
     onStack.add(id);
     let ok = isTarget(program.nodes[id]!);
-    for (const h of program.hops.get(id) ?? []) if (visit(h.to)) ok = true;
+    for (const h of program.hops.get(id) ?? []) if (follow(h) && visit(h.to)) ok = true;
     onStack.delete(id);
     reaches.set(id, ok);
     return ok;

@@ -4,7 +4,7 @@ import { argMethodsHandler } from './arg-methods.js';
 import { callArgHandler } from './call-arg.js';
 import type { LinkContext, RuleHandler, RulesOf } from './handler.js';
 import { literalFieldHandler } from './literal-field.js';
-import { mapRegisterHandler } from './map-register.js';
+import { mapRegisterHandler, registryLiteralHandler } from './map-register.js';
 import { queueHandoffHandler } from './queue-handoff.js';
 
 type Handlers = {
@@ -16,6 +16,7 @@ export const ruleHandlers: Handlers = {
   'call-arg': callArgHandler,
   'arg-methods': argMethodsHandler,
   'map-register': mapRegisterHandler,
+  'registry-literal': registryLiteralHandler,
   'queue-handoff': queueHandoffHandler,
 };
 
