@@ -630,8 +630,16 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
       }
       // A single argument is kept near the top of an expression: the call may be a conversion
       // (`PopProcessFunc(c.config.Process)`, `HandlerFunc(fn)`), through which the value flows.
+      // So is a first argument that is a string (a format: `fmt.Sprintf("get [%s] ...", x)`).
       const only = depth < 3 ? node.childForFieldName('arguments')?.namedChildren : undefined;
-      const kept: Expr[] = only?.length === 1 && !typeArgs ? [toExpr(only[0], lits, d)] : [];
+      const first = only?.[0];
+      const kept: Expr[] =
+        only?.length === 1 && !typeArgs
+          ? [toExpr(only[0], lits, d)]
+          : first &&
+              (first.type === 'interpreted_string_literal' || first.type === 'raw_string_literal')
+            ? [toExpr(first, lits, d)]
+            : [];
       return [
         'c',
         typeArgs ? ['g', callee, typeArgs.namedChildren.map((a) => a.text)] : callee,

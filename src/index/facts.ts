@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 14;
+export const FACTS_VERSION = 15;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -16,7 +16,8 @@ export const FACTS_VERSION = 14;
  * - `['s', x, field, line, col]` selector `x.field` (position of `field`)
  * - `['c', fn, args]` call; `T(x)` conversions look the same and are told apart by the resolver.
  *   A call nested in an expression keeps its arguments only when it has one (a possible
- *   conversion) and sits near the top (builtins `new`/`make`/`append` keep their first)
+ *   conversion) and sits near the top, or its first when that is a string (a format); builtins
+ *   `new`/`make`/`append` keep their first
  * - `['l', type, fields, elements?]` composite literal: type text, keyed fields `[key, value]`,
  *   and the other element values (slice and map entries)
  * - `['f', funcIndex]` a function literal (index into `FileFacts.funcs`)

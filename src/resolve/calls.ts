@@ -21,7 +21,13 @@ export interface CallTarget {
 }
 
 export type CallResolution =
-  | { k: 'targets'; targets: CallTarget[]; abstract?: AbstractMethod }
+  | {
+      k: 'targets';
+      targets: CallTarget[];
+      abstract?: AbstractMethod;
+      /** Implementations not listed: more than are kept as alternatives (`runtime.Object`). */
+      crowded?: number;
+    }
   | { k: 'external'; symbol: string }
   | { k: 'unresolved'; externalPackage?: string }
   | { k: 'none' };
@@ -102,6 +108,10 @@ export function resolveCall(
         };
       if (sel?.k === 'imethod') {
         const found = flow.interfaceTargets(sel, x, ctx);
+        if (found.length === 0 && found.crowded) {
+          const abstract = abstractMethod(types, sel.iface, name);
+          if (abstract) return { k: 'targets', targets: [], abstract, crowded: found.crowded };
+        }
         if (found.length === 0) {
           const it = deref(sel.iface);
           return it.k === 'named' && !types.model.packages.has(it.pkg)
@@ -116,11 +126,12 @@ export function resolveCall(
         }));
         // No value known to be stored there and several implementations could be: the call is one of
         // the interface's method, not a guess among them; the implementations are its alternatives.
-        if (found.some((t) => t.rank === 0)) return { k: 'targets', targets: ranked };
+        const crowded = found.crowded ? { crowded: found.crowded } : {};
+        if (found.some((t) => t.rank === 0)) return { k: 'targets', targets: ranked, ...crowded };
         const abstract = abstractMethod(types, sel.iface, name);
         return abstract
-          ? { k: 'targets', targets: ranked, abstract }
-          : { k: 'targets', targets: ranked };
+          ? { k: 'targets', targets: ranked, abstract, ...crowded }
+          : { k: 'targets', targets: ranked, ...crowded };
       }
       if (sel?.k === 'field') return values(flow.funcTargets(callee, ctx), () => 'funcvalue');
       const base = deref(xt);

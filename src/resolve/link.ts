@@ -29,7 +29,7 @@ export interface LinkResult {
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 21;
+export const LINK_VERSION = 25;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
   const types = new TypeChecker(model);
@@ -43,7 +43,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
       const ctx: Ctx = { file, fn: call.fn, line: call.line };
       const direct = types.directCallees(call.callee, ctx);
       for (const t of direct) flow.recordArgs(t, call.args, ctx);
-      if (direct.length === 0 && call.args.some((a) => carriesFlow(types, a, ctx)))
+      if (direct.length === 0 && call.args.length > 0 && carriesFlow(types, call.callee, ctx))
         dynamic.push({ call, ctx });
     }
   }
@@ -101,10 +101,12 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
       } else {
         counts.resolved!++;
         const text = exprText(call.callee);
+        // Too many implementations to list (`runtime.Object`): the method, and how many there are.
+        const crowded = res.crowded ? `${res.crowded} implementations` : null;
         if (res.abstract)
           out.add(caller, res.abstract, 'interface', {
             ...at,
-            via: call.defer ? 'defer' : null,
+            via: call.defer ? 'defer' : crowded,
             expr: text,
           });
         for (const t of res.targets) {
@@ -154,10 +156,16 @@ function primaryOf(res: CallResolution): string | undefined {
   return first && !('elem' in first) ? first.symbol : undefined;
 }
 
-/** Whether a value passed as an argument is a channel or a function: what value flow follows. */
-function carriesFlow(types: TypeChecker, arg: Expr, ctx: Ctx): boolean {
-  const k = types.underlying(types.typeOf(arg, ctx)).k;
-  return k === 'chan' || k === 'func';
+/** Whether a call takes a channel or a function (what value flow follows), by its signature. */
+function carriesFlow(types: TypeChecker, callee: Expr, ctx: Ctx): boolean {
+  const ft = types.typeOf(callee, ctx);
+  if (ft.k !== 'func') return false;
+  return ft.params.some((p) => {
+    const k = types.underlying(p).k;
+    return (
+      k === 'chan' || k === 'func' || (p.k === 'slice' && types.underlying(p.elem).k === 'func')
+    );
+  });
 }
 
 /** The function-typed parameters of a function (and the elements of a variadic one), as slots. */

@@ -45,8 +45,9 @@ const ruleSchema = z.discriminatedUnion('kind', [
     kind: z.literal('registry-literal'),
     type: z.string(),
     key: z.string(),
-    value: z.string(),
+    values: z.array(z.string()).min(1),
     aliases: z.string().optional(),
+    in: z.array(z.string()).optional(),
   }),
   z.object({
     ...base,

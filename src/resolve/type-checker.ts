@@ -276,10 +276,22 @@ export class TypeChecker {
           depth + 1,
         );
       }
-      case 'c':
-        return expr[2][0] && this.asType(expr[1], ctx)
-          ? this.constantString(expr[2][0], ctx, depth + 1)
-          : undefined;
+      case 'c': {
+        const first = expr[2][0];
+        if (!first) return undefined;
+        if (this.asType(expr[1], ctx)) return this.constantString(first, ctx, depth + 1);
+        // `fmt.Sprintf("get [%s] ...", ...)`: known up to its first verb.
+        const callee = expr[1];
+        if (callee[0] === 's' && callee[1][0] === 'i' && /^Sprint/.test(callee[2])) {
+          const b = this.resolveIdent(callee[1][1], ctx);
+          const format =
+            b?.k === 'import' && b.path === 'fmt'
+              ? this.constantString(first, ctx, depth + 1)
+              : undefined;
+          return format?.split('%')[0];
+        }
+        return undefined;
+      }
       default:
         return undefined;
     }

@@ -23,6 +23,8 @@ export interface SourceRef {
   expr: Expr;
   ctx: Ctx;
   index?: number;
+  /** Packages the step needs beyond the source's own (a function value it was returned by). */
+  needs?: Needs;
 }
 
 /** A function-typed parameter (or, `elem`, the elements of a variadic one) of a function. */
@@ -288,17 +290,14 @@ export class ValueFlow {
       }
     }
     if (expr[0] === 'c') {
-      // A function returning a map or slice: the elements of what it returns.
-      for (const callee of t.directCallees(expr[1], ctx)) {
+      // A function returning a map or slice (`initializersFunc(loopMode)` too): the elements of
+      // what it returns.
+      for (const { fn: callee, needs } of this.calledFunctions(expr[1], ctx)) {
         for (const ret of callee.file.facts.returns) {
-          if (ret.fn === callee.index && ret.values[0])
-            out.push(
-              ...this.elementSources(
-                ret.values[0],
-                { file: callee.file, fn: ret.fn, line: ret.line },
-                depth + 1,
-              ),
-            );
+          if (ret.fn !== callee.index || !ret.values[0]) continue;
+          const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
+          for (const s of this.elementSources(ret.values[0], at, depth + 1))
+            out.push(needs === ALWAYS ? s : { ...s, needs: both(s.needs ?? ALWAYS, needs) });
         }
       }
       return out;
@@ -420,23 +419,34 @@ export class ValueFlow {
     for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
       if (s.index !== undefined && s.expr[0] === 'c') continue;
       // A step inside the same function chain keeps asking locally; any other step leaves it.
-      const stay = local && s.ctx.file === ctx.file && sameChain(ctx, s.ctx);
-      for (const r of this.funcTargets(s.expr, s.ctx, stay, depth + 1, seen))
-        out.push(stay ? r : { ...r, needs: step(r.needs, s.ctx, ctx) });
+      const stay = local && s.ctx.file === ctx.file && sameChain(ctx, s.ctx) && !s.needs;
+      for (const r of this.funcTargets(s.expr, s.ctx, stay, depth + 1, seen)) {
+        const needs = stay ? r.needs : step(r.needs, s.ctx, ctx);
+        out.push({ ...r, needs: s.needs ? both(needs, s.needs) : needs });
+      }
       if (out.length > MAX_TARGETS) break;
     }
     return merge(out);
   }
 
-  /** Functions a call reaches: named functions, concrete methods, the stored implementations. */
+  /**
+   * Functions a call reaches, for what they return: named functions, concrete methods, the
+   * stored implementations of an interface method, and the functions a function value can be
+   * (whatever every caller passes, when it is a parameter: no path is known here).
+   */
   private calledFunctions(callee: Expr, ctx: Ctx): { fn: FuncRef; needs: Needs }[] {
     const direct = this.types.directCallees(callee, ctx);
-    if (direct.length > 0 || callee[0] !== 's') return direct.map((fn) => ({ fn, needs: ALWAYS }));
-    const sel = this.types.select(this.types.typeOf(callee[1], ctx), callee[2]);
-    if (sel?.k !== 'imethod') return [];
-    return this.interfaceTargets(sel, callee[1], ctx)
-      .filter((it) => it.rank === 0)
-      .map((it) => ({ fn: it.fn, needs: it.needs }));
+    if (direct.length > 0) return direct.map((fn) => ({ fn, needs: ALWAYS }));
+    if (callee[0] === 's') {
+      const sel = this.types.select(this.types.typeOf(callee[1], ctx), callee[2]);
+      if (sel?.k === 'imethod')
+        return this.interfaceTargets(sel, callee[1], ctx)
+          .filter((it) => it.rank === 0)
+          .map((it) => ({ fn: it.fn, needs: it.needs }));
+    }
+    return this.funcTargets(callee, ctx, false).flatMap((t) =>
+      t.k === 'fn' ? [{ fn: t.fn, needs: t.needs }] : [],
+    );
   }
 
   /** The element slot of `x` when it is a variadic parameter of the function chain at ctx. */
@@ -615,15 +625,17 @@ export class ValueFlow {
    * Implementations of an interface method call, ranked: the types stored into that field or
    * variable first (rank 0, with the needs of the store), then the rest as alternatives (rank 1, 2,
    * ...): real code before test doubles, nearest package first. With nothing stored, a single
-   * implementation (or the only real one among test doubles) is the answer.
+   * implementation (or the only real one among test doubles) is the answer. An interface with more
+   * implementations than alternatives are kept for (`runtime.Object`) lists none: `crowded` says
+   * how many there are.
    */
   interfaceTargets(
     sel: Extract<Selection, { k: 'imethod' }>,
     operand: Expr,
     ctx: Ctx,
-  ): InterfaceTarget[] {
+  ): InterfaceTarget[] & { crowded?: number } {
     const t = this.types;
-    const impls = t.implementations(sel.iface);
+    const methods = this.implementingMethods(sel.iface, sel.name);
     // Promoted through an embedded interface field: what is stored is what that field holds.
     const stored = sel.embeddedIn
       ? (this.fieldSources.get(sel.embeddedIn) ?? []).flatMap((src) =>
@@ -633,37 +645,80 @@ export class ValueFlow {
           })),
         )
       : this.storedTypes(operand, ctx);
+    const primary: InterfaceTarget[] = [];
     const storedNeeds = new Map<string, Needs>();
     for (const s of stored) {
       const key = typeKey(deref(s.type));
       storedNeeds.set(key, either(storedNeeds.get(key) ?? [], s.needs));
     }
-    const primary: InterfaceTarget[] = [];
-    const rest: FuncRef[] = [];
-    for (const impl of impls) {
-      const needs = storedNeeds.get(typeKey(impl));
-      // Past the alternatives kept, only stored types still matter.
-      if (!needs && rest.length > MAX_ALTERNATIVES) continue;
-      const m = t.select(impl, sel.name);
-      if (m?.k !== 'method') continue;
-      if (needs) primary.push({ fn: m.fn, rank: 0, needs });
-      else rest.push(m.fn);
+    for (const [key, needs] of storedNeeds) {
+      const m = methods.byType.get(key);
+      if (m) primary.push({ fn: m, rank: 0, needs });
     }
-    if (primary.length === 0 && rest.length === 1 && impls.length === 1)
+    if (methods.all.length > MAX_ALTERNATIVES) {
+      const out: InterfaceTarget[] & { crowded?: number } = primary;
+      out.crowded = methods.all.length;
+      return out;
+    }
+    const taken = new Set(primary.map((p) => p.fn.id));
+    const rest = this.rankedFrom(methods.all, ctx.file.pkg.path).filter((fn) => !taken.has(fn.id));
+    if (primary.length === 0 && rest.length === 1)
       return [{ fn: rest[0]!, rank: 0, needs: ALWAYS }];
-    const from = ctx.file.pkg.path;
-    rest.sort((a, b) => rankImplementation(a, from) - rankImplementation(b, from));
-    if (primary.length === 0 && rest.length === impls.length) {
+    if (primary.length === 0) {
       const real = rest.filter((fn) => !isTestDouble(fn.symbol, fn.pkg.path));
       if (real.length === 1) {
         rest.splice(rest.indexOf(real[0]!), 1);
         primary.push({ fn: real[0]!, rank: 0, needs: ALWAYS });
       }
     }
-    return [
-      ...primary,
-      ...rest.slice(0, MAX_ALTERNATIVES).map((fn, i) => ({ fn, rank: i + 1, needs: ALWAYS })),
-    ];
+    return [...primary, ...rest.map((fn, i) => ({ fn, rank: i + 1, needs: ALWAYS }))];
+  }
+
+  private readonly methodsMemo = new Map<
+    string,
+    { all: FuncRef[]; byType: Map<string, FuncRef> }
+  >();
+  private readonly rankMemo = new Map<string, FuncRef[]>();
+
+  /** The methods named `name` of the types implementing an interface, by type. */
+  private implementingMethods(
+    iface: GoType,
+    name: string,
+  ): { all: FuncRef[]; byType: Map<string, FuncRef> } {
+    const key = `${typeKey(iface)}\u0000${name}`;
+    let hit = this.methodsMemo.get(key);
+    if (hit) return hit;
+    hit = { all: [], byType: new Map() };
+    for (const impl of this.types.implementations(iface)) {
+      const m = this.types.select(impl, name);
+      if (m?.k !== 'method') continue;
+      hit.all.push(m.fn);
+      hit.byType.set(typeKey(impl), m.fn);
+    }
+    this.methodsMemo.set(key, hit);
+    return hit;
+  }
+
+  /** Real code before test doubles, then nearest to the calling package; computed once per package. */
+  private rankedFrom(methods: FuncRef[], from: string): FuncRef[] {
+    if (methods.length < 2) return [...methods];
+    const key = `${methods[0]!.id}:${methods.length}\u0000${from}`;
+    let hit = this.rankMemo.get(key);
+    if (!hit) {
+      const b = from.split('/');
+      const rank = (fn: FuncRef) => {
+        const a = fn.pkg.path.split('/');
+        let common = 0;
+        while (common < a.length && common < b.length && a[common] === b[common]) common++;
+        return (isTestDouble(fn.symbol, fn.pkg.path) ? 1000 : 0) - common;
+      };
+      hit = methods
+        .map((fn) => ({ fn, r: rank(fn) }))
+        .sort((x, y) => x.r - y.r)
+        .map((x) => x.fn);
+      this.rankMemo.set(key, hit);
+    }
+    return [...hit];
   }
 
   // ---------------------------------------------------------------- channels
@@ -808,14 +863,4 @@ function localKey(b: Binding): string {
   if (b.k === 'local') return `${b.local.fn}:${b.local.name}:${b.local.line}`;
   if (b.k === 'param') return `${b.fn}:param:${b.index}`;
   return '';
-}
-
-function rankImplementation(fn: FuncRef, fromPackage: string): number {
-  const double = isTestDouble(fn.symbol, fn.pkg.path) ? 1000 : 0;
-  // Shared leading path elements with the calling package: nearer code is likelier.
-  const a = fn.pkg.path.split('/');
-  const b = fromPackage.split('/');
-  let common = 0;
-  while (common < a.length && common < b.length && a[common] === b[common]) common++;
-  return double - common;
 }

@@ -12,7 +12,7 @@ const schema = z.object({
     z.string(),
     z.object({
       scope: z.array(z.string()).optional(),
-      controllers: z.object({ registries: z.array(z.string()).min(1) }).optional(),
+      registries: z.array(z.string()).min(1).optional(),
     }),
   ),
 });

@@ -47,9 +47,9 @@ export function createStoreGraph(
     bindingsFrom: (ids) => findBindingsFrom(store, tree.id, ids),
     madeBy: (types) => findMadeBy(store, tree.id, types),
     packages: () => listPackages(store, tree.id),
-    async controllers(component) {
+    async parts(component) {
       const out = new Map<string, DefinitionRow>();
-      const dirs = options.components?.[component]?.controllers?.registries ?? [];
+      const dirs = options.components?.[component]?.registries ?? [];
       for (const { key, target } of await findRegistryEntries(store, tree.id, dirs)) {
         out.set(key, target);
       }

@@ -32,8 +32,9 @@ export interface CallGraph {
   madeBy(types: readonly string[]): Promise<{ type: string; package: string }[]>;
   /** The tree's packages and their imports. */
   packages(): Promise<PackageInfo[]>;
-  /** Map-assigned start functions of a controller manager (`controllers["replicaset"] = start`). */
-  controllers(component: string): Promise<Map<string, DefinitionRow>>;
+  /** A component's registered parts by name: a controller manager's start functions
+   * (`controllers["replicaset"] = start`), kubectl's subcommands. */
+  parts(component: string): Promise<Map<string, DefinitionRow>>;
 }
 
 export interface ComponentEntry {
@@ -43,8 +44,8 @@ export interface ComponentEntry {
 
 export interface ComponentRules {
   scope?: string[];
-  /** Directories whose registry hops (`via: map-register`) name the controllers. */
-  controllers?: { registries: string[] };
+  /** Directories whose registry hops (`via: map-register`) name the component's parts. */
+  registries?: string[];
 }
 
 export interface TraceOptions {
@@ -287,15 +288,15 @@ async function findRoot(graph: CallGraph, target: string, options: TraceOptions)
         scope: scope.length ? scope : [''],
         program: entry,
       };
-    const controllers = await graph.controllers(entry.name);
+    const parts = await graph.parts(entry.name);
     // Names changed across releases (`replicaset`, then `replicaset-controller`): both answer.
-    const start = controllers.get(controller) ?? controllers.get(`${controller}-controller`);
+    const start = parts.get(controller) ?? parts.get(`${controller}-controller`);
     if (!start) {
-      const names = [...controllers.keys()].sort();
+      const names = [...parts.keys()].sort();
       throw new K8sReadError(
         names.length
-          ? `${entry.name} has no controller named ${JSON.stringify(controller)}; it has:\n  ${names.join('\n  ')}`
-          : `${entry.name} has no controller registry in this index (rules/components.yaml names where to look)`,
+          ? `${entry.name} has no part named ${JSON.stringify(controller)}; it has:\n  ${names.join('\n  ')}`
+          : `${entry.name} has no registry of parts in this index (rules/components.yaml names where to look)`,
         { code: 'E_NO_COMPONENT', exitCode: 2 },
       );
     }

@@ -187,11 +187,16 @@ describe('k8s-read trace on the modern demo tree', () => {
   it('traces a controller of the controller manager: handler -> queue -> worker -> sync -> pod control', async () => {
     const rs = await traceJson(['kube-controller-manager/replicaset', '--repo', demoRoot]);
     expect(rs.root).toBe('k8s.io/kubernetes/cmd/kube-controller-manager.main');
+    // Where the controller runs, not where it is registered.
     expect(
       rs.edges.some(
-        (e) => e.callee.endsWith('app.startReplicaSetController') && e.via === 'map-register',
+        (e) =>
+          e.callee.endsWith('app.startReplicaSetController') &&
+          e.caller.endsWith('app.StartControllers') &&
+          e.kind === 'funcvalue',
       ),
     ).toBe(true);
+    expect(rs.edges.filter((e) => e.via === 'map-register')).toEqual([]);
     const rsc = '(*k8s.io/kubernetes/pkg/controller/replicaset.ReplicaSetController)';
     expectPath(rs, [
       `${rsc}.processNextWorkItem`,

@@ -68,6 +68,6 @@ describe.each(shapes)('the %s registry', (shape) => {
   it('lists the controllers it has when the name is unknown', async () => {
     const r = await trace(shape, 'kube-controller-manager/nosuch');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/has no controller named "nosuch"; it has:\n {2}deployment/);
+    expect(r.stderr).toMatch(/has no part named "nosuch"; it has:\n {2}deployment/);
   });
 });

@@ -6,9 +6,10 @@
  *   a literal or a string constant; and a call of a function that stores one parameter under
  *   another, `register(names.ReplicaSetController, startReplicaSetController)` with
  *   `register := func(name string, fn InitFunc) { controllers[name] = fn }` (v1.28);
- * - `registry-literal`: a composite literal of a descriptor type whose `key` field names the
- *   function in its `value` field (`&ControllerDescriptor{name: names.X, initFunc: startX}`,
- *   v1.29 on); `aliases` names a field listing more keys.
+ * - `registry-literal`: a composite literal of a descriptor type whose `key` field (its first
+ *   word) names the function in its `values` fields (`&ControllerDescriptor{name: names.X,
+ *   initFunc: startX}`, v1.29 on; `&cobra.Command{Use: "get [...]", Run: ...}`, kubectl's
+ *   subcommands); `aliases` names a field listing more keys.
  * The edges go from the function that registers (or builds the descriptor), `via: map-register`,
  * with the key in their text: `controllers["replicaset"]`.
  */
@@ -83,11 +84,13 @@ export function registryLiteralHandler(
     composite(c: CompositeFact, caller: FuncRef, ctx: Ctx, type: GoType) {
       for (const rule of rules) {
         if (typeKey(type) !== rule.type) continue;
+        const pkg = caller.pkg.path;
+        if (rule.in && !rule.in.some((p) => pkg === p || pkg.startsWith(`${p}/`))) continue;
         const field = (name: string) => c.fields.find(([k]) => k === name);
         const keyField = field(rule.key);
-        const valueField = field(rule.value);
+        const valueField = rule.values.map(field).find((f) => f !== undefined);
         if (!keyField || !valueField) continue;
-        const keys = [types.constantString(keyField[1], ctx)];
+        const keys = [types.constantString(keyField[1], ctx)?.split(/\s/)[0]];
         const aliases = rule.aliases ? field(rule.aliases) : undefined;
         if (aliases && aliases[1][0] === 'l')
           for (const e of aliases[1][3] ?? []) keys.push(types.constantString(e, ctx));
