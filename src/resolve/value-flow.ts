@@ -634,7 +634,6 @@ export class ValueFlow {
     operand: Expr,
     ctx: Ctx,
   ): InterfaceTarget[] & { crowded?: number } {
-    const t = this.types;
     const methods = this.implementingMethods(sel.iface, sel.name);
     // Promoted through an embedded interface field: what is stored is what that field holds.
     const stored = sel.embeddedIn
