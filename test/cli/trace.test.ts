@@ -171,6 +171,18 @@ describe('k8s-read trace on the modern demo tree', () => {
     expect(r.stdout).not.toContain('\u001b[');
   });
 
+  it('fits 100 columns when piped, and $COLUMNS when it is set', async () => {
+    const widest = (text: string) => Math.max(...text.split('\n').map((l) => [...l].length));
+    const piped = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot, '--all'], { env });
+    expect(piped.code).toBe(0);
+    expect(widest(piped.stdout)).toBeLessThanOrEqual(100);
+    const narrow = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot, '--all'], {
+      env: { ...env, COLUMNS: '64' },
+    });
+    expect(widest(narrow.stdout)).toBeLessThanOrEqual(64);
+    expect(widest(narrow.stdout)).toBeGreaterThan(50);
+  });
+
   it('keeps only the paths to a symbol with --focus', async () => {
     const focused = await traceJson([
       'kube-scheduler',
