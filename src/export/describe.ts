@@ -31,18 +31,24 @@ export function describeSize(trace: Trace): string {
 }
 
 /**
- * `showing 140 of 4,806 functions` when the trace says how large the full trace is; `''` when it
- * does not, or when nothing was left out.
+ * `showing 140 of 4,806 functions` (short: `140 of 4,806`) when the trace says how large the full
+ * trace is; `''` when it does not, or when nothing was left out.
  */
-export function describeTotal(trace: Trace): string {
+export function describeTotal(trace: Trace, short = false): string {
   const total = trace.total?.functions;
   if (total === undefined || total <= trace.nodes.length) return '';
-  return `showing ${formatCount(trace.nodes.length)} of ${formatCount(total)} functions`;
+  const counts = `${formatCount(trace.nodes.length)} of ${formatCount(total)}`;
+  return short ? counts : `showing ${counts} functions`;
 }
 
 /** `… 7 more calls (--all)`: what a folded node hides, and the flag that shows it. */
 export function describeFold(folded: { calls: number; flag: string }): string {
-  return `… ${formatCount(folded.calls)} more ${folded.calls === 1 ? 'call' : 'calls'} (${folded.flag})`;
+  return `${describeFoldCount(folded)} (${folded.flag})`;
+}
+
+/** `… 7 more calls`: the part of `describeFold` a narrow line keeps. */
+export function describeFoldCount(folded: { calls: number }): string {
+  return `… ${formatCount(folded.calls)} more ${folded.calls === 1 ? 'call' : 'calls'}`;
 }
 
 /** `4,806`: thousands grouped the same way on every machine, whatever its locale. */

@@ -8,7 +8,7 @@ import { createColors } from 'picocolors';
 import type { Trace, TraceEdge } from '../trace/types.js';
 import {
   describeEdge,
-  describeFold,
+  describeFoldCount,
   describeSize,
   describeTotal,
   describeVersion,
@@ -29,6 +29,8 @@ interface Piece {
   paint: Paint;
   role: 'symbol' | 'location' | 'tag';
   short?: string;
+  /** Joined to the piece before it by one space instead of two: the same phrase. */
+  tight?: boolean;
 }
 
 const plain: Paint = (text) => text;
@@ -49,7 +51,9 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
   const header: Piece[] = [
     { text: trace.component, paint: c.bold, role: 'symbol' },
     { text: describeVersion(trace), paint: c.bold, role: 'tag' },
-    ...(total ? [{ text: total, paint: c.dim, role: 'tag' } as const] : []),
+    ...(total
+      ? [{ text: total, paint: c.dim, role: 'tag', short: describeTotal(trace, true) } as const]
+      : []),
   ];
   const lines = [fitLine('', c.dim, header, width)];
   const rows = treeRows(trace);
@@ -62,7 +66,12 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
         { text: `? ${row.expr}`, paint: c.red, role: 'symbol' },
         { text: row.site, paint: c.dim, role: 'location' },
       );
-    if (row.type === 'folded') return draw({ text: describeFold(row), paint: c.dim, role: 'tag' });
+    if (row.type === 'folded')
+      // On a narrow line the flag gives way before the count: a fold always says how much it hides.
+      return draw(
+        { text: describeFoldCount(row), paint: c.dim, role: 'symbol' },
+        { text: `(${row.flag})`, paint: c.dim, role: 'tag', tight: true },
+      );
     const name: Piece = {
       text: shortSymbol(row.symbol, row.parentPackage),
       paint: row.edge ? plain : c.bold,
@@ -157,14 +166,25 @@ function fitLine(
   width: number | undefined,
 ): string {
   const texts = pieces.map((piece) => piece.text);
-  const join = () =>
-    (guide && guidePaint(guide)) +
-    pieces.flatMap((piece, i) => (texts[i] === '' ? [] : [piece.paint(texts[i]!)])).join('  ');
+  const gap = (piece: Piece) => (piece.tight ? ' ' : '  ');
+  const join = () => {
+    const shown = pieces.flatMap((piece, i) => (texts[i] === '' ? [] : [{ piece, i }]));
+    return (
+      (guide && guidePaint(guide)) +
+      shown.map(({ piece, i }, k) => (k === 0 ? '' : gap(piece)) + piece.paint(texts[i]!)).join('')
+    );
+  };
   if (width === undefined) return join();
 
   const room = width - columns(guide);
   const over = () =>
-    texts.reduce((n, text) => n + (text === '' ? 0 : columns(text) + 2), -2) - room;
+    pieces.reduce(
+      (n, piece, i) => (texts[i] === '' ? n : n + columns(texts[i]!) + gap(piece).length),
+      0,
+    ) -
+    // The first piece shown has no gap before it.
+    gap(pieces.find((_, i) => texts[i] !== '') ?? pieces[0]!).length -
+    room;
   const each = (role: Piece['role'], change: (text: string, piece: Piece) => string) => {
     for (let i = pieces.length - 1; i >= 0; i--) {
       if (over() > 0 && pieces[i]!.role === role && texts[i] !== '')

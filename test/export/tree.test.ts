@@ -127,9 +127,24 @@ describe('renderTree', () => {
     expect(lines(text).filter((line) => line.includes('more call'))).toHaveLength(3);
   });
 
+  it('keeps the count of a fold on the narrowest line, giving up the flag first', () => {
+    for (let width = 60; width <= 200; width++) {
+      const text = renderTree(foldedSchedulerTrace(), { ...plain, width });
+      const folds = lines(text).filter((line) => line.includes('more call'));
+      expect(
+        folds.map((line) => /… \d+ more calls?/.exec(line)?.[0]),
+        `width ${width}`,
+      ).toEqual(['… 1 more call', '… 12 more calls', '… 7 more calls']);
+    }
+  });
+
   it('says in its header how large the full trace is when the view left functions out', () => {
     expect(lines(renderTree(foldedSchedulerTrace(), plain))[0]).toBe(
       'kube-scheduler  v1.24.0 (941a0be80ab3)  showing 25 of 4,806 functions',
+    );
+    // A narrow header keeps the component whole and says the size in fewer words.
+    expect(lines(renderTree(foldedSchedulerTrace(), { ...plain, width: 60 }))[0]).toBe(
+      'kube-scheduler  v1.24.0 (941a0be80ab3)  25 of 4,806',
     );
     const whole = { ...schedulerTrace(), total: { functions: 25, edges: 28 } };
     expect(lines(renderTree(whole, plain))[0]).toBe('kube-scheduler  v1.24.0 (941a0be80ab3)');
