@@ -59,8 +59,9 @@ describe('the bundled guides', () => {
       '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).findNodesThatFit',
       'k8s.io/kubernetes/pkg/scheduler/algorithm/predicates.PodFitsResources',
       'k8s.io/kubernetes/pkg/scheduler/core.PrioritizeNodes',
-      // To v1.10: the command ran Options.Run and a SchedulerServer.
+      // To v1.10: the command ran Options.Run and a SchedulerServer; filtering was a function.
       '(*k8s.io/kubernetes/cmd/kube-scheduler/app.SchedulerServer).Run',
+      'k8s.io/kubernetes/pkg/scheduler/core.findNodesThatFit',
     ])
       expect(alternatives).toContain(symbol);
   });
