@@ -168,13 +168,17 @@ async function inProcessKeys() {
   const [
     { default: React },
     { render },
-    { openTourTree, buildScreenProps, loadGuideTour },
+    { loadGuideTour },
+    { openTourTree },
+    { buildScreenProps },
     { buildTourView },
     { App },
   ] = await Promise.all([
     import('react'),
     import('ink-testing-library'),
     import(pathToFileURL(path.join(root, 'dist', 'cli', 'tour-actions.js')).href),
+    import(pathToFileURL(path.join(root, 'dist', 'cli', 'tour-tree.js')).href),
+    import(pathToFileURL(path.join(root, 'dist', 'cli', 'screen.js')).href),
     import(pathToFileURL(path.join(root, 'dist', 'tour', 'tour-view.js')).href),
     import(pathToFileURL(path.join(root, 'dist', 'tui', 'App.js')).href),
   ]);

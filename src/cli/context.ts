@@ -23,3 +23,17 @@ export function debugLogger(ctx: CliContext, namespace: string): (message: strin
     .some((s) => s === namespace || s === '*' || s === 'all');
   return enabled ? (message) => ctx.stderr.write(`[${namespace}] ${message}\n`) : () => undefined;
 }
+
+/** Piped output is read in editors, CI logs and review tools about this wide. */
+const PIPED_WIDTH = 100;
+
+/**
+ * The columns text output must fit: `COLUMNS` when set (as `ls` honours it), else the terminal's
+ * width, else 100 when piped.
+ */
+export function outputWidth(ctx: CliContext): number {
+  const fromEnv = Number(ctx.env.COLUMNS);
+  if (Number.isInteger(fromEnv) && fromEnv > 0) return fromEnv;
+  if (ctx.stdout.isTTY && ctx.stdout.columns) return ctx.stdout.columns;
+  return PIPED_WIDTH;
+}

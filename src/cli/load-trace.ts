@@ -1,10 +1,12 @@
 /**
  * Opens (or builds) the index and traces a component: what `trace`, `export trace` and the TUI
- * share.
+ * share, so the three draw one trace for the same flags.
  */
+import { UsageError } from '../errors.js';
+import type { ComponentEntry } from '../trace/trace-component.js';
 import type { Trace } from '../trace/types.js';
 import { debugLogger, type CliContext } from './context.js';
-import { openIndex } from './open-index.js';
+import { openIndex, type OpenIndex } from './open-index.js';
 
 export interface LoadTraceOptions {
   repo?: string;
@@ -21,6 +23,26 @@ export interface LoadTraceOptions {
 }
 
 export async function loadTrace(ctx: CliContext, options: LoadTraceOptions): Promise<Trace> {
+  const index = await openIndex(ctx, {
+    ...(options.repo ? { repo: options.repo } : {}),
+    ...(options.db ? { db: options.db } : {}),
+  });
+  try {
+    return await traceIndex(ctx, index, options);
+  } finally {
+    await index.close();
+  }
+}
+
+/**
+ * Traces on an index already open. Without a target, the tree's default component: kube-scheduler
+ * when the tree has one (the trace the README starts with), else its first component.
+ */
+export async function traceIndex(
+  ctx: CliContext,
+  index: Pick<OpenIndex, 'store' | 'tree'>,
+  options: Omit<LoadTraceOptions, 'repo' | 'db' | 'target'> & { target: string | undefined },
+): Promise<Trace> {
   const [{ traceComponent }, { createStoreGraph }, { loadComponentRules }, { loadNoisePackages }] =
     await Promise.all([
       import('../trace/trace-component.js'),
@@ -28,36 +50,39 @@ export async function loadTrace(ctx: CliContext, options: LoadTraceOptions): Pro
       import('../trace/rules-data.js'),
       import('../resolve/rules.js'),
     ]);
-  const index = await openIndex(ctx, {
-    ...(options.repo ? { repo: options.repo } : {}),
-    ...(options.db ? { db: options.db } : {}),
+  const components = loadComponentRules();
+  const graph = createStoreGraph(index.store, index.tree, {
+    components,
+    ...(options.github ? { github: options.github } : {}),
   });
-  try {
-    const components = loadComponentRules();
-    const graph = createStoreGraph(index.store, index.tree, {
-      components,
-      ...(options.github ? { github: options.github } : {}),
-    });
-    const started = performance.now();
-    const trace = await traceComponent(graph, options.target, {
-      components,
-      noise: loadNoisePackages(),
-      ...(options.depth !== undefined ? { depth: options.depth } : {}),
-      ...(options.focus ? { focus: options.focus } : {}),
-      ...(options.in ? { in: options.in } : {}),
-      ...(options.maxChildren !== undefined ? { maxChildren: options.maxChildren } : {}),
-      all: options.all ?? false,
-      includeStd: options.includeStd ?? false,
-      includeNoise: options.includeNoise ?? false,
-    });
-    debugLogger(
-      ctx,
-      'trace',
-    )(
-      `${trace.root}: ${trace.nodes.length} nodes, ${trace.edges.length} edges, ${trace.unresolved.length} unresolved in ${Math.round(performance.now() - started)} ms`,
+  const target = options.target ?? defaultComponent(await graph.components());
+  const started = performance.now();
+  const trace = await traceComponent(graph, target, {
+    components,
+    noise: loadNoisePackages(),
+    ...(options.depth !== undefined ? { depth: options.depth } : {}),
+    ...(options.focus ? { focus: options.focus } : {}),
+    ...(options.in ? { in: options.in } : {}),
+    ...(options.maxChildren !== undefined ? { maxChildren: options.maxChildren } : {}),
+    all: options.all ?? false,
+    includeStd: options.includeStd ?? false,
+    includeNoise: options.includeNoise ?? false,
+  });
+  debugLogger(
+    ctx,
+    'trace',
+  )(
+    `${trace.root}: ${trace.nodes.length} nodes, ${trace.edges.length} edges, ${trace.unresolved.length} unresolved in ${Math.round(performance.now() - started)} ms`,
+  );
+  return trace;
+}
+
+function defaultComponent(components: readonly ComponentEntry[]): string {
+  const names = components.map((c) => c.name);
+  if (names.includes('kube-scheduler')) return 'kube-scheduler';
+  if (names[0] === undefined)
+    throw new UsageError(
+      'this tree has no main package to trace; name a function: `k8s-read tui trace <symbol>`',
     );
-    return trace;
-  } finally {
-    await index.close();
-  }
+  return names[0];
 }

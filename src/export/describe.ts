@@ -31,6 +31,32 @@ export function describeSize(trace: Trace): string {
 }
 
 /**
+ * `showing 140 of 4,806 functions` (short: `140 of 4,806`) when the trace says how large the full
+ * trace is; `''` when it does not, or when nothing was left out.
+ */
+export function describeTotal(trace: Trace, short = false): string {
+  const total = trace.total?.functions;
+  if (total === undefined || total <= trace.nodes.length) return '';
+  const counts = `${formatCount(trace.nodes.length)} of ${formatCount(total)}`;
+  return short ? counts : `showing ${counts} functions`;
+}
+
+/** `… 7 more calls (--all)`: what a folded node hides, and the flag that shows it. */
+export function describeFold(folded: { calls: number; flag: string }): string {
+  return `${describeFoldCount(folded)} (${folded.flag})`;
+}
+
+/** `… 7 more calls`: the part of `describeFold` a narrow line keeps. */
+export function describeFoldCount(folded: { calls: number }): string {
+  return `… ${formatCount(folded.calls)} more ${folded.calls === 1 ? 'call' : 'calls'}`;
+}
+
+/** `4,806`: thousands grouped the same way on every machine, whatever its locale. */
+export function formatCount(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/**
  * The permalink of a `file:line` in the traced repository. Node URLs are the only place a trace
  * names its remote, so the base comes from the first node that has one; null when none does.
  */

@@ -4,7 +4,13 @@
  * keeps as a link. The same text is what `-o svg` lays out, so DOT and SVG never disagree.
  */
 import type { EdgeKind, Trace, TraceEdge } from '../trace/types.js';
-import { describeEdge, describeSize, describeVersion } from './describe.js';
+import {
+  describeEdge,
+  describeFold,
+  describeSize,
+  describeTotal,
+  describeVersion,
+} from './describe.js';
 import { kindColors } from './mermaid.js';
 import { shortSymbol } from './symbols.js';
 import type { Link, Vertex } from './trace-graph.js';
@@ -29,7 +35,8 @@ const font = 'Helvetica';
 export function renderDot(trace: Trace, options: RenderOptions): string {
   const index = indexTrace(trace);
   const graph = foldTrace(trace, options.maxNodes, index);
-  const title = `${trace.component} ${describeVersion(trace)}: ${describeSize(trace)}${graph.hidden ? `, ${graph.hidden} folded` : ''}`;
+  const total = describeTotal(trace);
+  const title = `${trace.component} ${describeVersion(trace)}: ${describeSize(trace)}${total ? `; ${total}` : ''}${graph.hidden ? `, ${graph.hidden} folded` : ''}`;
   const out = [
     'digraph trace {',
     `  graph [rankdir=LR, fontname=${quote(font)}, fontsize=12, labelloc=t, label=${quote(title)}];`,
@@ -60,6 +67,10 @@ function dotNode(vertex: Vertex, relativeTo: string | undefined): string {
     const label = `… ${vertex.hidden} more`;
     const tip = `${vertex.hidden} functions hidden to keep the diagram readable; raise --max-nodes to show them`;
     return `${vertex.id} [label=${quote(label)}, tooltip=${quote(tip)}, shape=folder, style=filled, fillcolor="#eeeeee", color="#999999", fontcolor="#555555"];`;
+  }
+  if (vertex.type === 'more') {
+    const tip = `${vertex.calls} calls of this function are left out of the view; ${vertex.flag} shows them`;
+    return `${vertex.id} [label=${quote(describeFold(vertex))}, tooltip=${quote(tip)}, shape=note, fontsize=8, style=filled, fillcolor="#f7f7f7", color="#bbbbbb", fontcolor="#666666"];`;
   }
   const attrs: Record<string, string> = { label: shortSymbol(vertex.symbol, relativeTo) };
   attrs.tooltip = vertex.node

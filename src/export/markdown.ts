@@ -5,7 +5,14 @@
  * folds.
  */
 import type { Trace, TraceEdge } from '../trace/types.js';
-import { describeEdge, describeSize, permalink, permalinkBase } from './describe.js';
+import {
+  describeEdge,
+  describeFold,
+  describeSize,
+  describeTotal,
+  permalink,
+  permalinkBase,
+} from './describe.js';
 import { renderMermaid } from './mermaid.js';
 import { shortSymbol } from './symbols.js';
 import type { RenderOptions } from './types.js';
@@ -20,6 +27,19 @@ export function renderMarkdown(trace: Trace, options: RenderOptions): string {
     );
   });
   out.push('');
+  const folded = trace.nodes.filter((node) => node.folded && node.folded.calls > 0);
+  if (folded.length > 0) {
+    out.push(
+      '> **Note:** this is the view, not every call. These functions make more calls than it shows:',
+      '>',
+    );
+    for (const node of folded) {
+      out.push(
+        `> - ${code(shortSymbol(node.symbol))} (${siteLink(trace, `${node.file}:${node.line}`)}): ${escapeCell(describeFold(node.folded!))}`,
+      );
+    }
+    out.push('');
+  }
   out.push('## Unresolved calls', '');
   if (trace.unresolved.length === 0) {
     out.push('Every call in the trace was resolved.');
@@ -52,7 +72,7 @@ function summary(trace: Trace): string[] {
     `- **Version:** ${trace.repo.version ?? 'unknown'}`,
     `- **Commit:** ${commitText}`,
     `- **Entry point:** ${rootText}`,
-    `- **Size:** ${describeSize(trace)}`,
+    `- **Size:** ${describeSize(trace)}${describeTotal(trace) ? `; ${describeTotal(trace)}` : ''}`,
   ];
 }
 

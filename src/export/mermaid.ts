@@ -4,7 +4,7 @@
  * Mermaid ids cannot hold `*`, `(`, `.` or `$`; every label is quoted and escaped.
  */
 import type { EdgeKind, Trace, TraceEdge } from '../trace/types.js';
-import { describeSize, describeVersion } from './describe.js';
+import { describeFold, describeSize, describeTotal, describeVersion } from './describe.js';
 import { splitSymbol, shortSymbol, packageName } from './symbols.js';
 import type { Link, Vertex } from './trace-graph.js';
 import { clusterVertices, foldTrace, indexTrace } from './trace-graph.js';
@@ -43,7 +43,7 @@ export function renderFlowchart(trace: Trace, options: RenderOptions): string {
   const index = indexTrace(trace);
   const graph = foldTrace(trace, options.maxNodes, index);
   const out = [
-    `%% ${trace.component} ${describeVersion(trace)}: ${describeSize(trace)}${graph.hidden ? `; ${graph.hidden} folded` : ''}`,
+    `%% ${headline(trace)}${graph.hidden ? `; ${graph.hidden} folded` : ''}`,
     'flowchart LR',
   ];
   let clusterNumber = 0;
@@ -74,6 +74,10 @@ export function renderFlowchart(trace: Trace, options: RenderOptions): string {
     '  classDef closure stroke-dasharray:4 3',
     '  classDef fold fill:#eeeeee,stroke:#999999,color:#555555',
   );
+  if (graph.vertices.some((vertex) => vertex.type === 'more'))
+    out.push(
+      '  classDef more fill:#f7f7f7,stroke:#bbbbbb,stroke-dasharray:2 2,color:#666666,font-size:11px',
+    );
   for (const [name, ids] of classes(graph.vertices)) out.push(`  class ${ids.join(',')} ${name}`);
   for (const [kind, links] of styles) {
     if (kind === 'static') continue;
@@ -85,8 +89,15 @@ export function renderFlowchart(trace: Trace, options: RenderOptions): string {
   return `${out.join('\n')}\n`;
 }
 
+/** `kube-scheduler v1.24.0 (…): 140 functions, …; showing 140 of 4,806 functions`. */
+function headline(trace: Trace): string {
+  const total = describeTotal(trace);
+  return `${trace.component} ${describeVersion(trace)}: ${describeSize(trace)}${total ? `; ${total}` : ''}`;
+}
+
 function flowNode(vertex: Vertex, relativeTo: string | undefined): string {
   if (vertex.type === 'fold') return `${vertex.id}(["… ${vertex.hidden} more"])`;
+  if (vertex.type === 'more') return `${vertex.id}(["${escapeLabel(describeFold(vertex))}"])`;
   const label = escapeLabel(shortSymbol(vertex.symbol, relativeTo));
   return vertex.node?.kind === 'closure' ? `${vertex.id}("${label}")` : `${vertex.id}["${label}"]`;
 }
@@ -125,6 +136,7 @@ function classes(vertices: readonly Vertex[]): Map<string, string[]> {
   const add = (name: string, id: string) => byClass.set(name, [...(byClass.get(name) ?? []), id]);
   for (const vertex of vertices) {
     if (vertex.type === 'fold') add('fold', vertex.id);
+    else if (vertex.type === 'more') add('more', vertex.id);
     else if (vertex.isRoot) add('root', vertex.id);
     else if (vertex.node?.kind === 'closure') add('closure', vertex.id);
   }
@@ -163,7 +175,8 @@ export function renderSequence(trace: Trace, options: RenderOptions): string {
     return id;
   };
 
-  const limit = Math.max(1, Math.floor(options.maxNodes));
+  const limit =
+    options.maxNodes === undefined ? Infinity : Math.max(1, Math.floor(options.maxNodes));
   const lines: string[] = [];
   let drawn = 0;
   const expanded = new Set<string>();
@@ -181,13 +194,16 @@ export function renderSequence(trace: Trace, options: RenderOptions): string {
       walk(edge.callee);
       lines.push(`  deactivate ${to}`);
     }
+    const folded = index.nodes.get(symbol)?.folded;
+    if (folded && folded.calls > 0 && drawn < limit)
+      lines.push(`  Note right of ${from}: ${escapeLabel(describeFold(folded))}`);
   };
   participant(trace.root);
   walk(trace.root);
   const calls = [...index.calls.values()].reduce((n, list) => n + list.length, 0);
   const hidden = calls - drawn;
   const out = [
-    `%% ${trace.component} ${describeVersion(trace)}: ${describeSize(trace)}`,
+    `%% ${headline(trace)}`,
     'sequenceDiagram',
     '  autonumber',
     ...declarations,

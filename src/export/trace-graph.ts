@@ -52,17 +52,30 @@ export interface FoldVertex {
   owner: string | undefined;
 }
 
-export type Vertex = SymbolVertex | FoldVertex;
+/** Stands for the calls the trace itself folded under a kept symbol (`TraceNode.folded`): the
+ * view's choice, drawn so a diagram says what it leaves out as the tree does. */
+export interface MoreCallsVertex {
+  type: 'more';
+  id: string;
+  /** The kept vertex whose calls these are. */
+  owner: string;
+  calls: number;
+  /** The flag that shows them. */
+  flag: string;
+}
+
+export type Vertex = SymbolVertex | FoldVertex | MoreCallsVertex;
 
 export interface Link {
   from: string;
   to: string;
-  /** The call drawn; undefined for the link from a vertex to its fold. */
+  /** The call drawn; undefined for the link from a vertex to its fold or its more-calls marker. */
   edge: TraceEdge | undefined;
 }
 
 export interface FoldedGraph {
-  /** Kept symbols in breadth-first order from the root, then the folds. */
+  /** Kept symbols in breadth-first order from the root, then the folds, then the markers of
+   * calls the trace folded. */
   vertices: Vertex[];
   links: Link[];
   /** How many symbols the folds hide in all. */
@@ -73,10 +86,12 @@ export interface FoldedGraph {
  * Keeps the first `maxNodes` symbols breadth-first from the root (following calls in trace
  * order, so the result is deterministic) and folds every hidden symbol into one vertex per kept
  * ancestor: the nearest one on its breadth-first path. A call between two kept symbols stays; a
- * call into a hidden one is represented by the fold.
+ * call into a hidden one is represented by the fold. Without `maxNodes` every symbol is kept: the
+ * diagram shows the trace as the tracer chose it. Kept symbols whose calls the trace folded get a
+ * marker vertex each.
  */
-export function foldTrace(trace: Trace, maxNodes: number, index = indexTrace(trace)): FoldedGraph {
-  const limit = Math.max(1, Math.floor(maxNodes));
+export function foldTrace(trace: Trace, maxNodes?: number, index = indexTrace(trace)): FoldedGraph {
+  const limit = maxNodes === undefined ? Infinity : Math.max(1, Math.floor(maxNodes));
   const order: string[] = [];
   const parent = new Map<string, string | undefined>();
   const visit = (start: string) => {
@@ -140,18 +155,27 @@ export function foldTrace(trace: Trace, maxNodes: number, index = indexTrace(tra
     vertices.push({ type: 'fold', id, hidden, owner: from });
     if (from !== undefined) links.push({ from, to: id, edge: undefined });
   });
+  let markers = 0;
+  for (const symbol of order.slice(0, limit)) {
+    const folded = index.nodes.get(symbol)?.folded;
+    if (!folded || folded.calls <= 0) continue;
+    const id = `m${markers++}`;
+    const owner = ids.get(symbol)!;
+    vertices.push({ type: 'more', id, owner, calls: folded.calls, flag: folded.flag });
+    links.push({ from: owner, to: id, edge: undefined });
+  }
   return { vertices, links, hidden: order.length - Math.min(limit, order.length) };
 }
 
 /** Vertices grouped for drawing: one group per package or file, in order of first appearance;
- * folds and (with `none`) everything else go in the group keyed `''`. */
+ * folds, markers and (with `none`) everything else go in the group keyed `''`. */
 export function clusterVertices(
   vertices: readonly Vertex[],
   mode: 'package' | 'file' | 'none',
 ): Map<string, Vertex[]> {
   const groups = new Map<string, Vertex[]>();
   for (const vertex of vertices) {
-    const key = mode === 'none' || vertex.type === 'fold' ? '' : clusterKey(vertex, mode);
+    const key = mode === 'none' || vertex.type !== 'symbol' ? '' : clusterKey(vertex, mode);
     pushTo(groups, key, vertex);
   }
   return groups;

@@ -1,22 +1,37 @@
 /**
- * The human default of `k8s-read trace`: the call tree depth-first from the root, one line per
- * call, `symbol  file:line  [how it was found]`. A function is expanded once; later calls to it
- * say `↩ (see above)`, calls back into the current path say `↻ cycle`, so recursion and shared
- * helpers cannot blow the tree up. Unresolved calls sit under their caller, marked `?`.
- * Symbols drop their package when it is the caller's, which keeps most lines short.
+ * The human default of `k8s-read trace`: the call tree of tree-rows.ts, one line per row,
+ * `symbol  file:line  [how it was found]`, under a header that names the version and, when the
+ * view left functions out, how large the full trace is. Symbols drop their package when it is the
+ * caller's, which keeps most lines short; with a width, every line fits it (see `fitLine`).
  */
 import { createColors } from 'picocolors';
 import type { Trace, TraceEdge } from '../trace/types.js';
-import { describeEdge, describeSize, describeVersion } from './describe.js';
+import {
+  describeEdge,
+  describeFoldCount,
+  describeSize,
+  describeTotal,
+  describeVersion,
+} from './describe.js';
 import { shortSymbol } from './symbols.js';
-import type { TraceIndex } from './trace-graph.js';
-import { indexTrace, packageOf } from './trace-graph.js';
+import { treeRows, type TreeRow } from './tree-rows.js';
 import type { RenderOptions } from './types.js';
 
 type Paint = (text: string) => string;
 
-/** A line in pieces: the plain text is what is measured, the paint only what is shown. */
-type Piece = [text: string, paint: Paint];
+/**
+ * A line in pieces, joined by two spaces: the plain text is what is measured, the paint only what
+ * is shown. `role` says what may give way when the line is too long; a tag may carry a `short`
+ * form that says the same in fewer words (`[framework]` for `[framework via wait.Until]`).
+ */
+interface Piece {
+  text: string;
+  paint: Paint;
+  role: 'symbol' | 'location' | 'tag';
+  short?: string;
+  /** Joined to the piece before it by one space instead of two: the same phrase. */
+  tight?: boolean;
+}
 
 const plain: Paint = (text) => text;
 
@@ -31,83 +46,182 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
     goroutine: c.cyan,
     channel: c.cyan,
   };
-  const index = indexTrace(trace);
-  const lines: string[] = [c.bold(`${trace.component}  ${describeVersion(trace)}`)];
-  const expanded = new Set<string>();
-  const emit = (
-    guide: string,
-    symbolPiece: Piece,
-    location: Piece | undefined,
-    ...tags: (Piece | undefined)[]
-  ) => {
-    const pieces = [symbolPiece, location, ...tags].filter((p): p is Piece => p !== undefined);
-    const room = options.width === undefined ? undefined : options.width - [...guide].length;
-    lines.push((guide && c.dim(guide)) + joinPieces(pieces, room, location !== undefined));
-  };
+  const width = options.width;
+  const total = describeTotal(trace);
+  const header: Piece[] = [
+    { text: trace.component, paint: c.bold, role: 'symbol' },
+    { text: describeVersion(trace), paint: c.bold, role: 'tag' },
+    ...(total
+      ? [{ text: total, paint: c.dim, role: 'tag', short: describeTotal(trace, true) } as const]
+      : []),
+  ];
+  const lines = [fitLine('', c.dim, header, width)];
+  const rows = treeRows(trace);
+  const guideOf = guideStyle(rows, width);
 
-  const visit = (
-    symbol: string,
-    parentPackage: string | undefined,
-    edge: TraceEdge | undefined,
-    guide: string,
-    childGuide: string,
-    path: Set<string>,
-  ): void => {
-    const name: Piece = [shortSymbol(symbol, parentPackage), edge ? plain : c.bold];
+  const line = (row: TreeRow): string => {
+    const draw = (...pieces: Piece[]) => fitLine(guideOf(row.lasts), c.dim, pieces, width);
+    if (row.type === 'unresolved')
+      return draw(
+        { text: `? ${row.expr}`, paint: c.red, role: 'symbol' },
+        { text: row.site, paint: c.dim, role: 'location' },
+      );
+    if (row.type === 'folded')
+      // On a narrow line the flag gives way before the count: a fold always says how much it hides.
+      return draw(
+        { text: describeFoldCount(row), paint: c.dim, role: 'symbol' },
+        { text: `(${row.flag})`, paint: c.dim, role: 'tag', tight: true },
+      );
+    const name: Piece = {
+      text: shortSymbol(row.symbol, row.parentPackage),
+      paint: row.edge ? plain : c.bold,
+      role: 'symbol',
+    };
+    const edge = row.edge;
     const how = edge ? describeEdge(edge) : '';
-    const tag: Piece | undefined = edge && how ? [`[${how}]`, kindPaint[edge.kind]] : undefined;
-    if (path.has(symbol)) return emit(guide, name, undefined, ['↻ cycle', c.dim], tag);
-    if (expanded.has(symbol)) return emit(guide, name, undefined, ['↩ (see above)', c.dim], tag);
-    expanded.add(symbol);
-    const node = index.nodes.get(symbol);
-    emit(guide, name, node ? [`${node.file}:${node.line}`, c.dim] : undefined, tag);
-
-    const pkg = packageOf(index, symbol);
-    const children = childrenOf(index, symbol);
-    path.add(symbol);
-    children.forEach((child, i) => {
-      const last = i === children.length - 1;
-      const branch = childGuide + (last ? '└─ ' : '├─ ');
-      const below = childGuide + (last ? '   ' : '│  ');
-      if (child.type === 'call') visit(child.edge.callee, pkg, child.edge, branch, below, path);
-      else emit(branch, [`? ${child.expr}`, c.red], [child.site, c.dim]);
-    });
-    path.delete(symbol);
+    const tags: Piece[] =
+      edge && how
+        ? [
+            {
+              text: `[${how}]`,
+              paint: kindPaint[edge.kind],
+              role: 'tag',
+              short: `[${edge.kind}${edge.alternatives.length > 0 ? ` +${edge.alternatives.length}` : ''}]`,
+            },
+          ]
+        : [];
+    if (row.repeat === 'cycle')
+      return draw(name, { text: '↻ cycle', paint: c.dim, role: 'tag', short: '↻' }, ...tags);
+    if (row.repeat === 'seen')
+      return draw(name, { text: '↩ (see above)', paint: c.dim, role: 'tag', short: '↩' }, ...tags);
+    return row.node
+      ? draw(
+          name,
+          { text: `${row.node.file}:${row.node.line}`, paint: c.dim, role: 'location' },
+          ...tags,
+        )
+      : draw(name, ...tags);
   };
-  visit(trace.root, undefined, undefined, '', '', new Set());
+  for (const row of rows) lines.push(line(row));
 
   lines.push('', c.dim(describeSize(trace)));
   return `${lines.join('\n')}\n`;
 }
 
-type Child = { type: 'call'; edge: TraceEdge } | { type: 'unresolved'; expr: string; site: string };
+/**
+ * The tree's guides: `│  ├─ `, three columns per level below the root. A tree whose deepest row
+ * would spend more than half the width on its guide is drawn with two columns per level (`│ ├ `),
+ * all of it, so levels still line up; a row deeper than even that allows keeps its innermost
+ * levels behind `…`.
+ */
+function guideStyle(
+  rows: readonly TreeRow[],
+  width: number | undefined,
+): (lasts: boolean[]) => string {
+  const deepest = Math.max(0, ...rows.map((row) => row.depth));
+  const share = width === undefined ? Infinity : Math.floor(width * GUIDE_SHARE);
+  const units =
+    deepest * 3 <= share
+      ? { branch: '├─ ', last: '└─ ', through: '│  ', blank: '   ' }
+      : { branch: '├ ', last: '└ ', through: '│ ', blank: '  ' };
+  const unit = units.branch.length;
+  return (lasts) => {
+    let guide = lasts
+      .map((last, i) =>
+        i === lasts.length - 1
+          ? last
+            ? units.last
+            : units.branch
+          : last
+            ? units.blank
+            : units.through,
+      )
+      .join('');
+    if (guide.length > share) {
+      const kept = Math.max(1, Math.floor((share - 1) / unit));
+      guide = `…${guide.slice(-unit * kept)}`;
+    }
+    return guide;
+  };
+}
 
-/** Resolved calls in trace order, then the unresolved ones: what is known first. */
-function childrenOf(index: TraceIndex, symbol: string): Child[] {
-  const calls: Child[] = (index.calls.get(symbol) ?? []).map((edge) => ({ type: 'call', edge }));
-  const unresolved: Child[] = (index.unresolved.get(symbol) ?? []).map(({ expr, site }) => ({
-    type: 'unresolved',
-    expr,
-    site,
-  }));
-  return [...calls, ...unresolved];
+/** A guide keeps at most this share of the line. */
+const GUIDE_SHARE = 0.5;
+/** A symbol keeps this much while tags can take their short form, and then at least MIN_SYMBOL
+ * while anything else can still give way. */
+const KEEP_SYMBOL = 24;
+const MIN_SYMBOL = 12;
+
+/**
+ * One line that fits `width` columns; nothing wraps. While the line is too long, in this order:
+ * the location drops directories from the left down to its file name and line; tags take their
+ * short form (`[framework]`); the symbol loses its middle (`(*Schedul…).scheduleOne`), down to
+ * KEEP_SYMBOL and then to MIN_SYMBOL; tags go, then the location; last the symbol is cut to the
+ * room left.
+ */
+function fitLine(
+  guide: string,
+  guidePaint: Paint,
+  pieces: Piece[],
+  width: number | undefined,
+): string {
+  const texts = pieces.map((piece) => piece.text);
+  const gap = (piece: Piece) => (piece.tight ? ' ' : '  ');
+  const join = () => {
+    const shown = pieces.flatMap((piece, i) => (texts[i] === '' ? [] : [{ piece, i }]));
+    return (
+      (guide && guidePaint(guide)) +
+      shown.map(({ piece, i }, k) => (k === 0 ? '' : gap(piece)) + piece.paint(texts[i]!)).join('')
+    );
+  };
+  if (width === undefined) return join();
+
+  const room = width - columns(guide);
+  const over = () =>
+    pieces.reduce(
+      (n, piece, i) => (texts[i] === '' ? n : n + columns(texts[i]!) + gap(piece).length),
+      0,
+    ) -
+    // The first piece shown has no gap before it.
+    gap(pieces.find((_, i) => texts[i] !== '') ?? pieces[0]!).length -
+    room;
+  const each = (role: Piece['role'], change: (text: string, piece: Piece) => string) => {
+    for (let i = pieces.length - 1; i >= 0; i--) {
+      if (over() > 0 && pieces[i]!.role === role && texts[i] !== '')
+        texts[i] = change(texts[i]!, pieces[i]!);
+    }
+  };
+
+  each('location', (text) => {
+    const dirs = text.split('/');
+    for (let drop = 1; drop < dirs.length; drop++) {
+      const cut = drop === dirs.length - 1 ? dirs.at(-1)! : `…/${dirs.slice(drop).join('/')}`;
+      if (over() - (columns(text) - columns(cut)) <= 0 || drop === dirs.length - 1) return cut;
+    }
+    return text;
+  });
+  each('tag', (text, piece) => piece.short ?? text);
+  for (const keep of [KEEP_SYMBOL, MIN_SYMBOL])
+    each('symbol', (text) => shortenMiddle(text, Math.max(keep, columns(text) - over())));
+  each('tag', () => '');
+  each('location', () => '');
+  each('symbol', (text) => shortenMiddle(text, Math.max(1, columns(text) - over())));
+  return join();
+}
+
+function columns(text: string): number {
+  return [...text].length;
 }
 
 /**
- * Joins pieces with two spaces. When `room` is too small, the location (the second piece) gives
- * way from the left, a directory at a time, down to its file name and line: the symbol and how it was reached are what
- * the tree is for, and `…/schedule_one.go:364` still finds the line.
+ * The text in `max` columns with its middle replaced by `…`, keeping more of the end: the end of
+ * a symbol is its method or function name, the part a reader scans for.
  */
-function joinPieces(pieces: Piece[], room: number | undefined, cutLocation: boolean): string {
-  const texts = pieces.map(([text]) => text);
-  const location = texts[1];
-  if (room !== undefined && cutLocation && location !== undefined) {
-    const over = texts.reduce((n, text) => n + [...text].length, 2 * (texts.length - 1)) - room;
-    const dirs = location.split('/');
-    for (let drop = 1; over > 0 && drop < dirs.length; drop++) {
-      texts[1] = `…/${dirs.slice(drop).join('/')}`;
-      if (location.length - texts[1].length >= over) break;
-    }
-  }
-  return pieces.map(([, paint], i) => paint(texts[i]!)).join('  ');
+export function shortenMiddle(text: string, max: number): string {
+  const chars = [...text];
+  if (chars.length <= max) return text;
+  if (max <= 1) return '…'.slice(0, max);
+  const keep = max - 1;
+  const head = Math.floor(keep * 0.4);
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (keep - head)).join('')}`;
 }

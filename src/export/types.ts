@@ -16,11 +16,11 @@ export interface RenderOptions {
    * @default 'package' */
   cluster: 'package' | 'file' | 'none';
   /** Diagrams keep this many functions, breadth-first from the root, and fold each hidden subtree
-   * into one `… N more` node, so a large trace stays readable. The tree and JSON never fold.
-   * @default 60 */
-  maxNodes: number;
-  /** Terminal columns for the tree; a longer line has its symbol cut with `…` so that its
-   * `file:line` stays visible. Unset: never cut. */
+   * into one `… N more` node, so an `--all` trace stays readable. The tree and JSON never fold.
+   * @default unset: every function of the trace, as the tracer chose them (`trace` shows the same) */
+  maxNodes?: number;
+  /** Terminal columns for the tree: no line is longer. A long line gives up its `file:line`
+   * directories first, then the middle of its symbol (`…`); nothing wraps. Unset: never cut. */
   width?: number;
 }
 
@@ -30,7 +30,6 @@ export const defaultRenderOptions: RenderOptions = {
   color: false,
   style: 'flow',
   cluster: 'package',
-  maxNodes: 60,
 };
 
 export const styleChoices = [

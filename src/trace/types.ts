@@ -26,7 +26,8 @@ export interface TraceNode {
   package: string;
   /** GitHub permalink at the indexed commit, or null when the remote or commit is unknown. */
   url: string | null;
-  /** This node's calls the view folded, and the flag that shows them. */
+  /** This node's calls the view folded, and the flag that shows them: `{ calls: 7, flag:
+   * '--all' }` is drawn as `… 7 more calls (--all)`. Absent when the view shows every call. */
   folded?: { calls: number; flag: string };
 }
 
@@ -57,7 +58,9 @@ export interface Trace {
   /** The program traced: the import closure of `from` (the main package, or the symbol's, or
    * `--in`'s), its size in indexed packages, and how many calls were cut as outside it. */
   scope?: { from: string; packages: number; cut: number };
-  /** The size of the full trace, of which the view shows `nodes`. */
+  /** The size of the full trace (every function and call reachable within the depth, before the
+   * view chose what to show), of which the view shows `nodes`: "showing 140 of 4,806
+   * functions". Absent when unknown. */
   total?: { functions: number; edges: number };
   nodes: TraceNode[];
   edges: TraceEdge[];

@@ -1,12 +1,12 @@
 /**
  * The left pane's rows: the steps of a tour resolved against the tree, or a trace as a tree
- * (depth-first from the root, each function expanded once, as `trace` prints it).
+ * (depth-first from the root, each function expanded once, the rows `trace` prints).
  */
-import { describeEdge } from '../export/describe.js';
+import { describeEdge, describeFold } from '../export/describe.js';
 import { shortSymbol } from '../export/symbols.js';
-import { indexTrace, packageOf } from '../export/trace-graph.js';
+import { treeRows } from '../export/tree-rows.js';
 import type { TourView } from '../tour/tour-view.js';
-import type { Trace, TraceEdge } from '../trace/types.js';
+import type { Trace } from '../trace/types.js';
 import type { NavItem } from './types.js';
 
 export function tourItems(view: TourView): NavItem[] {
@@ -51,35 +51,40 @@ export function tourItems(view: TourView): NavItem[] {
   });
 }
 
-/** A node met again is listed (marked ↩) but not expanded again, so shared helpers and cycles stay finite. */
+/**
+ * The trace as `trace` prints it (the rows of src/export/tree-rows.ts): a function met again is
+ * listed (marked ↩) but not expanded again; an unresolved call is a row at its call site (marked
+ * ?); calls the view folded are one row that says how many and which flag shows them.
+ */
 export function traceItems(trace: Trace): NavItem[] {
-  const index = indexTrace(trace);
-  const items: NavItem[] = [];
-  const expanded = new Set<string>();
-  const visit = (
-    symbol: string,
-    depth: number,
-    edge: TraceEdge | null,
-    parentPackage: string | undefined,
-  ) => {
-    const node = index.nodes.get(symbol);
-    const again = expanded.has(symbol);
-    items.push({
-      key: `${items.length}:${symbol}`,
-      label: shortSymbol(symbol, parentPackage),
-      depth,
+  return treeRows(trace).map((row, i): NavItem => {
+    const base = {
+      key: `${i}:${row.type === 'function' ? row.symbol : row.caller}`,
+      depth: row.depth,
+      guide: null,
+    };
+    if (row.type === 'unresolved') {
+      const line = Number(row.site.slice(row.site.lastIndexOf(':') + 1));
+      const file = row.site.slice(0, row.site.lastIndexOf(':'));
+      return {
+        ...base,
+        label: row.expr,
+        location: { symbol: row.caller, file, line, endLine: line, focusLine: line },
+        mark: '?',
+        how: 'unresolved',
+      };
+    }
+    if (row.type === 'folded')
+      return { ...base, label: describeFold(row), location: null, mark: null, how: null };
+    const { node, symbol } = row;
+    return {
+      ...base,
+      label: shortSymbol(symbol, row.parentPackage),
       location: node
         ? { symbol, file: node.file, line: node.line, endLine: node.line, focusLine: null }
         : null,
-      mark: again ? '↩' : node ? null : '?',
-      guide: null,
-      how: edge ? describeEdge(edge) || null : null,
-    });
-    if (again) return;
-    expanded.add(symbol);
-    for (const call of index.calls.get(symbol) ?? [])
-      visit(call.callee, depth + 1, call, packageOf(index, symbol));
-  };
-  visit(trace.root, 0, null, undefined);
-  return items;
+      mark: row.repeat ? (row.repeat === 'cycle' ? '↻' : '↩') : node ? null : '?',
+      how: row.edge ? describeEdge(row.edge) || null : null,
+    };
+  });
 }

@@ -171,6 +171,18 @@ describe('k8s-read trace on the modern demo tree', () => {
     expect(r.stdout).not.toContain('\u001b[');
   });
 
+  it('fits 100 columns when piped, and $COLUMNS when it is set', async () => {
+    const widest = (text: string) => Math.max(...text.split('\n').map((l) => [...l].length));
+    const piped = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot, '--all'], { env });
+    expect(piped.code).toBe(0);
+    expect(widest(piped.stdout)).toBeLessThanOrEqual(100);
+    const narrow = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot, '--all'], {
+      env: { ...env, COLUMNS: '64' },
+    });
+    expect(widest(narrow.stdout)).toBeLessThanOrEqual(64);
+    expect(widest(narrow.stdout)).toBeGreaterThan(50);
+  });
+
   it('keeps only the paths to a symbol with --focus', async () => {
     const focused = await traceJson([
       'kube-scheduler',
@@ -225,7 +237,7 @@ describe('k8s-read trace on the modern demo tree', () => {
     const r = await runCli(['trace', 'kube-nothing', '--repo', demoRoot], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      /unknown component or symbol "kube-nothing"; components in this index:\n {2}kube-controller-manager\n {2}kube-scheduler/,
+      /unknown component or symbol "kube-nothing"; components in this index:\n {2}kube-apiserver\n {2}kube-controller-manager\n {2}kube-proxy\n {2}kube-scheduler\n {2}kubelet\n/,
     );
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });

@@ -65,11 +65,17 @@ describe('renderDot', () => {
     );
   });
 
-  it('folds a large trace and lays it out without error', async () => {
-    const text = renderDot(generatedTrace(300), options);
+  it('folds a large trace at --max-nodes and lays it out without error', async () => {
+    const text = renderDot(generatedTrace(300), { ...options, maxNodes: 60 });
     expect(text.match(/^\s+n\d+ \[/gm)).toHaveLength(60);
     expect(text).toMatch(/f0 \[label="… \d+ more"/);
     await expect(layoutDot(text)).resolves.toContain('</svg>');
+  });
+
+  it('draws every function of the trace when no node limit is given, as `trace` shows them', () => {
+    const text = renderDot(generatedTrace(300), options);
+    expect(text.match(/^\s+n\d+ \[/gm)).toHaveLength(300);
+    expect(text).not.toMatch(/f0 \[/);
   });
 });
 

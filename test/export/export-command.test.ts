@@ -32,7 +32,7 @@ describe('k8s-read export trace', () => {
   it('rejects a node limit that is not a whole number', async () => {
     const result = await runCli(['export', 'trace', 'kube-scheduler', '--max-nodes', 'many']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('--max-nodes takes a whole number >= 1, not "many"');
+    expect(result.stderr).toContain('--max-nodes takes a whole number of 1 or more, not "many"');
   });
 
   it('refuses --out in a directory that does not exist, naming the path, before tracing', async () => {

@@ -65,8 +65,9 @@ describe('k8s-read export trace kube-scheduler on the demo tree', () => {
     const hrefs = nodes
       .flatMap((g) => findAll(g, 'a'))
       .flatMap((a) => a.attributes.get('xlink:href') ?? []);
-    // 60 functions kept by the default node limit, each with a permalink (folds and legend have none).
-    expect(hrefs).toHaveLength(60);
+    // Every function of the trace `trace` prints, each with a permalink (the legend has none).
+    const trace = JSON.parse((await exportTrace('-o', 'json')).stdout) as Trace;
+    expect(hrefs).toHaveLength(trace.nodes.length);
     expect(
       hrefs.every((href) => href.startsWith('https://github.com/kubernetes/kubernetes/blob/')),
     ).toBe(true);
@@ -90,6 +91,26 @@ describe('k8s-read export trace kube-scheduler on the demo tree', () => {
     const traced = await runCli(['trace', 'kube-scheduler', '--db', db, '-o', 'json']);
     expect(exported.code).toBe(0);
     expect(JSON.parse(exported.stdout)).toEqual(JSON.parse(traced.stdout));
+  });
+
+  it('takes the trace’s own flags and prints what `trace` prints for them', async () => {
+    for (const flags of [
+      ['--focus', 'selectHost'],
+      ['--all', '--depth', '4'],
+      ['--max-children', '2', '--include-noise'],
+    ]) {
+      const exported = await exportTrace('-o', 'json', ...flags);
+      const traced = await runCli(['trace', 'kube-scheduler', '--db', db, '-o', 'json', ...flags]);
+      expect(exported.code, exported.stderr).toBe(0);
+      expect(JSON.parse(exported.stdout), flags.join(' ')).toEqual(JSON.parse(traced.stdout));
+    }
+  });
+
+  it('draws in a diagram every function `trace` shows, selectHost included', async () => {
+    const trace = JSON.parse((await exportTrace('-o', 'json')).stdout) as Trace;
+    const dot = (await exportTrace('-o', 'dot')).stdout;
+    expect(dot.match(/^\s+n\d+ \[/gm)).toHaveLength(trace.nodes.length);
+    expect(dot).toContain('label="selectHost"');
   });
 
   it('says so when the trace has nothing to draw', async () => {

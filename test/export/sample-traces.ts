@@ -182,3 +182,22 @@ export function emptyTrace(): Trace {
 
 /** A large deterministic trace for folding and timing; see bench/generated-trace.mjs. */
 export { generatedTrace } from '../../bench/generated-trace.mjs';
+
+/**
+ * The scheduler trace as a view that left calls out: `scheduleOne`, `schedulePod` and `bind`
+ * carry the calls the view folded (and the flag that shows them), and the trace says how large
+ * the full trace is — the two optional fields of the contract.
+ */
+export function foldedSchedulerTrace(): Trace {
+  const trace = schedulerTrace();
+  const folds: Record<string, { calls: number; flag: string }> = {
+    [S.scheduleOne]: { calls: 7, flag: '--all' },
+    [S.schedulePod]: { calls: 1, flag: '--all' },
+    [S.bind]: { calls: 12, flag: '--include-noise' },
+  };
+  return {
+    ...trace,
+    nodes: trace.nodes.map((n) => (folds[n.symbol] ? { ...n, folded: folds[n.symbol] } : n)),
+    total: { functions: 4806, edges: 12345 },
+  };
+}

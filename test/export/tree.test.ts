@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { renderTree } from '../../src/export/tree.js';
+import { renderTree, shortenMiddle } from '../../src/export/tree.js';
 import { defaultRenderOptions } from '../../src/export/types.js';
 import { expectGolden } from './golden.js';
-import { schedulerTrace } from './sample-traces.js';
+import { foldedSchedulerTrace, generatedTrace, schedulerTrace } from './sample-traces.js';
 
 const plain = { ...defaultRenderOptions, color: false };
 const lines = (text: string) => text.split('\n');
@@ -74,14 +74,88 @@ describe('renderTree', () => {
     );
   });
 
-  it('shortens the location, never the symbol, to fit a narrow terminal', () => {
+  it('fits a narrow terminal: the location gives way first, then the middle of a symbol', () => {
     const text = renderTree(schedulerTrace(), { ...plain, width: 80 });
     expectGolden('scheduler.tree-80.txt', text);
+    expect(lines(text).every((line) => [...line].length <= 80)).toBe(true);
     expect(
       lineOf(text, 'extendersBinding').endsWith(
-        '(*Scheduler).extendersBinding  …/schedule_one.go:776',
+        '├─ (*Scheduler).extendersBinding  schedule_one.go:776',
       ),
     ).toBe(true);
+    // The tag takes its short form, the location its file name, the symbol gives up its middle.
+    expect(lineOf(text, 'scheduleOne  ')).toMatch(
+      /└─ \(\*Scheduler\)\.scheduleOne {2}schedule_one\.go:66 {2}\[framework\]$/,
+    );
+    expect(lineOf(text, 'framework.go:733')).toMatch(
+      /└─ \(\*ru…atedPods {2}framework\.go:733 {2}\[interface \+2\]$/,
+    );
+  });
+
+  it('never wraps or overflows: every line fits every width from 60 to 200, colour or not', () => {
+    for (const trace of [schedulerTrace(), foldedSchedulerTrace(), generatedTrace(300)]) {
+      for (let width = 60; width <= 200; width++) {
+        const text = renderTree(trace, { ...plain, width });
+        const long = lines(text).filter((line) => [...line].length > width);
+        expect(long, `width ${width}`).toEqual([]);
+      }
+    }
+    const coloured = renderTree(foldedSchedulerTrace(), { ...plain, color: true, width: 60 });
+    // eslint-disable-next-line no-control-regex
+    const visible = (line: string) => [...line.replace(/\u001b\[[\d;]*m/g, '')].length;
+    expect(Math.max(...lines(coloured).map(visible))).toBeLessThanOrEqual(60);
+  });
+
+  it('draws a tree too deep for half the width with narrower guides, and keeps the innermost levels of deeper rows', () => {
+    const text = renderTree(generatedTrace(300), { ...plain, width: 60 });
+    expect(lines(text)[2]).toMatch(/^[├└] \S/);
+    const deep = lines(text).filter((line) => line.startsWith('…'));
+    expect(deep.length).toBeGreaterThan(0);
+    for (const line of deep) expect(line).toMatch(/^…[│ ├└]{28}\S/);
+    expect(renderTree(schedulerTrace(), { ...plain, width: 70 }).split('\n')[2]).toMatch(/^└─ \S/);
+  });
+
+  it('says under each folded function how many calls the view hid and which flag shows them', () => {
+    const text = renderTree(foldedSchedulerTrace(), plain);
+    const at = (needle: string) => lines(text).findIndex((line) => line.includes(needle));
+    // The fold is the last child: after the calls and the unresolved call, on their level.
+    expect(at('? fwk.RunPostFilterPlugins')).toBe(at('… 7 more calls (--all)') - 1);
+    expect(lineOf(text, '7 more calls')).toBe('            │        └─ … 7 more calls (--all)');
+    expect(lineOf(text, '? fwk.RunPostFilterPlugins')).toMatch(/^ {12}│ {8}├─ \? /);
+    expect(text).toContain('└─ … 1 more call (--all)');
+    expect(text).toContain('└─ … 12 more calls (--include-noise)');
+    expect(lines(text).filter((line) => line.includes('more call'))).toHaveLength(3);
+  });
+
+  it('keeps the count of a fold on the narrowest line, giving up the flag first', () => {
+    for (let width = 60; width <= 200; width++) {
+      const text = renderTree(foldedSchedulerTrace(), { ...plain, width });
+      const folds = lines(text).filter((line) => line.includes('more call'));
+      expect(
+        folds.map((line) => /… \d+ more calls?/.exec(line)?.[0]),
+        `width ${width}`,
+      ).toEqual(['… 1 more call', '… 12 more calls', '… 7 more calls']);
+    }
+  });
+
+  it('says in its header how large the full trace is when the view left functions out', () => {
+    expect(lines(renderTree(foldedSchedulerTrace(), plain))[0]).toBe(
+      'kube-scheduler  v1.24.0 (941a0be80ab3)  showing 25 of 4,806 functions',
+    );
+    // A narrow header keeps the component whole and says the size in fewer words.
+    expect(lines(renderTree(foldedSchedulerTrace(), { ...plain, width: 60 }))[0]).toBe(
+      'kube-scheduler  v1.24.0 (941a0be80ab3)  25 of 4,806',
+    );
+    const whole = { ...schedulerTrace(), total: { functions: 25, edges: 28 } };
+    expect(lines(renderTree(whole, plain))[0]).toBe('kube-scheduler  v1.24.0 (941a0be80ab3)');
+  });
+
+  it('shortens text in the middle, keeping more of the end', () => {
+    expect(shortenMiddle('(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne', 30)).toBe(
+      '(*k8s.io/ku…duler).scheduleOne',
+    );
+    expect(shortenMiddle('short', 30)).toBe('short');
+    expect([...shortenMiddle('abcdefghij', 5)]).toHaveLength(5);
   });
 
   it('shows a trace with no calls as its root alone', () => {

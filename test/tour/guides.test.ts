@@ -12,14 +12,18 @@ import { projectRoot } from '../helpers/run-cli.js';
 const tours = loadTours(path.join(projectRoot, 'guides'), { twinNames });
 
 describe('the bundled guides', () => {
-  it('are the six tours of the issue, in reading order', () => {
+  it('are the tours of the issues, in reading order: a pod from kubectl to the node, then the controllers', () => {
     expect(tours.map((t) => [t.order, t.name])).toEqual([
       [1, 'finding-your-way'],
-      [2, 'kube-scheduler'],
-      [3, 'client-go'],
-      [4, 'sample-controller'],
-      [5, 'replicaset'],
-      [6, 'controller-runtime'],
+      [2, 'kube-apiserver'],
+      [3, 'kube-scheduler'],
+      [4, 'kubelet'],
+      [5, 'kube-proxy'],
+      [6, 'client-go'],
+      [7, 'sample-controller'],
+      [8, 'replicaset'],
+      [9, 'deployment'],
+      [10, 'controller-runtime'],
     ]);
   });
 
@@ -43,14 +47,55 @@ describe('the bundled guides', () => {
     }
   });
 
-  it('walk the kube-scheduler through both eras: every algorithm step names its v1.15 symbol', () => {
+  it('walk the kube-scheduler through every era: each algorithm step names its genericScheduler-era symbols', () => {
     const scheduler = tours.find((t) => t.name === 'kube-scheduler')!;
     const alternatives = scheduler.steps.flatMap((s) => s.alternatives);
-    expect(alternatives).toContain(
+    for (const symbol of [
       '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).Schedule',
-    );
-    expect(alternatives).toContain(
+      // v1.19-v1.22: the framework's plugins, still called from genericScheduler's methods.
+      '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).findNodesThatFitPod',
+      '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).prioritizeNodes',
+      // To v1.18: predicates and priorities registered by name.
+      '(*k8s.io/kubernetes/pkg/scheduler/core.genericScheduler).findNodesThatFit',
       'k8s.io/kubernetes/pkg/scheduler/algorithm/predicates.PodFitsResources',
+      'k8s.io/kubernetes/pkg/scheduler/core.PrioritizeNodes',
+      // To v1.10: the command ran Options.Run and a SchedulerServer; filtering was a function.
+      '(*k8s.io/kubernetes/cmd/kube-scheduler/app.SchedulerServer).Run',
+      'k8s.io/kubernetes/pkg/scheduler/core.findNodesThatFit',
+    ])
+      expect(alternatives).toContain(symbol);
+  });
+
+  it('follow each new daemon tour to the hop the issue names', () => {
+    const symbols = (name: string) =>
+      tours.find((t) => t.name === name)!.steps.flatMap((s) => [s.symbol, ...s.alternatives]);
+    expect(symbols('kubelet')).toEqual(
+      expect.arrayContaining([
+        '(*k8s.io/kubernetes/pkg/kubelet/config.podStorage).Merge',
+        '(*k8s.io/kubernetes/pkg/kubelet.podWorkers).managePodLoop',
+        '(*k8s.io/kubernetes/pkg/kubelet/kuberuntime.kubeGenericRuntimeManager).SyncPod',
+        '(*k8s.io/kubernetes/pkg/kubelet/pleg.GenericPLEG).relist',
+      ]),
+    );
+    expect(symbols('kube-apiserver')).toEqual(
+      expect.arrayContaining([
+        'k8s.io/apiserver/pkg/server.DefaultBuildHandlerChain',
+        'k8s.io/apiserver/pkg/endpoints/handlers.createHandler',
+        '(*k8s.io/apiserver/pkg/registry/generic/registry.Store).Create',
+        '(*k8s.io/apiserver/pkg/storage/etcd3.store).Create',
+      ]),
+    );
+    expect(symbols('kube-proxy')).toEqual(
+      expect.arrayContaining([
+        '(*k8s.io/kubernetes/pkg/util/async.BoundedFrequencyRunner).tryRun',
+        '(*k8s.io/kubernetes/pkg/proxy/iptables.Proxier).syncProxyRules',
+      ]),
+    );
+    expect(symbols('deployment')).toEqual(
+      expect.arrayContaining([
+        '(*k8s.io/kubernetes/pkg/controller/deployment.DeploymentController).rolloutRolling',
+        'k8s.io/kubernetes/pkg/controller/deployment/util.NewRSNewReplicas',
+      ]),
     );
   });
 

@@ -13,13 +13,17 @@ const db = (tree: string) => ['--db', path.join(dir, `${tree}.sqlite`)];
 const onDemo = (tree: string) => ['--repo', `fixtures/${tree}`, ...db(tree)];
 const noStack = /\n\s+at /;
 
-/** The six tours as `tour list -o json` prints them. */
+/** The tours as `tour list -o json` prints them. */
 const tourNames = [
   'finding-your-way',
+  'kube-apiserver',
   'kube-scheduler',
+  'kubelet',
+  'kube-proxy',
   'client-go',
   'sample-controller',
   'replicaset',
+  'deployment',
   'controller-runtime',
 ];
 
@@ -35,7 +39,7 @@ describe('k8s-read tour list', () => {
     expect(result.stderr).toBe('');
     const tours = json<{ name: string; title: string; steps: number }[]>(result);
     expect(tours.map((t) => t.name)).toEqual(tourNames);
-    expect(tours[1]).toEqual({
+    expect(tours[2]).toEqual({
       name: 'kube-scheduler',
       title: 'kube-scheduler: from main() to a bound pod',
       steps: 14,
@@ -66,6 +70,12 @@ describe('k8s-read tour check', () => {
     ]);
     expect(blocks[0]).toMatch(/^ {2}✓ kube-scheduler\s+14\/14 steps$/m);
     expect(blocks[0]).toMatch(/^ {2}✓ client-go\s+15\/15 steps/m);
+    expect(blocks[0]).toMatch(/^ {2}✓ kubelet\s+20\/20 steps$/m);
+    expect(blocks[0]).toMatch(
+      /^ {2}✓ kube-apiserver\s+20\/20 steps \(1 through another version's name\)$/m,
+    );
+    expect(blocks[0]).toMatch(/^ {2}✓ kube-proxy\s+15\/15 steps \(1 skipped: /m);
+    expect(blocks[0]).toMatch(/^ {2}✓ deployment\s+15\/15 steps$/m);
     expect(blocks[1]).toMatch(
       /^ {2}✓ kube-scheduler\s+14\/14 steps \(6 through another version's name\)$/m,
     );
@@ -110,7 +120,9 @@ describe('k8s-read tour check', () => {
     ] as const) {
       const result = await runCli(['tour', 'check', '-o', 'json', ...onDemo(tree)]);
       expect(result.code, result.stderr).toBe(0);
-      expect(result.stderr).toContain('indexing it now (once, with its vendor/)');
+      expect(result.stderr).toContain(
+        'note: indexing vendor/ too: this module keeps its libraries there',
+      );
       const checked = json<{ tours: { name: string; applies: boolean; missing: unknown[] }[] }>(
         result,
       ).tours.find((t) => t.name === tour)!;
@@ -176,7 +188,7 @@ describe('k8s-read tour <name>', () => {
     expect(result.stdout).not.toContain('── 6/14');
     expect(result.stdout).toContain('── 7/14  scheduleOne: one pod, start to finish');
     expect(result.stdout).toContain('(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne');
-    expect(result.stdout).toMatch(/^▶ \d+ {6}scheduleResult, err := sched\.SchedulePod\(/m);
+    expect(result.stdout).toMatch(/^▶ \d+ {6}podInfo := sched\.NextPod\(\)/m);
     expect(result.stdout).toContain('What the twin simplifies (k8s-read twin run scheduler):');
   });
 

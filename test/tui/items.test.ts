@@ -83,7 +83,7 @@ describe('traceItems', () => {
       [0, 'app.main', null, null],
       [1, 'run', null, 'framework via cobra-run'],
       [2, 'loop', null, null],
-      [3, 'run', '↩', null],
+      [3, 'run', '↻', null],
       [1, 'other.Helper', '?', null],
     ]);
   });

@@ -86,10 +86,16 @@ describe('k8s-read tour in a real terminal (tmux)', () => {
     text = await waitForScreen((s) => s.includes('step 2/14'), 'the second step');
     expect(text).toContain('app.NewSchedulerCommand');
 
+    // The step's focus is the RunE closure; its call of runCommand is the next line.
     tmux('send-keys', '-t', session, 'Tab');
     await waitForScreen(
-      (s) => /›▶ ?\d+ │ +return runCommand\(/.test(s),
-      'the cursor on the focused call',
+      (s) => /›▶ ?\d+ │ +RunE: func\(cmd/.test(s),
+      'the cursor on the focused closure',
+    );
+    tmux('send-keys', '-t', session, 'j');
+    await waitForScreen(
+      (s) => /› ?\d+ │ +return runCommand\(/.test(s),
+      'the cursor on the call of runCommand',
     );
     tmux('send-keys', '-t', session, 'Enter');
     text = await waitForScreen(

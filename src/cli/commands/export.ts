@@ -4,7 +4,7 @@
  * functions); the trace, the index and Graphviz load in the action.
  */
 import path from 'node:path';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { renderers, type RenderFormat } from '../../export/renderers.js';
 import {
   clusterChoices,
@@ -12,22 +12,21 @@ import {
   styleChoices,
   type RenderOptions,
 } from '../../export/types.js';
-import { useColor, type CliContext } from '../context.js';
+import { outputWidth, useColor, type CliContext } from '../context.js';
 import { outputOption } from '../output.js';
 import { addRepoOptions, type RepoOptions } from '../repo.js';
+import {
+  addTraceViewOptions,
+  parsePositive,
+  traceViewOptions,
+  type TraceViewFlags,
+} from '../trace-options.js';
 
-interface ExportTraceFlags extends RepoOptions {
+interface ExportTraceFlags extends RepoOptions, TraceViewFlags {
   output: RenderFormat;
   style: RenderOptions['style'];
   cluster: RenderOptions['cluster'];
-  depth?: number;
-  focus?: string;
-  all?: boolean;
-  includeNoise?: boolean;
-  includeStd?: boolean;
-  maxChildren?: number;
-  github?: string;
-  maxNodes: number;
+  maxNodes?: number;
   out?: string;
 }
 
@@ -56,10 +55,11 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
     .command('trace')
     .description(
       'Draw the call trace of a component (or from a symbol) as Mermaid, Graphviz DOT, SVG, a Markdown report or JSON. ' +
-        'Nodes link to GitHub permalinks at the indexed commit; large traces fold into "… N more" nodes.',
+        'It draws the trace `k8s-read trace` prints for the same flags; nodes link to GitHub permalinks at the indexed commit; --max-nodes folds a large trace into "… N more" nodes.',
     )
     .argument('<target>', 'a component (kube-scheduler) or a function symbol to start from');
-  addRepoOptions(cmd)
+  // The trace's own flags, as `k8s-read trace` has them, so an export draws the trace a reader saw.
+  addTraceViewOptions(addRepoOptions(cmd))
     .addOption(outputOption(formats, 'mermaid'))
     .addOption(
       new Option('--style <style>', 'Mermaid: a flowchart, or a sequence diagram of the spine')
@@ -71,30 +71,10 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
         .choices(clusterChoices)
         .default(defaultRenderOptions.cluster),
     )
-    // The trace's own flags, as `k8s-read trace` has them, so an export draws the trace a reader saw.
-    .option(
-      '--depth <n>',
-      'how many calls deep to follow (default: 25, or 12 with --all/--focus)',
-      parsePositive('--depth'),
-    )
-    .option('--focus <symbol>', 'keep only the paths that reach this symbol')
-    .option('--all', 'expand every function, not only the component’s own spine')
-    .option('--include-noise', 'show calls into logging, metrics, errors (rules/noise.yaml)')
-    .option('--include-std', 'show calls into the Go standard library')
-    .option(
-      '--max-children <n>',
-      'callees kept under one function by the trace (spine view)',
-      parsePositive('--max-children'),
-    )
-    .option(
-      '--github <owner/repo>',
-      'GitHub repository for permalinks (default: from the origin remote)',
-    )
     .option(
       '--max-nodes <n>',
-      'diagrams draw N functions and fold the rest into "… N more" nodes',
+      'diagrams keep N functions and fold the rest into "… N more" nodes (default: the whole trace, as `trace` shows it)',
       parsePositive('--max-nodes'),
-      defaultRenderOptions.maxNodes,
     )
     .option(
       '--out <file>',
@@ -126,23 +106,16 @@ export function registerExportCommand(program: Command, ctx: CliContext): void {
         target,
         ...(flags.repo === undefined ? {} : { repo: flags.repo }),
         ...(flags.db === undefined ? {} : { db: flags.db }),
-        ...(flags.depth === undefined ? {} : { depth: flags.depth }),
-        ...(flags.focus === undefined ? {} : { focus: flags.focus }),
-        ...(flags.maxChildren === undefined ? {} : { maxChildren: flags.maxChildren }),
-        ...(flags.github === undefined ? {} : { github: flags.github }),
-        all: Boolean(flags.all),
-        includeNoise: Boolean(flags.includeNoise),
-        includeStd: Boolean(flags.includeStd),
+        ...traceViewOptions(flags),
       });
       assertDrawable(trace);
       const text = await renderers[format](trace, {
         color: format === 'tree' && out === undefined && useColor(ctx),
         style: flags.style,
         cluster: flags.cluster,
-        maxNodes: flags.maxNodes,
-        ...(format === 'tree' && out === undefined && ctx.stdout.columns
-          ? { width: ctx.stdout.columns }
-          : {}),
+        ...(flags.maxNodes === undefined ? {} : { maxNodes: flags.maxNodes }),
+        // A tree on the terminal fits it; one written to a file keeps every symbol whole.
+        ...(format === 'tree' && out === undefined ? { width: outputWidth(ctx) } : {}),
       });
       if (out === undefined) {
         ctx.stdout.write(text);
@@ -189,17 +162,6 @@ function chooseFormat(
 ): RenderFormat {
   if (!isDefault || out === undefined) return output;
   return formatByExtension[path.extname(out).toLowerCase()] ?? output;
-}
-
-function parsePositive(flag: string): (value: string) => number {
-  return (value) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1)
-      throw new InvalidArgumentError(
-        `${flag} takes a whole number >= 1, not ${JSON.stringify(value)}.`,
-      );
-    return n;
-  };
 }
 
 function formatSize(bytes: number): string {

@@ -1,13 +1,14 @@
 /**
  * `tour list | check | <name>` and `tui`: guided walks through the code, anchored to symbols, and
  * the same screen to explore a trace. The specs are here; the tours, the index and Ink load in the
- * actions (src/cli/tour-actions.ts), so `--help` stays instant.
+ * actions (src/cli/tour-actions.ts, src/cli/screen.ts), so `--help` stays instant.
  */
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { hintLine } from '../../tui/key-bindings.js';
 import type { CliContext } from '../context.js';
 import { outputOption } from '../output.js';
 import { addRepoOptions, type RepoOptions } from '../repo.js';
+import { addTraceViewOptions, parsePositive, type TraceViewFlags } from '../trace-options.js';
 
 export interface TourFlags extends RepoOptions {
   guides?: string;
@@ -22,9 +23,7 @@ interface TakeFlags extends TourFlags {
   step?: number;
 }
 
-interface TuiFlags extends RepoOptions {
-  depth?: number;
-}
+interface TuiFlags extends RepoOptions, TraceViewFlags {}
 
 const GUIDES_HELP = 'a directory of tour files (default: the bundled guides/)';
 
@@ -80,7 +79,7 @@ export function registerTourCommands(program: Command, ctx: CliContext): void {
         '--plain',
         'print the tour as text instead of the interactive screen (the default without a terminal)',
       )
-      .option('--step <n>', 'start at this step (1 is the first)', parseStep)
+      .option('--step <n>', 'start at this step (1 is the first)', parsePositive('--step'))
       .option('--guides <dir>', GUIDES_HELP),
   ).action(async (name: string | undefined, flags: TakeFlags) => {
     const { runTour, runTourList } = await import('../tour-actions.js');
@@ -91,29 +90,26 @@ export function registerTourCommands(program: Command, ctx: CliContext): void {
     await runTour(ctx, name, flags);
   });
 
-  addRepoOptions(
-    program
-      .command('tui')
-      .argument(
-        '[what...]',
-        "`trace <component|symbol>`; without it, the trace of kube-scheduler (or of the tree's first component)",
-      )
-      .description(
-        'explore a trace on the tour screen: the call tree, the Go source, twins, blame and callers',
-      )
-      .option('--depth <n>', 'how many calls deep the trace goes', parseStep)
-      .addHelpText(
-        'after',
-        '\nExamples:\n  k8s-read tui\n  k8s-read tui trace kube-controller-manager/replicaset\n',
-      ),
+  addTraceViewOptions(
+    addRepoOptions(
+      program
+        .command('tui')
+        .argument(
+          '[what...]',
+          "`trace <component|symbol>`; without it, the trace of kube-scheduler (or of the tree's first component)",
+        )
+        .description(
+          'explore a trace on the tour screen: the call tree, the Go source, twins, blame and callers',
+        )
+        .addHelpText(
+          'after',
+          '\nThe trace is the one `k8s-read trace` prints for the same flags.\n' +
+            '\nExamples:\n  k8s-read tui\n  k8s-read tui trace kube-controller-manager/replicaset\n' +
+            '  k8s-read tui trace kube-scheduler --focus selectHost\n',
+        ),
+    ),
   ).action(async (what: string[], flags: TuiFlags) => {
-    const { runTui, parseTuiTarget } = await import('../tour-actions.js');
+    const { runTui, parseTuiTarget } = await import('../screen.js');
     await runTui(ctx, parseTuiTarget(what), flags);
   });
-}
-
-function parseStep(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1)
-    throw new InvalidArgumentError('write a whole number, 1 or more');
-  return Number(value);
 }

@@ -1,23 +1,20 @@
 import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
-import { useColor, type CliContext } from '../context.js';
+import { outputWidth, useColor, type CliContext } from '../context.js';
 import { outputOption, writeJson } from '../output.js';
 import { addRepoOptions, type RepoOptions } from '../repo.js';
+import {
+  addTraceViewOptions,
+  parsePositive,
+  traceViewOptions,
+  type TraceViewFlags,
+} from '../trace-options.js';
 
-interface TraceFlags extends RepoOptions {
-  depth?: string;
-  focus?: string;
-  in?: string;
-  all?: boolean;
-  includeNoise?: boolean;
-  includeStd?: boolean;
-  github?: string;
-  maxChildren?: string;
+interface TraceFlags extends RepoOptions, TraceViewFlags {
   output: 'tree' | 'json';
 }
 
 interface GraphFlags extends RepoOptions {
-  depth?: string;
+  depth: number;
   output: 'text' | 'json';
 }
 
@@ -31,24 +28,7 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
     .description(
       "Follow the calls from a component's main() through cobra, leader election, goroutines, function values, channels and interfaces into its loops. A trace is one program: only packages main imports (transitively) can be reached, and a function passed as a parameter is what the caller on the path passed. Every hop has its file:line; non-static hops say how they were found.",
     );
-  addRepoOptions(trace)
-    .option('--depth <n>', 'how many calls deep to follow (default: 25, or 12 with --all/--focus)')
-    .option('--focus <symbol>', 'keep only the paths that reach this symbol')
-    .option(
-      '--in <component>',
-      "trace a library symbol inside this component's program (its import closure and the function values its callers pass)",
-    )
-    .option('--all', 'expand every function, not only the component’s own spine')
-    .option('--include-noise', 'show calls into logging, metrics, errors (rules/noise.yaml)')
-    .option('--include-std', 'show calls into the Go standard library')
-    .option(
-      '--max-children <n>',
-      'callees shown under one function before the rest fold (spine view)',
-    )
-    .option(
-      '--github <owner/repo>',
-      'GitHub repository for permalinks (default: from the origin remote)',
-    )
+  addTraceViewOptions(addRepoOptions(trace))
     .addOption(outputOption(['tree', 'json'], 'tree'))
     .addHelpText(
       'after',
@@ -58,21 +38,12 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
         '  k8s-read trace kube-scheduler -o json | jq \'.edges[] | select(.kind == "framework")\'\n',
     )
     .action(async (target: string, flags: TraceFlags) => {
-      const depth = positiveInt(flags.depth, '--depth');
-      const maxChildren = positiveInt(flags.maxChildren, '--max-children');
       const { loadTrace } = await import('../load-trace.js');
       const result = await loadTrace(ctx, {
         target,
         ...(flags.repo ? { repo: flags.repo } : {}),
         ...(flags.db ? { db: flags.db } : {}),
-        ...(depth !== undefined ? { depth } : {}),
-        ...(maxChildren !== undefined ? { maxChildren } : {}),
-        ...(flags.focus ? { focus: flags.focus } : {}),
-        ...(flags.in ? { in: flags.in } : {}),
-        ...(flags.github ? { github: flags.github } : {}),
-        all: Boolean(flags.all),
-        includeNoise: Boolean(flags.includeNoise),
-        includeStd: Boolean(flags.includeStd),
+        ...traceViewOptions(flags),
       });
       if (flags.output === 'json') {
         writeJson(ctx.stdout, result);
@@ -84,7 +55,7 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
         await renderers.tree(result, {
           ...defaultRenderOptions,
           color: useColor(ctx),
-          ...(ctx.stdout.isTTY && ctx.stdout.columns ? { width: ctx.stdout.columns } : {}),
+          width: outputWidth(ctx),
         }),
       );
     });
@@ -102,12 +73,11 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
           : 'What this function calls (resolved targets, alternatives for interface calls, unresolved calls).',
       );
     addRepoOptions(cmd)
-      .option('--depth <n>', 'follow this many levels', '1')
+      .option('--depth <n>', 'follow this many levels', parsePositive('--depth'), 1)
       .addOption(outputOption(['text', 'json'], 'text'))
       .action(async (symbol: string, flags: GraphFlags) => {
-        const depth = positiveInt(flags.depth, '--depth') ?? 1;
         const { graphNeighbours, renderNeighbours } = await import('../graph-queries.js');
-        const result = await graphNeighbours(ctx, flags, symbol, direction, depth);
+        const result = await graphNeighbours(ctx, flags, symbol, direction, flags.depth);
         if (flags.output === 'json') writeJson(ctx.stdout, result);
         else ctx.stdout.write(renderNeighbours(result, useColor(ctx)));
       });
@@ -160,12 +130,4 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
       if (flags.output === 'json') writeJson(ctx.stdout, result);
       else ctx.stdout.write(renderAssignments(result));
     });
-}
-
-export function positiveInt(value: string | undefined, flag: string): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1)
-    throw new UsageError(`${flag} takes a whole number of 1 or more, not ${JSON.stringify(value)}`);
-  return n;
 }
