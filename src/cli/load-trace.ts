@@ -43,7 +43,7 @@ export async function traceIndex(
   index: Pick<OpenIndex, 'store' | 'tree'>,
   options: Omit<LoadTraceOptions, 'repo' | 'db' | 'target'> & { target: string | undefined },
 ): Promise<Trace> {
-  const [{ traceComponent }, { createStoreGraph }, { loadComponentRules }, { loadNoisePackages }] =
+  const [{ traceComponent }, { createStoreGraph }, { loadComponentRules }, { loadNoiseRules }] =
     await Promise.all([
       import('../trace/trace-component.js'),
       import('../trace/store-graph.js'),
@@ -59,7 +59,7 @@ export async function traceIndex(
   const started = performance.now();
   const trace = await traceComponent(graph, target, {
     components,
-    noise: loadNoisePackages(),
+    noise: loadNoiseRules(),
     ...(options.depth !== undefined ? { depth: options.depth } : {}),
     ...(options.focus ? { focus: options.focus } : {}),
     ...(options.in ? { in: options.in } : {}),

@@ -41,9 +41,15 @@ export function describeTotal(trace: Trace, short = false): string {
   return short ? counts : `showing ${counts} functions`;
 }
 
-/** `… 7 more calls (--all)`: what a folded node hides, and the flag that shows it. */
-export function describeFold(folded: { calls: number; flag: string }): string {
-  return `${describeFoldCount(folded)} (${folded.flag})`;
+/**
+ * `… 7 more calls (--all)`: what a folded node hides, and the flag that shows it; helper calls
+ * (status checks, logging, deep copies: rules/noise.yaml) are counted apart, with their flag.
+ */
+export function describeFold(folded: { calls: number; flag: string; helpers?: number }): string {
+  const helpers = folded.helpers
+    ? `${folded.calls > 0 ? ', ' : '… '}${formatCount(folded.helpers)} helper ${folded.helpers === 1 ? 'call' : 'calls'} (--include-noise)`
+    : '';
+  return folded.calls > 0 ? `${describeFoldCount(folded)} (${folded.flag})${helpers}` : helpers;
 }
 
 /** `… 7 more calls`: the part of `describeFold` a narrow line keeps. */

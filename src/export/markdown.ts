@@ -27,7 +27,9 @@ export function renderMarkdown(trace: Trace, options: RenderOptions): string {
     );
   });
   out.push('');
-  const folded = trace.nodes.filter((node) => node.folded && node.folded.calls > 0);
+  const folded = trace.nodes.filter(
+    (node) => node.folded && (node.folded.calls > 0 || (node.folded.helpers ?? 0) > 0),
+  );
   if (folded.length > 0) {
     out.push(
       '> **Note:** this is the view, not every call. These functions make more calls than it shows:',

@@ -44,6 +44,8 @@ export interface FoldedRow extends RowPlace {
   calls: number;
   /** The flag that shows them (`--all`). */
   flag: string;
+  /** Helper calls (rules/noise.yaml) left out too, shown with --include-noise. */
+  helpers?: number;
 }
 
 export type TreeRow = FunctionRow | UnresolvedRow | FoldedRow;
@@ -68,7 +70,10 @@ export function treeRows(trace: Trace): TreeRow[] {
     const pkg = packageOf(index, symbol);
     const calls = index.calls.get(symbol) ?? [];
     const unresolved = index.unresolved.get(symbol) ?? [];
-    const folded = node?.folded && node.folded.calls > 0 ? node.folded : undefined;
+    const folded =
+      node?.folded && (node.folded.calls > 0 || (node.folded.helpers ?? 0) > 0)
+        ? node.folded
+        : undefined;
     const children = calls.length + unresolved.length + (folded ? 1 : 0);
     const child = (i: number) => [...lasts, i === children - 1];
     path.add(symbol);

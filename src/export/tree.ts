@@ -66,12 +66,22 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
         { text: `? ${row.expr}`, paint: c.red, role: 'symbol' },
         { text: row.site, paint: c.dim, role: 'location' },
       );
-    if (row.type === 'folded')
+    if (row.type === 'folded') {
       // On a narrow line the flag gives way before the count: a fold always says how much it hides.
+      const helpers = row.helpers
+        ? `${row.helpers} helper ${row.helpers === 1 ? 'call' : 'calls'} (--include-noise)`
+        : '';
+      if (row.calls === 0) return draw({ text: `… ${helpers}`, paint: c.dim, role: 'symbol' });
       return draw(
         { text: describeFoldCount(row), paint: c.dim, role: 'symbol' },
-        { text: `(${row.flag})`, paint: c.dim, role: 'tag', tight: true },
+        {
+          text: `(${row.flag})${helpers ? `, ${helpers}` : ''}`,
+          paint: c.dim,
+          role: 'tag',
+          tight: true,
+        },
       );
+    }
     const name: Piece = {
       text: shortSymbol(row.symbol, row.parentPackage),
       paint: row.edge ? plain : c.bold,

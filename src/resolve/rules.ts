@@ -59,7 +59,17 @@ const ruleSchema = z.discriminatedUnion('kind', [
 ]);
 
 const fileSchema = z.object({ rules: z.array(ruleSchema) });
-const noiseSchema = z.object({ packages: z.array(z.string()) });
+const noiseSchema = z.object({
+  packages: z.array(z.string()),
+  functions: z.array(z.string()).optional(),
+});
+
+/** What the default trace view folds: packages (prefixes), and functions by symbol pattern. */
+export interface NoiseRules {
+  packages: string[];
+  /** Globs on go/ssa symbols: `*` matches any run of characters. */
+  functions: string[];
+}
 
 export type FrameworkRule = z.infer<typeof ruleSchema>;
 
@@ -75,8 +85,9 @@ export function loadFrameworkRules(extraFiles: readonly string[] = []): Framewor
   return files.flatMap((file) => readYaml(file, fileSchema).rules);
 }
 
-export function loadNoisePackages(): string[] {
-  return readYaml(path.join(rulesDir, 'noise.yaml'), noiseSchema).packages;
+export function loadNoiseRules(): NoiseRules {
+  const data = readYaml(path.join(rulesDir, 'noise.yaml'), noiseSchema);
+  return { packages: data.packages, functions: data.functions ?? [] };
 }
 
 function readYaml<T>(file: string, schema: z.ZodType<T>): T {

@@ -65,6 +65,8 @@ export interface ProgramGraph {
   symbols: Map<number, DefinitionRow>;
   /** Calls left out because their callee or what they need is outside the program. */
   cut: number;
+  /** Per node: how many distinct helpers (rules/noise.yaml, not the standard library) it calls. */
+  helpers: Map<number, number>;
 }
 
 export interface ExpandOptions {
@@ -74,6 +76,8 @@ export interface ExpandOptions {
   expandable: (s: DefinitionRow) => boolean;
   /** Callees left out of the view (noise, the standard library). */
   hidden: (s: DefinitionRow) => boolean;
+  /** Of those, the ones a reader is told about (helpers: status checks, logging, deep copies). */
+  counted?: (s: DefinitionRow) => boolean;
 }
 
 /** Environments kept per function before they are merged into one (recursion, fan-in). */
@@ -99,6 +103,7 @@ export async function expandProgram(
   const contexts = new Map<number, number>();
   const hops = new Map<number, PHop[]>();
   const unresolved = new Map<number, EdgeRow[]>();
+  const helpers = new Map<number, number>();
   let cut = 0;
 
   const nodeFor = (
@@ -156,7 +161,7 @@ export async function expandProgram(
     }
     frontier = next;
   }
-  return { nodes, hops, unresolved, symbols, cut };
+  return { nodes, hops, unresolved, symbols, cut, helpers };
 
   /** Loads edges, bindings, symbols and constructed types for a level, in a few queries. */
   async function load(level: PNode[]): Promise<void> {
@@ -238,7 +243,13 @@ export async function expandProgram(
         cut++;
         continue;
       }
-      if (s.kind !== 'param' && options.hidden(s)) continue;
+      if (s.kind !== 'param' && options.hidden(s)) {
+        if (options.counted?.(s) && !seenTargets.has(`h${s.id}`)) {
+          seenTargets.add(`h${s.id}`);
+          helpers.set(node.id, (helpers.get(node.id) ?? 0) + 1);
+        }
+        continue;
+      }
       const site = `${e.line}:${e.col}`;
       const alternatives = rankAlternatives(alternativesAt.get(site) ?? []);
       const add = (child: PNode, fresh: boolean, kind: EdgeKind, via: string | null) => {

@@ -67,8 +67,8 @@ export interface TraceOptions {
   budget?: number;
   /** Per-component scope and controller rules (rules/components.yaml). */
   components?: Record<string, ComponentRules>;
-  /** Package prefixes folded as noise (rules/noise.yaml). */
-  noise?: readonly string[];
+  /** What folds as noise (rules/noise.yaml): package prefixes and symbol globs. */
+  noise?: { packages: readonly string[]; functions: readonly string[] };
 }
 
 export async function traceComponent(
@@ -81,13 +81,16 @@ export async function traceComponent(
   const depthLimit = options.depth ?? (all || options.focus ? 12 : 25);
   const maxChildren = options.maxChildren ?? 5;
   const budget = options.budget ?? 140;
-  const noise = options.noise ?? [];
+  const noisePackages = options.noise?.packages ?? [];
+  const noiseFunctions = globs(options.noise?.functions ?? []);
   const packages = await graph.packages();
   const scope = await programOf(graph, root, packages, options);
 
   const hiddenPackage = (pkg: string) =>
     (!options.includeStd && isStd(pkg)) ||
-    (!options.includeNoise && noise.some((p) => pkg === p || pkg.startsWith(`${p}/`)));
+    (!options.includeNoise && noisePackages.some((p) => pkg === p || pkg.startsWith(`${p}/`)));
+  const hiddenSymbol = (s: DefinitionRow) =>
+    hiddenPackage(s.package) || (!options.includeNoise && noiseFunctions(s.symbol));
   const inScope = (s: DefinitionRow) =>
     s.kind !== 'external' &&
     s.kind !== 'param' &&
@@ -104,7 +107,8 @@ export async function traceComponent(
     scope,
     depth: depthLimit,
     expandable: inScope,
-    hidden: (s) => hiddenPackage(s.package),
+    hidden: hiddenSymbol,
+    counted: (s) => !isStd(s.package) && hiddenSymbol(s),
   });
   const rootNode = 0;
   const expandableNode = (id: number) => {
@@ -198,7 +202,13 @@ function assemble(
       }
       if (follow(hop.to)) visit(hop.to);
     }
-    if (folded > 0) node.folded = { calls: (node.folded?.calls ?? 0) + folded, flag: '--all' };
+    const helpers = program.helpers.get(id) ?? 0;
+    if (folded > 0 || helpers > 0)
+      node.folded = {
+        calls: (node.folded?.calls ?? 0) + folded,
+        flag: '--all',
+        ...(helpers > 0 ? { helpers: Math.max(helpers, node.folded?.helpers ?? 0) } : {}),
+      };
     if (n.dispatch || n.sym.kind === 'param' || n.sym.kind === 'external') return;
     for (const u of program.unresolved.get(id) ?? []) {
       // Unresolved calls on values from an unindexed package fold like that package's calls.
@@ -351,6 +361,7 @@ function spine(
 ): Set<number> {
   const { hops, nodes } = program;
   const weight = subtreeWeights(rootId, program, expandable);
+  const story = runningParts(rootId, program, expandable);
   const shown = new Set<number>([rootId]);
   const expanded = new Set<number>();
   const shownSymbols = new Set<number>([nodes[rootId]!.sym.id]);
@@ -374,9 +385,11 @@ function spine(
       // would spend the whole budget there (plugins under a fan-out under the loop). Among callees
       // that reach their caller's importance, hidden hops come first.
       const boost = dispatched ? 1 : (HOP_BOOST[h.kind] ?? 1);
-      return [
-        { id: h.to, importance: importance * Math.min(1, Math.min(1, share) * boost), boost },
-      ];
+      // Set-up that leads to nothing that runs (constructors, option plumbing) gives way to the
+      // path to the loops and the loops themselves.
+      const normal = importance * Math.min(1, Math.min(1, share) * boost);
+      const value = story.path.has(h.to) || story.inside.has(h.to) ? normal : normal * ASIDE;
+      return [{ id: h.to, importance: value, boost }];
     });
     scored.sort((a, b) => b.importance - a.importance || b.boost - a.boost);
     for (const c of scored.slice(0, maxChildren)) {
@@ -400,6 +413,63 @@ const HOP_BOOST: Record<string, number> = {
   static: 1,
 };
 const HIDDEN_HOPS = new Set(['framework', 'goroutine', 'funcvalue', 'channel']);
+
+/** How much a call that neither leads to nor runs inside a loop counts, against one that does. */
+const ASIDE = 0.3;
+
+/** Hops that start code which keeps running: goroutines, the loops and callbacks frameworks run. */
+const RUNNING = new Set([
+  'wait-until',
+  'leader-election',
+  'informer-handler',
+  'workqueue-handoff',
+  'controller-runtime',
+]);
+
+function runs(h: PHop): boolean {
+  return (
+    h.kind === 'goroutine' ||
+    h.kind === 'channel' ||
+    (h.kind === 'framework' && RUNNING.has(h.via ?? ''))
+  );
+}
+
+/**
+ * The story of a program: `path`, the nodes on the way from the root to something that keeps
+ * running (a goroutine, a loop `wait.Until` runs, a leader-election callback, an informer handler,
+ * a channel's receiver), those included; `inside`, everything below them.
+ */
+function runningParts(
+  rootId: number,
+  program: ProgramGraph,
+  expandable: (id: number) => boolean,
+): { path: Set<number>; inside: Set<number> } {
+  const parent = new Map<number, number>();
+  const order: number[] = [rootId];
+  const seen = new Set([rootId]);
+  const inside = new Set<number>();
+  for (let i = 0; i < order.length; i++) {
+    const id = order[i]!;
+    for (const h of program.hops.get(id) ?? []) {
+      if (runs(h) || inside.has(id)) inside.add(h.to);
+      if (seen.has(h.to) || !expandable(h.to)) continue;
+      seen.add(h.to);
+      parent.set(h.to, id);
+      order.push(h.to);
+    }
+  }
+  // Entries: reached by a running hop from outside a running part.
+  const entries = new Set<number>();
+  for (const id of order) {
+    if (inside.has(id)) continue;
+    for (const h of program.hops.get(id) ?? []) if (runs(h)) entries.add(h.to);
+  }
+  const path = new Set<number>([rootId, ...entries]);
+  for (const id of entries) {
+    for (let p = parent.get(id); p !== undefined && !path.has(p); p = parent.get(p)) path.add(p);
+  }
+  return { path, inside };
+}
 
 /** How much in-scope code each node leads to (over a breadth-first spanning tree). */
 function subtreeWeights(
@@ -455,6 +525,14 @@ function keepPathsTo(
   };
   visit(rootId);
   return new Set([...reaches].filter(([, ok]) => ok).map(([id]) => id));
+}
+
+/** One matcher for symbol globs (`*` matches any run of characters). */
+function globs(patterns: readonly string[]): (symbol: string) => boolean {
+  if (patterns.length === 0) return () => false;
+  const escape = (p: string) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  const re = new RegExp(`^(?:${patterns.map(escape).join('|')})$`);
+  return (symbol) => re.test(symbol);
 }
 
 /** Standard-library packages have no dot in their first path element. */

@@ -27,8 +27,10 @@ export interface TraceNode {
   /** GitHub permalink at the indexed commit, or null when the remote or commit is unknown. */
   url: string | null;
   /** This node's calls the view folded, and the flag that shows them: `{ calls: 7, flag:
-   * '--all' }` is drawn as `… 7 more calls (--all)`. Absent when the view shows every call. */
-  folded?: { calls: number; flag: string };
+   * '--all' }` is drawn as `… 7 more calls (--all)`. Absent when the view shows every call.
+   * `helpers`: calls to helpers (rules/noise.yaml: status checks, logging, deep copies) left out,
+   * which `--include-noise` shows. */
+  folded?: { calls: number; flag: string; helpers?: number };
 }
 
 export interface TraceEdge {

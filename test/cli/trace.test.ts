@@ -134,7 +134,12 @@ describe('k8s-read trace on the modern demo tree', () => {
           .sort(),
       ).toEqual(['file', 'kind', 'line', 'package', 'symbol', 'url']);
       expect(['func', 'method', 'closure']).toContain(node.kind);
-      if (node.folded) expect(node.folded).toEqual({ calls: expect.any(Number), flag: '--all' });
+      if (node.folded)
+        expect(node.folded).toEqual({
+          calls: expect.any(Number),
+          flag: '--all',
+          ...(node.folded.helpers ? { helpers: expect.any(Number) } : {}),
+        });
     }
     for (const edge of trace.edges) {
       expect(Object.keys(edge).sort()).toEqual([
