@@ -103,7 +103,7 @@ export function describeDependencies(
           problems.push(`    ${m.importPath}  (imported by ${m.importedBy})`);
     }
   }
-  for (const w of report.warnings) problems.push(`warning: --with ${w}`);
+  for (const w of report.warnings) problems.push(`warning: ${w}`);
   return { found, problems };
 }
 

@@ -74,7 +74,7 @@ export interface DependencyReport {
   moduleCache: string | null;
   roots: DependencyRoot[];
   missing: MissingPackage[];
-  /** Problems with what the user gave (a `--with` path whose module path is unknown). */
+  /** Sources that could not be used (a `--with` path whose module path is unknown), as sentences. */
   warnings: string[];
 }
 
@@ -322,7 +322,7 @@ async function localProviders(
     const name = module ?? goMod?.module ?? godepsImportPathOf(dir);
     if (!name) {
       warnings.push(
-        `${dir}: no go.mod or Godeps/Godeps.json says its module path; it was not used`,
+        `${source === 'with' ? '--with' : source} ${dir}: no go.mod or Godeps/Godeps.json says its module path; not used`,
       );
       return;
     }
@@ -358,7 +358,7 @@ async function localProviders(
     if (outside(dir) && existsSync(dir)) await add(dir, 'replace', r.from);
   }
   for (const dir of options.with) {
-    if (!existsSync(dir)) warnings.push(`${dir}: no such directory; it was not used`);
+    if (!existsSync(dir)) warnings.push(`--with ${dir}: no such directory; not used`);
     else await add(dir, 'with');
   }
   return providers;

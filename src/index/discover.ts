@@ -99,8 +99,10 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
   }
   const goWork = readText(root, 'go.work') ?? undefined;
   const headers = new HeaderReader(root);
-  const extras: LayoutExtras = findGopathPaths(files, headers, goMods, goWork, godeps);
-  let layout = buildModuleLayout(goMods, goWork, extras);
+  const modulesOnly = buildModuleLayout(goMods, goWork);
+  const extras: LayoutExtras = findGopathPaths(files, headers, modulesOnly, godeps);
+  let layout =
+    extras.roots || extras.exact ? buildModuleLayout(goMods, goWork, extras) : modulesOnly;
   const dependencies: DependencyReport = {
     vendor: hasVendor ? (options.includeVendor ? 'indexed' : 'not indexed') : 'none',
     moduleCache: hasVendor ? null : (options.moduleCache ?? null),
@@ -108,6 +110,12 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
     missing: [],
     warnings: [],
   };
+  // The go command reads a vendoring module's dependencies from vendor/ alone.
+  if (hasVendor)
+    for (const dir of options.with ?? [])
+      dependencies.warnings.push(
+        `--with ${dir}: not used: the tree takes its dependencies from vendor/`,
+      );
   if (hasVendor && options.includeVendor) {
     const modulesTxt = readText(root, 'vendor/modules.txt');
     if (modulesTxt)
@@ -186,11 +194,9 @@ class HeaderReader {
 function findGopathPaths(
   files: readonly SourceFile[],
   headers: HeaderReader,
-  goMods: Map<string, string>,
-  goWork: string | undefined,
+  modules: ModuleLayout,
   godeps: ReadonlyMap<string, string>,
 ): LayoutExtras {
-  const modules = buildModuleLayout(goMods, goWork);
   const uncovered = files.filter(
     (f) => !isVendored(f.path) && modules.importPathOf(dirOf(f.path)) === null,
   );
@@ -261,6 +267,7 @@ async function findDependencies(
  */
 function dropDuplicatePackages(files: SourceFile[], layout: ModuleLayout): SourceFile[] {
   const owner = new Map<string, string>();
+  const dropped = new Set<string>();
   const rank = (dir: string) => [
     SOURCE_ORDER.indexOf(layout.sourceOf(dir) ?? 'dependency'),
     isVendored(`${dir}/`) ? 1 : 0,
@@ -275,13 +282,13 @@ function dropDuplicatePackages(files: SourceFile[], layout: ModuleLayout): Sourc
     const p = layout.importPathOf(dir);
     if (p === null) continue;
     const held = owner.get(p);
-    if (held === undefined || better(dir, held)) owner.set(p, dir);
+    if (held === undefined) owner.set(p, dir);
+    else if (better(dir, held)) {
+      owner.set(p, dir);
+      dropped.add(held);
+    } else dropped.add(dir);
   }
-  return files.filter((f) => {
-    const dir = dirOf(f.path);
-    const p = layout.importPathOf(dir);
-    return p === null || owner.get(p) === dir;
-  });
+  return dropped.size === 0 ? files : files.filter((f) => !dropped.has(dirOf(f.path)));
 }
 
 const SOURCE_ORDER: readonly ImportPathSource[] = [

@@ -158,6 +158,8 @@ export function buildModuleLayout(
     (a, b) => b.dir.length - a.dir.length,
   );
   const roots = [...(extras.roots ?? [])].sort((a, b) => b.dir.length - a.dir.length);
+  const moduleAt = new Map(modules.map((m) => [m.dir, m]));
+  const rootAt = new Map(roots.map((r) => [r.dir, r]));
   const exact = extras.exact ?? new Map();
   const shortest = treeModules.sort((a, b) => a.dir.length - b.dir.length)[0];
   const rootModule =
@@ -175,7 +177,7 @@ export function buildModuleLayout(
       const rest = dir.slice(vendorAt + 'vendor/'.length);
       result = rest ? { path: rest, source: 'vendor' } : null;
     } else {
-      result = under(modules, dir) ?? exact.get(dir) ?? under(roots, dir);
+      result = under(moduleAt, dir) ?? exact.get(dir) ?? under(rootAt, dir);
     }
     cache.set(dir, result);
     return result;
@@ -188,16 +190,20 @@ export function buildModuleLayout(
   };
 }
 
-/** The import path of `dir` under the first (nearest, when sorted longest first) root holding it. */
+/** The import path of `dir` under the nearest root at or above it: a walk up its parents. */
 function under(
-  roots: readonly ModuleInfo[],
+  roots: ReadonlyMap<string, ModuleInfo>,
   dir: string,
 ): { path: string; source: ImportPathSource } | undefined {
-  for (const m of roots) {
-    const p = importPathUnder(m, dir);
-    if (p !== undefined) return p ? { path: p, source: m.source } : undefined;
+  if (roots.size === 0) return undefined;
+  for (let at = dir; ; at = at.slice(0, Math.max(0, at.lastIndexOf('/')))) {
+    const m = roots.get(at);
+    if (m) {
+      const p = importPathUnder(m, dir);
+      return p ? { path: p, source: m.source } : undefined;
+    }
+    if (at === '') return undefined;
   }
-  return undefined;
 }
 
 /** The import path of `dir` below `root`: undefined when `dir` is not below it, '' for none. */

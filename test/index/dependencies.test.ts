@@ -35,40 +35,46 @@ describe('a module with its dependencies in the module cache', () => {
   });
 
   it('records each dependency root with its module, version and permalink', () => {
+    /** A module read from the cache: `cached` is its directory name there, `repo` its GitHub home. */
+    const fromCache = (
+      module: string,
+      version: string,
+      cached: string,
+      repo: string,
+      n: number,
+    ) => ({
+      module,
+      version,
+      required: version,
+      source: 'module cache',
+      prefix: `_deps/${module}@${version}`,
+      dir: path.join(moduleCache, cached),
+      permalink: `https://github.com/${repo}/blob/${version}`,
+      packages: n,
+      files: n,
+    });
     expect(index.discovered.dependencies.roots).toEqual([
-      {
-        module: 'github.com/MakeNowJust/heredoc',
-        version: 'v1.0.0',
-        required: 'v1.0.0',
-        source: 'module cache',
-        prefix: '_deps/github.com/MakeNowJust/heredoc@v1.0.0',
-        dir: path.join(moduleCache, 'github.com/!make!now!just/heredoc@v1.0.0'),
-        permalink: 'https://github.com/MakeNowJust/heredoc/blob/v1.0.0',
-        packages: 1,
-        files: 1,
-      },
-      {
-        module: 'k8s.io/apimachinery',
-        version: 'v0.31.0',
-        required: 'v0.31.0',
-        source: 'module cache',
-        prefix: '_deps/k8s.io/apimachinery@v0.31.0',
-        dir: path.join(moduleCache, 'k8s.io/apimachinery@v0.31.0'),
-        permalink: 'https://github.com/kubernetes/apimachinery/blob/v0.31.0',
-        packages: 1,
-        files: 1,
-      },
-      {
-        module: 'k8s.io/client-go',
-        version: 'v0.31.0',
-        required: 'v0.31.0',
-        source: 'module cache',
-        prefix: '_deps/k8s.io/client-go@v0.31.0',
-        dir: path.join(moduleCache, 'k8s.io/client-go@v0.31.0'),
-        permalink: 'https://github.com/kubernetes/client-go/blob/v0.31.0',
-        packages: 2,
-        files: 2,
-      },
+      fromCache(
+        'github.com/MakeNowJust/heredoc',
+        'v1.0.0',
+        'github.com/!make!now!just/heredoc@v1.0.0',
+        'MakeNowJust/heredoc',
+        1,
+      ),
+      fromCache(
+        'k8s.io/apimachinery',
+        'v0.31.0',
+        'k8s.io/apimachinery@v0.31.0',
+        'kubernetes/apimachinery',
+        1,
+      ),
+      fromCache(
+        'k8s.io/client-go',
+        'v0.31.0',
+        'k8s.io/client-go@v0.31.0',
+        'kubernetes/client-go',
+        2,
+      ),
     ]);
   });
 
@@ -198,6 +204,31 @@ describe('where dependencies are looked for', () => {
         prefix: 'vendor/k8s.io/client-go',
         permalink: 'https://github.com/kubernetes/client-go/blob/v0.24.0',
       });
+    } finally {
+      await vendored.close();
+    }
+  });
+
+  it('says why a --with checkout was not used, and goes on', async () => {
+    const plain = path.join(tmp, 'no-module');
+    mkdirSync(plain, { recursive: true });
+    const index = await indexFixture(app, { moduleCache, with: [plain] });
+    try {
+      expect(index.discovered.dependencies.warnings).toEqual([
+        `--with ${plain}: no go.mod or Godeps/Godeps.json says its module path; not used`,
+      ]);
+      expect(index.discovered.dependencies.roots).toHaveLength(3);
+    } finally {
+      await index.close();
+    }
+    const vendored = await indexFixture(path.join(fixtures, 'sample-controller'), {
+      moduleCache,
+      with: [plain],
+    });
+    try {
+      expect(vendored.discovered.dependencies.warnings).toEqual([
+        `--with ${plain}: not used: the tree takes its dependencies from vendor/`,
+      ]);
     } finally {
       await vendored.close();
     }
