@@ -47,10 +47,24 @@ describe('a tree without go.mod', () => {
   });
 
   it('traces kube-scheduler from main to scheduleOne', async () => {
-    const r = await runCli(['trace', 'kube-scheduler', '--repo', gopathTree, '--db', db], { env });
+    const r = await runCli(
+      ['trace', 'kube-scheduler', '--repo', gopathTree, '--db', db, '-o', 'json'],
+      { env },
+    );
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(
-      /\(\*Scheduler\)\.scheduleOne {2}pkg\/scheduler\/scheduler\.go:\d+ {2}\[framework via wait-until\]/,
+    const trace = JSON.parse(r.stdout) as {
+      root: string;
+      edges: { caller: string; callee: string; site: string; kind: string; via: string }[];
+    };
+    expect(trace.root).toBe('k8s.io/kubernetes/cmd/kube-scheduler.main');
+    expect(trace.edges).toContainEqual(
+      expect.objectContaining({
+        caller: '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).Run',
+        callee: '(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne',
+        site: 'pkg/scheduler/scheduler.go:33',
+        kind: 'framework',
+        via: 'wait-until',
+      }),
     );
   });
 });

@@ -167,8 +167,13 @@ describe('where dependencies are looked for', () => {
   it('says every missing package when there is no module cache, and still indexes the tree', async () => {
     const index = await indexFixture(app, { moduleCache: path.join(tmp, 'no-such-cache') });
     try {
-      expect(index.discovered.files.map((f) => f.path).sort()).toEqual(['controller.go', 'main.go']);
-      expect(index.discovered.dependencies.missing.map((m) => `${m.importPath} ${m.reason}`)).toEqual([
+      expect(index.discovered.files.map((f) => f.path).sort()).toEqual([
+        'controller.go',
+        'main.go',
+      ]);
+      expect(
+        index.discovered.dependencies.missing.map((m) => `${m.importPath} ${m.reason}`),
+      ).toEqual([
         'github.com/MakeNowJust/heredoc not in the module cache',
         'k8s.io/apimachinery/pkg/util/wait not in the module cache',
         'k8s.io/client-go/tools/cache not in the module cache',

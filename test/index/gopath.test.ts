@@ -176,7 +176,11 @@ describe('fixtures/gopath-tree', () => {
     // cmd/kube-scheduler, pkg/scheduler, pkg/scheduler/core from the root Godeps.json and
     // client-go/informers from staging's; app, algorithm, tools/cache from their comments;
     // apimachinery (no Godeps.json of its own here) from what the tree imports.
-    expect(index.discovered.importPaths).toEqual({ 'Godeps.json': 4, 'import comment': 3, imports: 1 });
+    expect(index.discovered.importPaths).toEqual({
+      'Godeps.json': 4,
+      'import comment': 3,
+      imports: 1,
+    });
   });
 
   it('resolves calls across the tree and staging', () => {
