@@ -10,10 +10,13 @@ import {
 } from '../store/symbols.js';
 import { permalinkBase } from '../trace/store-graph.js';
 import { resolvePosition } from '../trace/queries.js';
+import type { DependencyReport } from '../index/dependencies.js';
+import type { ImportPathSource } from '../index/modules.js';
 import type { CliContext } from './context.js';
 import { openIndex, type OpenIndex } from './open-index.js';
 import { writeJson } from './output.js';
 import type { RepoOptions } from './repo.js';
+import { describeSources } from './tree-sources.js';
 
 const POSITION = /^(.+\.go):(\d+)(?::(\d+))?$/;
 
@@ -154,8 +157,16 @@ export async function runStats(
 ): Promise<void> {
   const index = await openIndex(ctx, options);
   try {
-    const summary = JSON.parse(index.tree.summary) as Record<string, number | string>;
-    delete summary.fingerprint;
+    const {
+      fingerprint: _,
+      importPaths,
+      dependencies,
+      ...summary
+    } = JSON.parse(index.tree.summary) as Record<string, number> & {
+      fingerprint?: string;
+      importPaths?: Partial<Record<ImportPathSource, number>>;
+      dependencies?: DependencyReport;
+    };
     const symbols = await countSymbols(index.store, index.treeId);
     const result = {
       repo: index.tree.root,
@@ -166,6 +177,8 @@ export async function runStats(
       indexedAt: index.tree.indexed_at,
       db: index.choice.dbPath,
       counts: summary,
+      importPaths: importPaths ?? null,
+      dependencies: dependencies ?? null,
       symbols,
     };
     if (output === 'json') {
@@ -182,6 +195,15 @@ export async function runStats(
         `  ${c.edges} edges (${c.frameworkEdges} from framework rules)`,
       ].join('\n') + '\n',
     );
+    const sources = describeSources(
+      {
+        ...(importPaths ? { importPaths } : {}),
+        ...(dependencies ? { dependencies } : {}),
+      },
+      { verbose: false, allPaths: true, listHint: '`stats -o json` lists them' },
+    );
+    for (const line of [...sources.found, ...sources.problems])
+      ctx.stdout.write(`  ${line.replace(/^warning: /, '')}\n`);
   } finally {
     await index.close();
   }

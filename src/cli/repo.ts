@@ -1,26 +1,33 @@
 /**
  * Which repository a command works on and where its index lives. Order: --repo, KUBERNETES_SRC,
- * the Go checkout (a git work tree with a go.mod at its top) around the current directory, then the
- * bundled demo tree — announced in one line on stderr so nobody mistakes it for their checkout.
+ * the Go checkout (a git work tree with a go.mod or Godeps/ at its top) around the current
+ * directory, then the bundled demo tree — announced in one line on stderr so nobody mistakes it
+ * for their checkout. Also where the packages it imports from outside itself may be.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { RepoNotFoundError } from '../errors.js';
+import { RepoNotFoundError, UsageError } from '../errors.js';
 import type { CliContext } from './context.js';
 import { demoRepoRoot } from './package-info.js';
 
 export interface RepoOptions {
   repo?: string;
   db?: string;
+  /** `--with PATH`, repeatable: checkouts of modules the repository imports. */
+  with?: string[];
 }
 
 export interface RepoChoice {
   root: string;
   source: 'flag' | 'env' | 'cwd' | 'demo';
   dbPath: string;
+  /** Where the packages it imports from outside itself may be: `--with` checkouts (absolute)... */
+  with: string[];
+  /** ...then the Go module cache: $GOMODCACHE, else $GOPATH/pkg/mod, else ~/go/pkg/mod. */
+  moduleCache: string;
 }
 
 export function addRepoOptions(cmd: Command): Command {
@@ -32,11 +39,16 @@ export function addRepoOptions(cmd: Command): Command {
     .option(
       '--db <path>',
       'the index database (default: one per repository under $XDG_CACHE_HOME/k8s-read/)',
+    )
+    .option(
+      '--with <path>',
+      'when indexing: a checkout of a module the repository imports (repeatable); looked in after vendor/ and go.work, before the Go module cache',
+      (value: string, previous: string[] = []) => [...previous, value],
     );
 }
 
 export function chooseRepo(options: RepoOptions, ctx: CliContext): RepoChoice {
-  const pick = (): Omit<RepoChoice, 'dbPath'> => {
+  const pick = (): Pick<RepoChoice, 'root' | 'source'> => {
     if (options.repo)
       return { root: checkDirectory(path.resolve(ctx.cwd, options.repo)), source: 'flag' };
     const fromEnv = ctx.env.KUBERNETES_SRC;
@@ -47,7 +59,21 @@ export function chooseRepo(options: RepoOptions, ctx: CliContext): RepoChoice {
   };
   const choice = pick();
   const dbPath = options.db ? path.resolve(ctx.cwd, options.db) : defaultDbPath(choice.root, ctx);
-  return { ...choice, dbPath };
+  const withPaths = (options.with ?? []).map((p) => {
+    const dir = path.resolve(ctx.cwd, p);
+    if (!existsSync(dir) || !statSync(dir).isDirectory())
+      throw new UsageError(`--with ${p}: no such directory; give the path of a module's checkout`);
+    return realpathSync(dir);
+  });
+  return { ...choice, dbPath, with: withPaths, moduleCache: moduleCacheDir(ctx) };
+}
+
+/** Where the go command keeps downloaded modules. */
+function moduleCacheDir(ctx: CliContext): string {
+  if (ctx.env.GOMODCACHE) return path.resolve(ctx.cwd, ctx.env.GOMODCACHE);
+  const gopath = ctx.env.GOPATH?.split(path.delimiter).find((p) => p.length > 0);
+  if (gopath) return path.join(path.resolve(ctx.cwd, gopath), 'pkg', 'mod');
+  return path.join(ctx.env.HOME || os.homedir(), 'go', 'pkg', 'mod');
 }
 
 /** Prints the one line that says the demo tree is in use. */
@@ -65,12 +91,17 @@ function checkDirectory(dir: string): string {
   return realpathSync(dir);
 }
 
-/** The nearest ancestor that has a go.mod and a .git (a Go checkout), if any. */
+/**
+ * The nearest ancestor that has a .git and a go.mod, or a Godeps/Godeps.json for a tree from
+ * before go.mod (a Go checkout), if any.
+ */
 function findGoCheckout(start: string): string | undefined {
   let dir = path.resolve(start);
   for (;;) {
     if (existsSync(path.join(dir, '.git'))) {
-      return existsSync(path.join(dir, 'go.mod')) ? realpathSync(dir) : undefined;
+      const goTree =
+        existsSync(path.join(dir, 'go.mod')) || existsSync(path.join(dir, 'Godeps', 'Godeps.json'));
+      return goTree ? realpathSync(dir) : undefined;
     }
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;

@@ -4,6 +4,8 @@
  * index and find none.
  */
 import { SingleBar } from 'cli-progress';
+import type { DependencyReport } from '../index/dependencies.js';
+import type { ImportPathSource } from '../index/modules.js';
 import type { Store } from '../store/db.js';
 import { openIndexStore } from '../store/index-store.js';
 import { acquireIndexLock } from '../store/lock.js';
@@ -29,7 +31,11 @@ export interface IndexRunSummary {
   parsed: number;
   reused: number;
   megabytes: number;
-  skipped: { vendor: number; tests: number };
+  skipped: { vendor: number; tests: number; duplicates: number };
+  /** Packages by how their import path was found. */
+  importPaths: Partial<Record<ImportPathSource, number>>;
+  /** Packages imported from outside the tree: found (module roots) and missing. */
+  dependencies: DependencyReport;
   problems: { path: string; status: string; message: string | null }[];
   counts: Record<string, number>;
   timings: Record<string, number>;
@@ -82,6 +88,8 @@ export async function runIndex(
       ...(options.jobs ? { jobs: options.jobs } : {}),
       includeVendor: options.includeVendor ?? false,
       includeTests: options.includeTests ?? false,
+      with: choice.with,
+      moduleCache: choice.moduleCache,
       ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
       signal: controller.signal,
       onProgress: (p) => {
@@ -123,6 +131,8 @@ export async function runIndex(
       reused: parsed.reused,
       megabytes: Number((parsed.bytesParsed / 1e6).toFixed(1)),
       skipped: parsed.tree.skipped,
+      importPaths: parsed.tree.importPaths,
+      dependencies: parsed.tree.dependencies,
       problems,
       counts: link.counts,
       timings: {

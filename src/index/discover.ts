@@ -2,18 +2,34 @@
  * Which Go files make up a tree, and their blob ids. In a git work tree: tracked files with the
  * blob ids git already knows, files edited on disk and untracked-not-ignored files hashed here (so
  * a work tree with local edits indexes what is on disk). Anywhere else: a directory walk, every
- * file hashed like a git blob.
+ * file hashed like a git blob. Then each package's import path (go.mod, else what a tree from
+ * before go.mod says), and the packages it imports from outside the tree.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
-import { buildModuleLayout, type ModuleLayout } from './modules.js';
+import { resolveDependencies, vendoredModules, type DependencyReport } from './dependencies.js';
+import { readGoHeader, type GoHeader } from './go-header.js';
+import { inferImportPaths } from './gopath.js';
+import {
+  buildModuleLayout,
+  godepsImportPath,
+  parseGoMod,
+  type ImportPathSource,
+  type LayoutExtras,
+  type ModuleLayout,
+} from './modules.js';
+import { gitBlobId } from './parse-file.js';
 
 export interface DiscoverOptions {
   /** @default false */
   includeVendor?: boolean;
   /** @default false */
   includeTests?: boolean;
+  /** Checkouts of modules the tree imports (`--with`), absolute paths. @default [] */
+  with?: readonly string[];
+  /** The Go module cache (`$GOMODCACHE`), or null to not look there. @default null */
+  moduleCache?: string | null;
 }
 
 export interface SourceFile {
@@ -21,6 +37,13 @@ export interface SourceFile {
   path: string;
   /** Git blob id when git knows the file unchanged; otherwise computed while parsing. */
   blob?: string;
+  /** Where to read it, for a dependency's file (its `path` is under `_deps/`). */
+  abs?: string;
+}
+
+/** Where a file of the tree (or of a dependency) is read from. */
+export function sourcePath(root: string, file: SourceFile): string {
+  return file.abs ?? path.join(root, file.path);
 }
 
 export interface TreeInfo {
@@ -32,26 +55,35 @@ export interface TreeInfo {
   version: string | null;
   files: SourceFile[];
   layout: ModuleLayout;
-  skipped: { vendor: number; tests: number };
+  /** `duplicates`: files of a directory whose import path another directory already has. */
+  skipped: { vendor: number; tests: number; duplicates: number };
+  /** Packages (directories with Go files) by how their import path was found. */
+  importPaths: Partial<Record<ImportPathSource, number>>;
+  dependencies: DependencyReport;
 }
 
 export async function discoverTree(root: string, options: DiscoverOptions = {}): Promise<TreeInfo> {
   const git = await openGit(root);
   const listed = git ? await listGitFiles(root) : listDirectoryFiles(root);
-  const skipped = { vendor: 0, tests: 0 };
+  const skipped = { vendor: 0, tests: 0, duplicates: 0 };
   const goMods = new Map<string, string>();
+  const godeps = new Map<string, string>();
+  let hasVendor = false;
   const files: SourceFile[] = [];
   for (const file of listed.files) {
     const p = file.path;
+    if (p.startsWith('vendor/')) hasVendor = true;
     if (p === 'go.mod' || p.endsWith('/go.mod')) {
       if (!isVendored(p)) {
-        const dir = p === 'go.mod' ? '' : p.slice(0, -'/go.mod'.length);
-        try {
-          goMods.set(dir, readFileSync(path.join(root, p), 'utf8'));
-        } catch {
-          // An unreadable go.mod only loses its module path; the files are still indexed.
-        }
+        const text = readText(root, p);
+        if (text !== null) goMods.set(dirOf(p.slice(0, -'go.mod'.length)), text);
       }
+      continue;
+    }
+    if (p === 'Godeps/Godeps.json' || p.endsWith('/Godeps/Godeps.json')) {
+      const text = isVendored(p) ? null : readText(root, p);
+      const importPath = text === null ? null : godepsImportPath(text);
+      if (importPath) godeps.set(dirOf(p.slice(0, -'Godeps/Godeps.json'.length)), importPath);
       continue;
     }
     if (!p.endsWith('.go') || ignoredByGo(p)) continue;
@@ -65,11 +97,50 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
     }
     files.push(file);
   }
-  const goWorkPath = path.join(root, 'go.work');
-  const layout = buildModuleLayout(
-    goMods,
-    existsSync(goWorkPath) ? readFileSync(goWorkPath, 'utf8') : undefined,
-  );
+  const goWork = readText(root, 'go.work') ?? undefined;
+  const headers = new HeaderReader(root);
+  const modulesOnly = buildModuleLayout(goMods, goWork);
+  const extras: LayoutExtras = findGopathPaths(files, headers, modulesOnly, godeps);
+  let layout =
+    extras.roots || extras.exact ? buildModuleLayout(goMods, goWork, extras) : modulesOnly;
+  const dependencies: DependencyReport = {
+    vendor: hasVendor ? (options.includeVendor ? 'indexed' : 'not indexed') : 'none',
+    moduleCache: hasVendor ? null : (options.moduleCache ?? null),
+    roots: [],
+    missing: [],
+    warnings: [],
+  };
+  // The go command reads a vendoring module's dependencies from vendor/ alone.
+  if (hasVendor)
+    for (const dir of options.with ?? [])
+      dependencies.warnings.push(
+        `--with ${dir}: not used: the tree takes its dependencies from vendor/`,
+      );
+  if (hasVendor && options.includeVendor) {
+    const modulesTxt = readText(root, 'vendor/modules.txt');
+    if (modulesTxt)
+      dependencies.roots = vendoredModules(
+        root,
+        modulesTxt,
+        files.filter((f) => f.path.startsWith('vendor/')).map((f) => f.path),
+      );
+  } else if (!hasVendor) {
+    const found = await findDependencies(root, files, headers, layout, goMods, goWork, options);
+    Object.assign(dependencies, found.report);
+    if (found.report.roots.length > 0) {
+      layout = buildModuleLayout(goMods, goWork, {
+        ...extras,
+        dependencies: found.report.roots.map((r) => ({
+          dir: r.prefix,
+          path: r.module,
+          source: 'dependency' as const,
+        })),
+      });
+      files.push(...found.files);
+    }
+  }
+  const kept = dropDuplicatePackages(files, layout);
+  skipped.duplicates = files.length - kept.length;
   let commit: string | null = null;
   let remote: string | null = null;
   let version: string | null = null;
@@ -87,10 +158,173 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
     dirty: listed.dirty,
     remote,
     version,
-    files,
+    files: kept,
     layout,
     skipped,
+    importPaths: countImportPaths(kept, layout),
+    dependencies,
   };
+}
+
+/** Heads of the tree's Go files, read once; the blob id comes free when git did not give one. */
+class HeaderReader {
+  private readonly cache = new Map<string, GoHeader | null>();
+  constructor(private readonly root: string) {}
+
+  read(file: SourceFile): GoHeader | null {
+    const hit = this.cache.get(file.path);
+    if (hit !== undefined) return hit;
+    let header: GoHeader | null = null;
+    try {
+      const content = readFileSync(sourcePath(this.root, file));
+      header = readGoHeader(content);
+      file.blob ??= gitBlobId(content);
+    } catch {
+      // Unreadable: parsing reports it.
+    }
+    this.cache.set(file.path, header);
+    return header;
+  }
+}
+
+/**
+ * Import paths for the directories no go.mod covers (a tree from before go.mod): their files'
+ * import comments and imports, and the Godeps.json files, say where the tree sat in GOPATH.
+ */
+function findGopathPaths(
+  files: readonly SourceFile[],
+  headers: HeaderReader,
+  modules: ModuleLayout,
+  godeps: ReadonlyMap<string, string>,
+): LayoutExtras {
+  const uncovered = files.filter(
+    (f) => !isVendored(f.path) && modules.importPathOf(dirOf(f.path)) === null,
+  );
+  if (uncovered.length === 0) return {};
+  const comments = new Map<string, string>();
+  const imports = new Set<string>();
+  for (const file of uncovered) {
+    const header = headers.read(file);
+    if (!header) continue;
+    const dir = dirOf(file.path);
+    // The go command reads import comments of non-test files only.
+    if (header.importComment && !file.path.endsWith('_test.go') && !comments.has(dir))
+      comments.set(dir, header.importComment);
+    for (const imp of header.imports) imports.add(imp);
+  }
+  return inferImportPaths({
+    dirs: [...new Set(uncovered.map((f) => dirOf(f.path)))],
+    comments,
+    godeps,
+    imports,
+  });
+}
+
+async function findDependencies(
+  root: string,
+  files: readonly SourceFile[],
+  headers: HeaderReader,
+  layout: ModuleLayout,
+  goMods: Map<string, string>,
+  goWork: string | undefined,
+  options: DiscoverOptions,
+): Promise<{ report: Omit<DependencyReport, 'vendor' | 'moduleCache'>; files: SourceFile[] }> {
+  const provided = new Set<string>();
+  for (const f of files) {
+    const p = layout.importPathOf(dirOf(f.path));
+    if (p) provided.add(p);
+  }
+  const imports = new Map<string, string>();
+  for (const file of files) {
+    if (file.path.endsWith('_test.go')) continue;
+    const header = headers.read(file);
+    const importer = layout.importPathOf(dirOf(file.path)) ?? file.path;
+    for (const imp of header?.imports ?? []) if (!imports.has(imp)) imports.set(imp, importer);
+  }
+  const rootGoMod = goMods.get('');
+  const found = await resolveDependencies({
+    root,
+    goMod: rootGoMod === undefined ? null : parseGoMod(rootGoMod),
+    ...(goWork ? { goWork } : {}),
+    with: options.with ?? [],
+    moduleCache: options.moduleCache ?? null,
+    imports,
+    provides: (p) => provided.has(p),
+    ownModules: layout.modules
+      .filter((m) => m.source === 'go.mod' || m.source === 'go.work')
+      .map((m) => m.path),
+  });
+  return {
+    report: { roots: found.roots, missing: found.missing, warnings: found.warnings },
+    files: found.files,
+  };
+}
+
+/**
+ * One directory per import path: a second directory with the same path (a copy, or a package
+ * that kept its old import comment) would declare everything twice. The directory found by the
+ * earlier method wins, then the one outside vendor/, then the shallower.
+ */
+function dropDuplicatePackages(files: SourceFile[], layout: ModuleLayout): SourceFile[] {
+  const owner = new Map<string, string>();
+  const dropped = new Set<string>();
+  const rank = (dir: string) => [
+    SOURCE_ORDER.indexOf(layout.sourceOf(dir) ?? 'dependency'),
+    isVendored(`${dir}/`) ? 1 : 0,
+    dir.split('/').length,
+  ];
+  const better = (a: string, b: string) => {
+    const [ra, rb] = [rank(a), rank(b)];
+    for (let i = 0; i < ra.length; i++) if (ra[i] !== rb[i]) return ra[i]! < rb[i]!;
+    return a < b;
+  };
+  for (const dir of new Set(files.map((f) => dirOf(f.path)))) {
+    const p = layout.importPathOf(dir);
+    if (p === null) continue;
+    const held = owner.get(p);
+    if (held === undefined) owner.set(p, dir);
+    else if (better(dir, held)) {
+      owner.set(p, dir);
+      dropped.add(held);
+    } else dropped.add(dir);
+  }
+  return dropped.size === 0 ? files : files.filter((f) => !dropped.has(dirOf(f.path)));
+}
+
+const SOURCE_ORDER: readonly ImportPathSource[] = [
+  'go.mod',
+  'go.work',
+  'import comment',
+  'Godeps.json',
+  'imports',
+  'vendor',
+  'dependency',
+];
+
+function countImportPaths(
+  files: readonly SourceFile[],
+  layout: ModuleLayout,
+): Partial<Record<ImportPathSource, number>> {
+  const counts: Partial<Record<ImportPathSource, number>> = {};
+  for (const dir of new Set(files.map((f) => dirOf(f.path)))) {
+    const source = layout.sourceOf(dir);
+    if (source) counts[source] = (counts[source] ?? 0) + 1;
+  }
+  return counts;
+}
+
+function dirOf(p: string): string {
+  const at = p.lastIndexOf('/');
+  return at < 0 ? '' : p.slice(0, at);
+}
+
+function readText(root: string, p: string): string | null {
+  try {
+    return readFileSync(path.join(root, p), 'utf8');
+  } catch {
+    // Unreadable: it only loses what it would have said.
+    return null;
+  }
 }
 
 async function openGit(root: string) {
@@ -143,7 +377,10 @@ function listDirectoryFiles(root: string): { files: SourceFile[]; dirty: boolean
       if (entry.isDirectory()) {
         if (entry.name === 'node_modules' || entry.name === '.git') continue;
         walk(path.join(dir, entry.name), relPath);
-      } else if (entry.isFile() && (entry.name.endsWith('.go') || entry.name === 'go.mod')) {
+      } else if (
+        entry.isFile() &&
+        (entry.name.endsWith('.go') || entry.name === 'go.mod' || entry.name === 'Godeps.json')
+      ) {
         files.push({ path: relPath });
       }
     }

@@ -6,13 +6,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { K8sReadError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import { findParsedBlobs, insertBlobs, loadBlobs, type BlobRow } from '../store/index-store.js';
-import { discoverTree, type TreeInfo } from './discover.js';
+import { discoverTree, sourcePath, type TreeInfo } from './discover.js';
 import { FACTS_VERSION } from './facts.js';
 import { gitBlobId, parseFile, type ParseResult, type ParseTask } from './parse-file.js';
 
@@ -32,6 +31,10 @@ export interface IndexRepositoryOptions {
   includeVendor?: boolean;
   /** @default false */
   includeTests?: boolean;
+  /** Checkouts of modules the tree imports (`--with`), absolute paths. @default [] */
+  with?: readonly string[];
+  /** The Go module cache to take dependencies from, or null. @default null */
+  moduleCache?: string | null;
   /** Files larger than this are skipped (generated tables, mostly). @default 2 MiB */
   maxFileBytes?: number;
   onProgress?: (progress: IndexProgress) => void;
@@ -79,13 +82,15 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   const tree = await discoverTree(root, {
     includeVendor: options.includeVendor ?? false,
     includeTests: options.includeTests ?? false,
+    with: options.with ?? [],
+    moduleCache: options.moduleCache ?? null,
   });
   // Files git has no blob id for (edited, untracked, or no git at all) are hashed like git does,
   // so unchanged content is never parsed twice whatever its source.
   for (const f of tree.files) {
     if (f.blob) continue;
     try {
-      f.blob = gitBlobId(readFileSync(path.join(root, f.path)));
+      f.blob = gitBlobId(readFileSync(sourcePath(root, f)));
     } catch {
       // Unreadable: parseFile reports it.
     }
@@ -99,7 +104,7 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   const files: IndexedFile[] = [];
   for (const f of tree.files) {
     if (f.blob && known.has(f.blob)) continue;
-    tasks.push({ abs: path.join(root, f.path), path: f.path, ...(f.blob ? { blob: f.blob } : {}) });
+    tasks.push({ abs: sourcePath(root, f), path: f.path, ...(f.blob ? { blob: f.blob } : {}) });
   }
   const discoverMs = performance.now() - t0;
 
@@ -146,7 +151,7 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   const reusedBlobs = tree.files.flatMap((f) => (f.blob && known.has(f.blob) ? [f.blob] : []));
   const stored = await loadBlobs(store, reusedBlobs, { facts: false });
   for (const f of tree.files) {
-    const fresh = results.get(path.join(root, f.path));
+    const fresh = results.get(sourcePath(root, f));
     if (fresh) {
       files.push({
         path: f.path,

@@ -42,7 +42,7 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
       fingerprint?: string;
     };
     if (summary.fingerprint === fingerprint && previous.commit_sha === parsed.tree.commit) {
-      const { fingerprint: _, ...counts } = summary;
+      const { fingerprint: _, importPaths: _i, dependencies: _d, ...counts } = summary;
       return {
         treeId: previous.id,
         unchanged: true,
@@ -67,7 +67,12 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     version: tree.version,
     module: tree.layout.rootModule,
     remote: tree.remote,
-    summary: { ...counts, fingerprint },
+    summary: {
+      ...counts,
+      fingerprint,
+      importPaths: tree.importPaths,
+      dependencies: tree.dependencies,
+    },
     files: parsed.files.map((f) => ({
       path: f.path,
       blob: f.blob,
@@ -130,6 +135,8 @@ function linkFingerprint(parsed: ParsedTree, extraRules: readonly string[]): str
   const hash = createHash('sha1').update(`link ${LINK_VERSION} facts ${FACTS_VERSION}\n`);
   for (const f of [...parsed.files].sort((a, b) => (a.path < b.path ? -1 : 1)))
     hash.update(`${f.path}\0${f.blob}\n`);
+  // Import paths and what was found outside the tree can change with no Go file changing.
+  hash.update(JSON.stringify([parsed.tree.layout.modules, parsed.tree.dependencies]));
   for (const file of [path.join(rulesDir, 'frameworks.yaml'), ...extraRules]) {
     try {
       hash.update(readFileSync(file));

@@ -46,6 +46,60 @@ describe('module layout', () => {
     ]);
   });
 
+  it('reads requirements and module replacements, with and without versions', () => {
+    const parsed = parseGoMod(
+      [
+        'module k8s.io/sample-controller',
+        'go 1.22.0',
+        'require k8s.io/klog/v2 v2.130.1',
+        'require (',
+        '\tk8s.io/api v0.31.0',
+        '\tgithub.com/MakeNowJust/heredoc v1.0.0 // indirect',
+        ')',
+        'replace k8s.io/api v0.31.0 => k8s.io/api v0.31.1',
+        'replace (',
+        '\tgithub.com/MakeNowJust/heredoc => github.com/fork/heredoc v1.0.1',
+        '\tk8s.io/client-go => ../client-go',
+        ')',
+      ].join('\n'),
+    );
+    expect(parsed.requires).toEqual([
+      { path: 'k8s.io/api', version: 'v0.31.0' },
+      { path: 'github.com/MakeNowJust/heredoc', version: 'v1.0.0' },
+      { path: 'k8s.io/klog/v2', version: 'v2.130.1' },
+    ]);
+    expect(parsed.versionReplaces).toEqual([
+      {
+        from: 'github.com/MakeNowJust/heredoc',
+        to: 'github.com/fork/heredoc',
+        toVersion: 'v1.0.1',
+      },
+      { from: 'k8s.io/api', fromVersion: 'v0.31.0', to: 'k8s.io/api', toVersion: 'v0.31.1' },
+    ]);
+    expect(parsed.replaces).toEqual([{ from: 'k8s.io/client-go', to: '../client-go' }]);
+  });
+
+  it('says how each directory’s path was found: go.mod, a comment, a root, vendor/, a dependency', () => {
+    const mixed = buildModuleLayout(new Map([['tools', 'module example.com/tools\n']]), undefined, {
+      exact: new Map([['pkg/a', { path: 'k8s.io/kubernetes/pkg/a', source: 'import comment' }]]),
+      roots: [{ dir: '', path: 'k8s.io/kubernetes', source: 'Godeps.json' }],
+      dependencies: [
+        { dir: '_deps/k8s.io/client-go@v0.31.0', path: 'k8s.io/client-go', source: 'dependency' },
+      ],
+    });
+    const seen = (dir: string) => [mixed.importPathOf(dir), mixed.sourceOf(dir)];
+    expect(seen('tools/x')).toEqual(['example.com/tools/x', 'go.mod']);
+    expect(seen('pkg/a')).toEqual(['k8s.io/kubernetes/pkg/a', 'import comment']);
+    expect(seen('pkg/b')).toEqual(['k8s.io/kubernetes/pkg/b', 'Godeps.json']);
+    expect(seen('vendor/github.com/spf13/cobra')).toEqual(['github.com/spf13/cobra', 'vendor']);
+    expect(seen('_deps/k8s.io/client-go@v0.31.0/tools/cache')).toEqual([
+      'k8s.io/client-go/tools/cache',
+      'dependency',
+    ]);
+    // The root's own path names the tree, not the go.mod of a directory inside it.
+    expect(mixed.rootModule).toBe('k8s.io/kubernetes');
+  });
+
   it('imports a package under its last element, without a major-version suffix', () => {
     expect(defaultImportName('k8s.io/klog/v2')).toBe('klog');
     expect(defaultImportName('gopkg.in/yaml.v2')).toBe('yaml');

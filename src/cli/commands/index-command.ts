@@ -30,11 +30,14 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
       String(2 * 1024 * 1024),
     )
     .option('--rules <file...>', 'extra framework rule files (see rules/frameworks.yaml)')
-    .option('-v, --verbose', 'list files with syntax or encoding problems')
+    .option(
+      '-v, --verbose',
+      'list files with syntax or encoding problems, dependency modules and missing packages',
+    )
     .addOption(outputOption(['text', 'json'], 'text'))
     .addHelpText(
       'after',
-      '\nExamples:\n  k8s-read index --repo ~/src/kubernetes\n  k8s-read index --repo ~/src/k8s-1.15 --db ~/.cache/k8s-read/shared.sqlite   # share parsed files between versions\n',
+      '\nExamples:\n  k8s-read index --repo ~/src/kubernetes\n  k8s-read index --repo ~/src/k8s-1.15 --db ~/.cache/k8s-read/shared.sqlite   # share parsed files between versions\n  k8s-read index --repo ~/src/sample-controller --with ~/src/client-go   # client-go from a checkout, the rest from the module cache\n',
     )
     .action(async (flags: IndexFlags) => {
       const jobs = flags.jobs === undefined ? undefined : Number(flags.jobs);
@@ -72,6 +75,10 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
         `  ${summary.repo}${summary.commit ? ` @ ${summary.commit.slice(0, 12)}` : ''}${summary.version ? ` (${summary.version})` : ''}${summary.dirty ? ' with local edits' : ''}\n`,
       );
       ctx.stdout.write(`  database: ${summary.db}\n`);
+      const { describeSources } = await import('../tree-sources.js');
+      const sources = describeSources(summary, { verbose: Boolean(flags.verbose) });
+      for (const line of sources.found) ctx.stdout.write(`  ${line}\n`);
+      for (const line of sources.problems) ctx.stderr.write(`${line}\n`);
       const bad = summary.problems.filter((p) => p.status !== 'excluded');
       if (bad.length > 0) {
         const byStatus = new Map<string, number>();
