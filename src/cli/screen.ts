@@ -3,7 +3,7 @@
  * the providers of screen-providers.ts plus the terminal helpers — then the screen run on the
  * terminal until the reader quits. The screen itself opens nothing.
  */
-import path from 'node:path';
+import { sourceLocator } from '../trace/store-graph.js';
 import { UsageError } from '../errors.js';
 import { describeTree } from '../tour/tour-text.js';
 import type { TourView } from '../tour/tour-view.js';
@@ -83,7 +83,7 @@ export async function runScreen(
         stderr: ctx.stderr as NodeJS.WriteStream,
       },
       {
-        editor: (file, line) => openEditor(ctx, path.join(opened.index.tree.root, file), line),
+        editor: (file, line) => openEditor(ctx, sourceLocator(opened.index.tree).path(file), line),
         // performance.now() counts from the start of the process: the time a reader waits.
         onFirstFrame: () => {
           const { user, system } = process.cpuUsage();

@@ -3,6 +3,7 @@
  * open-index.ts (which indexes it first when needed), how to name it to a reader, and the index as
  * anchoring asks for it.
  */
+import { sourceLocator } from '../trace/store-graph.js';
 import { existsSync, realpathSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -108,6 +109,8 @@ export function createTourIndex(index: Pick<OpenIndex, 'store' | 'treeId' | 'tre
     }
     return out;
   };
+  // Dependencies' files live in their module's directory, not under the tree.
+  const locate = sourceLocator(index.tree);
   return {
     findSymbol: async (symbol) =>
       (await findDefinitions(store, treeId, symbol)).filter((d) => d.symbol === symbol),
@@ -118,7 +121,7 @@ export function createTourIndex(index: Pick<OpenIndex, 'store' | 'treeId' | 'tre
     readSource: (file) => {
       let text = sources.get(file);
       if (!text) {
-        text = readFile(path.join(index.tree.root, file), 'utf8').catch(() => undefined);
+        text = readFile(locate.path(file), 'utf8').catch(() => undefined);
         sources.set(file, text);
       }
       return text;

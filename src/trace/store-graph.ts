@@ -24,6 +24,7 @@ export function createStoreGraph(
   return {
     repo: { path: tree.root, commit: tree.commit_sha, version: tree.version },
     urlBase: permalinkBase(tree, options.github),
+    urlOf: sourceLocator(tree, options.github).url,
     async components() {
       if (components) return components;
       const mains = await store.all<DefinitionRow>(
@@ -84,4 +85,42 @@ export function githubSlug(remote: string | null): string | null {
   if (!remote) return null;
   const m = /github\.com[:/]+([^/\s]+)\/([^/\s]+?)(?:\.git)?\/?$/.exec(remote.trim());
   return m ? `${m[1]}/${m[2]}` : null;
+}
+
+interface DependencyRootInfo {
+  prefix: string;
+  dir: string;
+  permalink: string | null;
+}
+
+/**
+ * Where an indexed file lives and links to: a file of the tree under its root and the tree's
+ * permalink; a dependency's file (`_deps/<module>@<version>/...`, or a vendored module) in the
+ * module's own directory and repository at that version.
+ */
+export function sourceLocator(
+  tree: Pick<TreeRow, 'root' | 'remote' | 'commit_sha' | 'dirty' | 'summary'>,
+  github?: string,
+): { path(file: string): string; url(file: string, line: number): string | null } {
+  let roots: DependencyRootInfo[] = [];
+  try {
+    const summary = JSON.parse(tree.summary) as { dependencies?: { roots?: DependencyRootInfo[] } };
+    roots = (summary.dependencies?.roots ?? []).filter((r) => r.prefix.startsWith('_deps/'));
+  } catch {
+    roots = [];
+  }
+  const base = permalinkBase(tree, github);
+  const rootOf = (file: string) => roots.find((r) => file.startsWith(`${r.prefix}/`));
+  return {
+    path(file) {
+      const r = rootOf(file);
+      return r ? `${r.dir}/${file.slice(r.prefix.length + 1)}` : `${tree.root}/${file}`;
+    },
+    url(file, line) {
+      const r = rootOf(file);
+      if (r)
+        return r.permalink ? `${r.permalink}/${file.slice(r.prefix.length + 1)}#L${line}` : null;
+      return base && file ? `${base}/${file}#L${line}` : null;
+    },
+  };
 }

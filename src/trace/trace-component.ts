@@ -22,6 +22,8 @@ export interface CallGraph {
   repo: { path: string; commit: string | null; version: string | null };
   /** Permalink base, e.g. `https://github.com/kubernetes/kubernetes/blob/<sha>`, or null. */
   urlBase: string | null;
+  /** The permalink of a file's line (dependencies link to their own repository); defaults to urlBase. */
+  urlOf?: (file: string, line: number) => string | null;
   components(): Promise<ComponentEntry[]>;
   findDefinitions(query: string): Promise<DefinitionRow[]>;
   symbolsByIds(ids: readonly number[]): Promise<DefinitionRow[]>;
@@ -173,7 +175,7 @@ function assemble(
   const addNode = (n: PNode) => {
     let node = nodeIndex.get(n.sym.symbol);
     if (!node) {
-      node = toNode(n.sym, graph.urlBase);
+      node = toNode(n.sym, graph);
       nodeIndex.set(n.sym.symbol, node);
       nodes.push(node);
     }
@@ -541,7 +543,7 @@ export function isStd(pkg: string): boolean {
   return !first.includes('.');
 }
 
-function toNode(s: DefinitionRow, urlBase: string | null): TraceNode {
+function toNode(s: DefinitionRow, graph: Pick<CallGraph, 'urlBase' | 'urlOf'>): TraceNode {
   // An interface's method (a dispatch no stored value decides) is a method without a body; a
   // parameter slot is a call through a function value nothing on the path bound.
   const kind: NodeKind =
@@ -558,6 +560,12 @@ function toNode(s: DefinitionRow, urlBase: string | null): TraceNode {
     line: s.line,
     kind,
     package: s.package,
-    url: urlBase && s.file ? `${urlBase}/${s.file}#L${s.line}` : null,
+    url: !s.file
+      ? null
+      : graph.urlOf
+        ? graph.urlOf(s.file, s.line)
+        : graph.urlBase
+          ? `${graph.urlBase}/${s.file}#L${s.line}`
+          : null,
   };
 }

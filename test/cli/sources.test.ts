@@ -111,6 +111,24 @@ describe('a module whose dependencies are outside the tree', () => {
     expect(summary.dependencies.missing.map((m) => m.importPath)).toEqual(['k8s.io/klog/v2']);
   });
 
+  it("links a dependency's functions to its own repository at the required version", async () => {
+    const args = ['--repo', app, '--db', path.join(tmp, 'modcache.sqlite')];
+    const cacheEnv = { ...env, GOMODCACHE: path.join(gopath, 'pkg', 'mod') };
+    const r = await runCli(['trace', 'sample-controller', ...args, '--all', '-o', 'json'], {
+      env: cacheEnv,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const trace = JSON.parse(r.stdout) as {
+      nodes: { file: string; line: number; url: string | null }[];
+    };
+    const dep = trace.nodes.filter((n) => n.file.startsWith('_deps/k8s.io/client-go@v0.31.0/'));
+    expect(dep.length).toBeGreaterThan(0);
+    for (const n of dep)
+      expect(n.url).toBe(
+        `https://github.com/kubernetes/client-go/blob/v0.31.0/${n.file.slice('_deps/k8s.io/client-go@v0.31.0/'.length)}#L${n.line}`,
+      );
+  });
+
   it('takes checkouts given with --with when a command indexes by itself', async () => {
     const clientGo = path.join(tmp, 'client-go');
     cpSync(path.join(gopath, 'pkg', 'mod', 'k8s.io', 'client-go@v0.31.0'), clientGo, {
