@@ -80,10 +80,12 @@ export interface ExpandOptions {
   counted?: (s: DefinitionRow) => boolean;
 }
 
-/** Environments kept per function before they are merged into one (recursion, fan-in). */
-const MAX_CONTEXTS = 8;
-/** Values kept per slot in a merged environment. */
-const MAX_VALUES = 24;
+/**
+ * Environments kept per function (recursion, fan-in). Past this, further paths share one node
+ * that knows nothing of its parameters: its calls through them show as unbound, never as the
+ * union of every path's values (which would invent paths).
+ */
+const MAX_CONTEXTS = 64;
 /** Interface alternatives kept per call. */
 const MAX_ALTERNATIVES = 40;
 
@@ -117,18 +119,13 @@ export async function expandProgram(
     if (existing !== undefined) return { node: nodes[existing]!, fresh: false };
     const count = contexts.get(sym.id) ?? 0;
     if (!extra && env && count >= MAX_CONTEXTS) {
-      // Too many paths reach this function with different values: one merged environment.
       key = `${sym.id}||*`;
-      const merged = byKey.get(key);
-      if (merged !== undefined) {
-        const node = nodes[merged]!;
-        const grown = mergeEnv(node.env, env);
-        if (envKey(grown) === envKey(node.env)) return { node, fresh: false };
-        node.env = grown;
-        node.expanded = false;
-        hops.delete(node.id);
-        return { node, fresh: true };
-      }
+      const overflow = byKey.get(key);
+      if (overflow !== undefined) return { node: nodes[overflow]!, fresh: false };
+      const node: PNode = { id: nodes.length, sym, env: null, depth, expanded: false };
+      nodes.push(node);
+      byKey.set(key, node.id);
+      return { node, fresh: true };
     }
     contexts.set(sym.id, count + 1);
     const node: PNode = { id: nodes.length, sym, env, depth, expanded: false };
@@ -394,16 +391,6 @@ function dedupe(values: Value[]): Value[] {
     seen.add(key);
     return true;
   });
-}
-
-function mergeEnv(a: Env | null, b: Env | null): Env | null {
-  if (!a) return b;
-  if (!b) return a;
-  const slots = new Map<number, Value[]>();
-  for (const [slot, values] of a.slots) slots.set(slot, [...values]);
-  for (const [slot, values] of b.slots)
-    slots.set(slot, dedupe([...(slots.get(slot) ?? []), ...values]).slice(0, MAX_VALUES));
-  return { slots, known: [...new Set([...a.known, ...b.known])] };
 }
 
 function valueKey(v: Value, depth = 0): string {
