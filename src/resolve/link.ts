@@ -15,7 +15,7 @@ import type { FuncRef, PackageModel, ProgramModel } from './model.js';
 import type { FrameworkRule } from './rules.js';
 import { TypeChecker, type Ctx } from './type-checker.js';
 import { deref, parseType, typeKey, type GoType } from './types.js';
-import { ValueFlow, type Slot } from './value-flow.js';
+import { ValueFlow, type Slot, type SourceRef } from './value-flow.js';
 
 export interface LinkResult {
   symbols: SymbolInsert[];
@@ -29,7 +29,7 @@ export interface LinkResult {
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 25;
+export const LINK_VERSION = 26;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
   const types = new TypeChecker(model);
@@ -315,7 +315,9 @@ function toRows(
       });
     }
   }
-  // Who stores what into each field, and the field's declared type (for `assigns` and `impls`).
+  // Who stores what into each field and package-level variable, and its declared type (for
+  // `assigns` and `impls`).
+  const stored: { key: string; declared: GoType | undefined; sources: SourceRef[] }[] = [];
   for (const [key, sources] of flow.fieldSources) {
     const dot = key.lastIndexOf('.');
     const ownerKey = key.slice(0, dot);
@@ -325,11 +327,30 @@ function toRows(
       name: ownerKey.slice(ownerKey.lastIndexOf('.') + 1),
     };
     const sel = types.select(owner, key.slice(dot + 1));
+    stored.push({ key, declared: sel?.k === 'field' ? sel.type : undefined, sources });
+  }
+  for (const pkg of model.packages.values()) {
+    for (const v of pkg.values.values()) {
+      if (v.fact.const || !v.fact.type) continue;
+      const declared = types.parse(v.fact.type, v.file.scope);
+      if (!types.isInterface(declared)) continue;
+      const initial: SourceRef[] = v.fact.value
+        ? [{ expr: v.fact.value, ctx: { file: v.file, fn: -1, line: v.fact.line } }]
+        : [];
+      stored.push({
+        key: v.symbol,
+        declared,
+        sources: [...initial, ...(flow.valueSources.get(v.symbol) ?? [])],
+      });
+    }
+  }
+  for (const { key, declared, sources } of stored) {
+    if (sources.length === 0) continue;
     details.push({
       symbol: key,
       kind: 'assigns',
       payload: JSON.stringify({
-        fieldType: sel?.k === 'field' ? typeKey(sel.type) : null,
+        fieldType: declared ? typeKey(declared) : null,
         stores: sources.slice(0, 200).map((s) => {
           const fnRef = s.ctx.fn >= 0 ? model.funcs[s.ctx.file.funcIds[s.ctx.fn] ?? -1] : undefined;
           const t = types.typeOf(s.expr, s.ctx);

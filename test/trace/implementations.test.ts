@@ -1,0 +1,31 @@
+/**
+ * `impls` lists the implementations of an interface and the stores into fields and variables
+ * whose declared type is that interface, whatever the stored value's own type, and only those.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { implementations } from '../../src/trace/queries.js';
+import { indexFixture, type IndexedFixture } from '../helpers/index-fixture.js';
+import { projectRoot } from '../helpers/run-cli.js';
+
+describe('impls', () => {
+  let index: IndexedFixture;
+  beforeAll(async () => {
+    index = await indexFixture(path.join(projectRoot, 'fixtures', 'go', 'test-double-beside-real'));
+  });
+  afterAll(() => index?.close());
+
+  it('lists the stores into a field of the interface type, an interface-typed value included', async () => {
+    const r = await implementations(
+      { store: index.store, treeId: index.treeId },
+      'example.com/test-double-beside-real/pkg/kubelet/container.Runtime',
+    );
+    expect(r.implementations.map((i) => i.type).sort()).toEqual([
+      'example.com/test-double-beside-real/pkg/kubelet/container/testing.FakeRuntime',
+      'example.com/test-double-beside-real/pkg/kubelet/kuberuntime.kubeGenericRuntimeManager',
+    ]);
+    expect(r.stores.map((s) => `${s.field} = ${s.expr}`)).toEqual([
+      'example.com/test-double-beside-real/pkg/kubelet.Kubelet.containerRuntime = runtime',
+    ]);
+  });
+});
