@@ -121,6 +121,8 @@ export async function findSymbolsByIds(
   return out;
 }
 
+const MAX_SEARCH_LENGTH = 4096;
+
 /** Symbols whose name or symbol contains `text`, ranked: exact name, name prefix, then others. */
 export async function searchSymbols(
   store: Store,
@@ -128,6 +130,8 @@ export async function searchSymbols(
   text: string,
   limit = 50,
 ): Promise<DefinitionRow[]> {
+  // No symbol is this long, and SQLite refuses LIKE patterns past 50,000 bytes.
+  if (text.length > MAX_SEARCH_LENGTH) return [];
   const like = `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
   const rows = await store.all<DefinitionRow>(
     `SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND kind != 'external' AND (name LIKE ? ESCAPE '\\' OR symbol LIKE ? ESCAPE '\\') LIMIT 2000`,

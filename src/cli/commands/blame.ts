@@ -7,6 +7,7 @@ import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   AmbiguousSymbolError,
+  DatabasePathError,
   IndexMissingError,
   SymbolNotFoundError,
   UsageError,
@@ -128,9 +129,15 @@ function parseCount(value: string): number {
 }
 
 function parsePullRequestNumber(value: string): number {
-  const match = /^#?(\d+)$/.exec(value);
+  const match = /^#?(\d+)$/.exec(value.trim());
   if (!match || Number(match[1]) === 0)
     throw new InvalidArgumentError('write the pull request number, e.g. 123 or #123');
+  // GitHub numbers issues and pull requests with 32-bit integers; beyond that a number is a typo
+  // (and beyond 2^53 it would print as 1e+23).
+  if (match[1]!.length > 10 || Number(match[1]) > 2 ** 31 - 1)
+    throw new InvalidArgumentError(
+      `no pull request has a number that large (${match[1]!.length} digits)`,
+    );
   return Number(match[1]);
 }
 
@@ -161,7 +168,10 @@ async function openGitSession(options: GitCommandOptions, ctx: CliContext): Prom
   try {
     cache = await openGitCache(choice.dbPath);
   } catch (error) {
-    debug(`no cache at ${choice.dbPath}: ${String(error)}`);
+    // A --db that is not k8s-read's is worth a line: the user named it, and it is left alone.
+    if (error instanceof DatabasePathError)
+      ctx.stderr.write(`warning: ${error.message}; answers are not cached\n`);
+    else debug(`no cache at ${choice.dbPath}: ${String(error)}`);
   }
   return {
     choice,
