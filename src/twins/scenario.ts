@@ -15,6 +15,28 @@ import {
   type YamlPath,
 } from '../shared/yaml-file.js';
 
+/**
+ * Limits on what a scenario may ask for. A twin run narrates every pod and every step, in memory:
+ * `replicas: 100000000` ran for minutes at 2 GB before these. Far above any scenario a reader
+ * follows, far below what hurts.
+ */
+export const SCENARIO_LIMITS = {
+  replicas: 1000,
+  objects: 1000,
+  steps: 10_000,
+  /** Virtual time, in ms: one hour. */
+  durationMs: 3_600_000,
+} as const;
+
+const replicas = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(
+    SCENARIO_LIMITS.replicas,
+    `at most ${SCENARIO_LIMITS.replicas} replicas in a twin run (it narrates every pod)`,
+  );
+
 /** `1.5s`, `250ms`, `2m`, or a number of seconds; in milliseconds. */
 export const duration = z
   .union([
@@ -27,6 +49,12 @@ export const duration = z
     const n = Number(match[1]);
     return match[2] === 'ms' ? n : match[2] === 's' ? n * 1000 : n * 60_000;
   });
+
+/** A point in a run's virtual time: a duration of at most an hour. */
+const runTime = duration.refine(
+  (ms) => ms <= SCENARIO_LIMITS.durationMs,
+  'at most 1h of virtual time in a twin run',
+);
 
 /** CPU as `500m`, `2`, `0.5` -> millicores. */
 const cpu = z
@@ -150,7 +178,7 @@ export const objectSpec = z
     taints: z.array(taint).optional(),
     unschedulable: z.boolean().optional(),
     // ReplicaSet, App
-    replicas: z.number().int().nonnegative().optional(),
+    replicas: replicas.optional(),
     selector: labels.optional(),
     template: z
       .strictObject({
@@ -206,10 +234,10 @@ export const stepActions = {
     kind: z.enum(['ReplicaSet', 'App']),
     namespace: z.string().optional(),
     name,
-    replicas: z.number().int().nonnegative(),
+    replicas,
   }),
   deleteRandomPods: z.strictObject({
-    count: z.number().int().positive(),
+    count: z.number().int().positive().max(SCENARIO_LIMITS.replicas),
     selector: labels.optional(),
   }),
   expireWatches: z.literal(true),
@@ -242,7 +270,7 @@ export type Step = { at: number } & { [K in StepAction]?: z.output<(typeof stepA
 
 /** The common shape; `settings` is checked by the twin's own schema. */
 function scenarioSchema(allowedActions: readonly StepAction[], settings: z.ZodType) {
-  const step = z.strictObject({ at: duration, ...stepShape }).superRefine((value, ctx) => {
+  const step = z.strictObject({ at: runTime, ...stepShape }).superRefine((value, ctx) => {
     const present = (Object.keys(value) as string[]).filter(
       (k) => k !== 'at' && value[k as StepAction] !== undefined,
     );
@@ -266,10 +294,16 @@ function scenarioSchema(allowedActions: readonly StepAction[], settings: z.ZodTy
     twin: z.string().optional(),
     description: z.string().optional(),
     seed: z.number().int().nonnegative().optional(),
-    duration: duration.optional(),
+    duration: runTime.optional(),
     settings: settings.optional(),
-    objects: z.array(objectSpec).optional(),
-    steps: z.array(step).optional(),
+    objects: z
+      .array(objectSpec)
+      .max(SCENARIO_LIMITS.objects, `at most ${SCENARIO_LIMITS.objects} objects in a twin run`)
+      .optional(),
+    steps: z
+      .array(step)
+      .max(SCENARIO_LIMITS.steps, `at most ${SCENARIO_LIMITS.steps} steps in a twin run`)
+      .optional(),
   });
 }
 
