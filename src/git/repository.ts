@@ -3,6 +3,7 @@
  * sees user input), a failed call becomes a GitError that says what to do, and the expensive
  * facts (the commit graph of HEAD, commit messages) are read once per process.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { GitError as SimpleGitError, simpleGit, type SimpleGit } from 'simple-git';
@@ -151,6 +152,40 @@ export class GitRepository {
     return this.remote;
   }
 
+  /** Paths of the files in `commit`'s tree (all of them, or those `keep` accepts). */
+  async listFiles(commit: string, keep: (path: string) => boolean = () => true): Promise<string[]> {
+    const out = await this.run(['ls-tree', '-r', '-z', '--name-only', commit]);
+    return out.split('\0').filter((p) => p !== '' && keep(p));
+  }
+
+  /**
+   * The contents of files as they were at `commit` (paths as git diff prints them: relative to
+   * the top level), in one
+   * `git cat-file --batch` process: a pull request touches dozens of files, and a process per
+   * file would cost more than the parse. A path missing at that commit is absent from the map.
+   * (simple-git cannot feed a process's stdin; this call passes no user text to a shell either.)
+   */
+  readFiles(commit: string, paths: readonly string[]): Promise<Map<string, Buffer>> {
+    const wanted = paths.filter((p) => !/[\n\r]/.test(p));
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', ['cat-file', '--batch'], {
+        cwd: this.root,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      const chunks: Buffer[] = [];
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => chunks.push(d));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('error', (error) => reject(wrapFailure(error, 'cat-file')));
+      child.on('close', (code) => {
+        if (code !== 0)
+          return reject(wrapFailure(new GitCommandFailure(code ?? -1, stderr), 'cat-file'));
+        resolve(parseBatch(Buffer.concat(chunks), wanted));
+      });
+      child.stdin.end(wanted.map((p) => `${commit}:${p}\n`).join(''));
+    });
+  }
+
   /** Messages and authors of many commits in one `git log --no-walk` call, remembered. */
   async commits(shas: Iterable<string>): Promise<Map<string, CommitInfo>> {
     const wanted = [...new Set(shas)];
@@ -172,6 +207,24 @@ export class GitRepository {
     }
     return found;
   }
+}
+
+/** `git cat-file --batch` output: `<sha> <type> <size>\n<bytes>\n` per object, `<name> missing\n` for none. */
+function parseBatch(out: Buffer, paths: readonly string[]): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  let at = 0;
+  for (const file of paths) {
+    const end = out.indexOf(10, at);
+    if (end === -1) break;
+    const header = out.subarray(at, end).toString('utf8');
+    at = end + 1;
+    const match = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+    if (!match) continue; // "<name> missing"
+    const size = Number(match[2]);
+    if (match[1] === 'blob') files.set(file, out.subarray(at, at + size));
+    at += size + 1;
+  }
+  return files;
 }
 
 export function parseCommitRecords(out: string): CommitInfo[] {

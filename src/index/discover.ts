@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
+import { printablePath } from '../shared/text.js';
 import { resolveDependencies, vendoredModules, type DependencyReport } from './dependencies.js';
 import { readGoHeader, type GoHeader } from './go-header.js';
 import { inferImportPaths } from './gopath.js';
@@ -52,7 +53,19 @@ export interface TreeInfo {
   isGit: boolean;
   commit: string | null;
   dirty: boolean;
+  /**
+   * The origin remote's URL, when the indexed commit is on the remote (reachable from a remote
+   * branch or a tag): permalinks are built from it. Null otherwise.
+   */
   remote: string | null;
+  /** True when there is an origin but the indexed commit is on none of its branches or tags. */
+  unpublished: boolean;
+  /**
+   * The release tag on HEAD's main line (first parents) that describes HEAD: `v1.24.0`, or
+   * `v1.25.0-alpha.0-12-g941a0be80ab3` between tags. Only release tags of the module itself
+   * (`vX.Y.Z[-pre]`): the publishing bot's `kubernetes-1.14.0-alpha.1` markers and tags reached
+   * through merged branches say nothing about HEAD's version.
+   */
   version: string | null;
   files: SourceFile[];
   layout: ModuleLayout;
@@ -146,12 +159,26 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
   skipped.duplicates = files.length - kept.length;
   let commit: string | null = null;
   let remote: string | null = null;
+  let unpublished = false;
   let version: string | null = null;
   if (git) {
     commit = await git.revparse(['HEAD']).catch(() => null);
     remote =
       (await git.raw(['config', '--get', 'remote.origin.url']).catch(() => '')).trim() || null;
-    version = (await git.raw(['describe', '--tags', '--abbrev=0']).catch(() => '')).trim() || null;
+    if (remote && commit) {
+      // Empty when a remote branch or tag holds the commit; the commit itself when none does.
+      const outside = await git
+        .raw(['rev-list', '-n', '1', commit, '--not', '--remotes', '--tags'])
+        .catch(() => '');
+      if (outside.trim() !== '') {
+        remote = null;
+        unpublished = true;
+      }
+    }
+    const described = await git
+      .raw(['describe', '--tags', '--first-parent', '--match', 'v[0-9]*'])
+      .catch(() => '');
+    version = RELEASE_TAG.test(described.trim()) ? described.trim() : null;
   }
   version ??= guessKubernetesVersion(root);
   return {
@@ -160,6 +187,7 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
     commit,
     dirty: listed.dirty,
     remote,
+    unpublished,
     version,
     files: kept,
     layout,
@@ -331,6 +359,9 @@ function readText(root: string, p: string): string | null {
   }
 }
 
+/** `v1.24.0`, `v0.24.0-beta.1`, optionally with git describe's `-<n>-g<sha>` after it. */
+const RELEASE_TAG = /^v\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
 async function openGit(root: string) {
   const git = simpleGit({ baseDir: root, binary: 'git', maxConcurrentProcesses: 4 });
   try {
@@ -439,13 +470,10 @@ function decodeName(
       unreadable.push({ path: rel ? `${rel}/${shown}` : shown, why: 'the file name is not UTF-8' });
     return undefined;
   }
-  // eslint-disable-next-line no-control-regex
-  if (/[\x00-\x1f\x7f]/.test(name)) {
+  const shown = printablePath(rel ? `${rel}/${name}` : name);
+  if (shown !== (rel ? `${rel}/${name}` : name)) {
     if (/\.go$/.test(name))
-      unreadable.push({
-        path: JSON.stringify(rel ? `${rel}/${name}` : name),
-        why: 'the file name holds control characters',
-      });
+      unreadable.push({ path: shown, why: 'the file name holds control characters' });
     return undefined;
   }
   return name;

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import type Parser from 'tree-sitter';
 import { extractFacts } from './extract.js';
+import type { FileFacts } from './facts.js';
 import { compileQueries, createGoParser } from './queries.js';
 
 export interface ParseTask {
@@ -33,6 +34,13 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export function gitBlobId(content: Buffer): string {
   return createHash('sha1').update(`blob ${content.length}\0`).update(content).digest('hex');
+}
+
+/** The facts of Go source that is not on disk as a file of the tree (a file at another commit). */
+export function factsOfSource(text: string): FileFacts {
+  parser ??= createGoParser();
+  query ??= compileQueries();
+  return extractFacts(parser.parse(text), query, text);
 }
 
 export function parseFile(task: ParseTask, maxBytes: number): ParseResult {

@@ -343,3 +343,18 @@ export async function findRegistryEntries(
   }
   return out;
 }
+
+/** The package path of each indexed directory of a tree (from its files). */
+export async function findPackagesByDirectory(
+  store: Store,
+  treeId: number,
+): Promise<Map<string, string>> {
+  const rows = await store.all<{ path: string; package: string }>(
+    'SELECT path, package FROM files WHERE tree = ? AND package IS NOT NULL',
+    [treeId],
+  );
+  const byDir = new Map<string, string>();
+  for (const r of rows)
+    byDir.set(r.path.includes('/') ? r.path.slice(0, r.path.lastIndexOf('/')) : '', r.package);
+  return byDir;
+}

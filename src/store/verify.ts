@@ -428,6 +428,21 @@ export async function removeOrphanRows(store: Store): Promise<number> {
   return removed;
 }
 
+/**
+ * Keeps a tree's version label and remote true when its rows need no relink (they describe the
+ * commit, not the code: a new tag, a push).
+ */
+export async function refreshTreeOrigin(
+  store: Store,
+  treeId: number,
+  origin: { version: string | null; remote: string | null },
+): Promise<void> {
+  await store.run(
+    'UPDATE trees SET version = ?, remote = ? WHERE id = ? AND (version IS NOT ? OR remote IS NOT ?)',
+    [origin.version, origin.remote, treeId, origin.version, origin.remote],
+  );
+}
+
 /** Makes the next link rewrite the tree's rows (its summary no longer matches any run). */
 export async function invalidateTree(store: Store, treeId: number): Promise<void> {
   await store.run("UPDATE trees SET summary = '{}' WHERE id = ?", [treeId]);

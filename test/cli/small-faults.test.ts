@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../../src/cli/context.js';
 import { chooseRepo } from '../../src/cli/repo.js';
 import { runIndex } from '../../src/cli/run-index.js';
+import { createHistoryRepo, mergePullRequest } from '../helpers/git-history.js';
 import { demoRoot, runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -47,6 +48,21 @@ describe('the progress bar', () => {
 
   it('is not drawn when CI is set, even on a terminal', async () => {
     expect(await indexOnTerminal('ci', { CI: 'true' })).toBe('');
+  });
+});
+
+describe('a newline in a file name', () => {
+  it('is printed quoted on one line in the files of a pull request', async () => {
+    const repo = createHistoryRepo({ 'go.mod': 'module example.com/n\n', 'a.go': 'package n\n' });
+    mergePullRequest(repo, {
+      number: 5,
+      title: 'Add an odd file',
+      branch: 'odd',
+      commits: [{ message: 'odd', files: { 'odd\nname.go': 'package n\n' } }],
+    });
+    const r = await runCli(['pr', '5', '--repo', repo.root], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('\nFiles (1):\n  A "odd\\nname.go"\n');
   });
 });
 

@@ -370,52 +370,43 @@ async function runPullRequest(
 ): Promise<void> {
   await withGitSession(options, ctx, async (session) => {
     const [
-      { findPullRequestDetails, symbolsTouched },
+      { findPullRequestDetails },
+      { findSymbolsAtMerge },
       { renderPullRequestText },
       { default: picocolors },
     ] = await Promise.all([
       import('../../git/pr-lookup.js'),
+      import('../pr-symbols.js'),
       import('../../git/render-text.js'),
       import('picocolors'),
     ]);
     const details = await findPullRequestDetails(session.repo, number, {
       github: options.github ?? null,
     });
-    const goFiles = details.files
-      .filter((f) => f.path.endsWith('.go') && f.status !== 'D')
-      .map((f) => f.path);
-    const definitions = goFiles.length ? await findIndexedDefinitions(goFiles, options, ctx) : [];
-    const symbols = definitions
-      ? symbolsTouched(definitions, details.files).map(({ symbol, kind, file, line, endLine }) => ({
-          symbol,
-          kind,
-          file,
-          line,
-          endLine,
-        }))
-      : undefined;
-    if (!symbols)
+    const touched = await findSymbolsAtMerge(session.repo, details, () =>
+      indexedPackages(options, ctx),
+    );
+    if (touched.unplaced.length > 0)
       ctx.stderr.write(
-        `note: no index for ${session.choice.root}; run \`k8s-read index\` to list the symbols this pull request touched\n`,
+        `note: no package path for ${touched.unplaced.length} changed Go file${touched.unplaced.length === 1 ? '' : 's'} (no go.mod at ${touched.at.slice(0, 8)} and none in the index); their symbols are not listed\n`,
       );
 
     if (options.output === 'json') {
-      writeJson(ctx.stdout, { ...details, symbols: symbols ?? null });
+      writeJson(ctx.stdout, { ...details, symbolsAt: touched.at, symbols: touched.symbols });
       return;
     }
     ctx.stdout.write(
-      renderPullRequestText(details, symbols, picocolors.createColors(useColor(ctx))),
+      renderPullRequestText(details, touched, picocolors.createColors(useColor(ctx))),
     );
   });
 }
 
-/** The indexed definitions in these files, or undefined when there is no index to ask (none is built for this). */
-async function findIndexedDefinitions(
-  files: readonly string[],
+/** Package paths by directory from the index, when there is one (none is built for this). */
+async function indexedPackages(
   options: RepoOptions,
   ctx: CliContext,
-): Promise<DefinitionRow[] | undefined> {
-  const [{ openIndex }, { findDefinitionsInFiles }] = await Promise.all([
+): Promise<Map<string, string>> {
+  const [{ openIndex }, { findPackagesByDirectory }] = await Promise.all([
     import('../open-index.js'),
     import('../../store/symbols.js'),
   ]);
@@ -423,13 +414,11 @@ async function findIndexedDefinitions(
   try {
     index = await openIndex(ctx, options, { autoIndex: false, quiet: true });
   } catch (error) {
-    if (error instanceof IndexMissingError) return undefined;
+    if (error instanceof IndexMissingError) return new Map();
     throw error;
   }
   try {
-    return (await findDefinitionsInFiles(index.store, index.treeId, files)).filter(
-      (d) => d.kind !== 'external',
-    );
+    return await findPackagesByDirectory(index.store, index.treeId);
   } finally {
     await index.close();
   }
