@@ -5,7 +5,8 @@
  * index, where the same lines may hold code a later PR added.
  *
  * Package paths come from the go.mod files of that commit; a tree without go.mod (Kubernetes
- * before 1.15) takes them from the current index, by directory.
+ * before 1.15) takes its root's from Godeps/Godeps.json (staging/src/<path> is <path>), else from
+ * the current index, by directory.
  */
 import type { ChangedFile, PullRequestDetails } from '../git/types.js';
 import type { GitRepository } from '../git/repository.js';
@@ -62,6 +63,12 @@ export async function findSymbolsAtMerge(
   const goMods = new Map<string, string>();
   for (const [p, text] of goModFiles)
     goMods.set(p === 'go.mod' ? '' : p.slice(0, -'/go.mod'.length), text.toString('utf8'));
+  if (goMods.size === 0) {
+    // Before go.mod (Kubernetes 1.14 and older): Godeps.json names the root's import path.
+    const godeps = (await repo.readFiles(at, ['Godeps/Godeps.json'])).get('Godeps/Godeps.json');
+    const root = godeps ? godepsImportPath(godeps.toString('utf8')) : null;
+    if (root) goMods.set('', `module ${root}\n`);
+  }
   const layout = buildModuleLayout(goMods);
   let fromIndex: Map<string, string> | undefined;
 
@@ -71,7 +78,10 @@ export async function findSymbolsAtMerge(
     const source = sources.get(file.path);
     if (!source) continue;
     const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '';
-    let pkgPath = layout.importPathOf(dir);
+    // staging/src/<path> is a GOPATH of its own: its packages are <path> (k8s.io/client-go/...).
+    const staged = /^staging\/src\/(.+)$/.exec(dir)?.[1];
+    let pkgPath =
+      staged && !goMods.has(dir) && goMods.size <= 1 ? staged : layout.importPathOf(dir);
     if (!pkgPath) {
       fromIndex ??= await indexedPackages();
       pkgPath = fromIndex.get(dir) ?? null;
@@ -120,6 +130,15 @@ export async function findSymbolsAtMerge(
     a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line,
   );
   return { at, symbols: touched, unplaced };
+}
+
+function godepsImportPath(text: string): string | null {
+  try {
+    const path = (JSON.parse(text) as { ImportPath?: unknown }).ImportPath;
+    return typeof path === 'string' && path ? path : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A file name no build constraint applies to, in the file's own directory. */

@@ -90,6 +90,37 @@ describe('pr <n> lists the symbols it touched as they were at its merge', () => 
   });
 });
 
+describe('pr <n> in a tree from before go.mod', () => {
+  it('takes the package paths from Godeps.json, and staging/src/<path> as <path>', async () => {
+    const STAGED = 'staging/src/k8s.io/client-go/tools/cache/store.go';
+    const repo = createHistoryRepo({
+      'Godeps/Godeps.json': '{\n  "ImportPath": "k8s.io/kubernetes",\n  "Deps": []\n}\n',
+      'pkg/kubelet/kubelet.go': 'package kubelet\n\nfunc Run() {\n}\n',
+      [STAGED]: 'package cache\n\nfunc Add() {\n}\n',
+    });
+    mergePullRequest(repo, {
+      number: 7,
+      title: 'Touch both',
+      branch: 'both',
+      commits: [
+        {
+          message: 'both',
+          change: () => {
+            setLine(repo, 'pkg/kubelet/kubelet.go', 4, '\tprintln()\n}');
+            setLine(repo, STAGED, 4, '\tprintln()\n}');
+          },
+        },
+      ],
+    });
+    const r = await runCli(['pr', '7', '-o', 'json', '--repo', repo.root], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as PrJson).symbols.map((s) => s.symbol)).toEqual([
+      'k8s.io/kubernetes/pkg/kubelet.Run',
+      'k8s.io/client-go/tools/cache.Add',
+    ]);
+  });
+});
+
 describe('merges by the Kubernetes merge bots', () => {
   const repo = createHistoryRepo({ 'a.txt': 'a\n' });
   const queue = mergePullRequest(repo, {
