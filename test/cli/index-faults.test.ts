@@ -149,14 +149,22 @@ function interruptIndex(
   });
 }
 
+/** A small tree indexed (its functions are `old...`), then grown to 1,500 files of `new...`. */
+async function indexedThenGrown(
+  name: string,
+): Promise<{ dir: string; db: string; args: string[] }> {
+  const dir = path.join(tmp, name);
+  generateTree(dir, 20, 'old');
+  const db = path.join(tmp, `${name}.sqlite`);
+  const args = ['--repo', dir, '--db', db, '--jobs', '2'];
+  await indexJson(args);
+  generateTree(dir, 1500, 'new');
+  return { dir, db, args };
+}
+
 describe('Ctrl-C during index (case 7)', () => {
   it('stops, keeps the previous index and exits 130 however often it is pressed while parsing', async () => {
-    const dir = path.join(tmp, 'big');
-    generateTree(dir, 20, 'old');
-    const db = path.join(tmp, 'big.sqlite');
-    const args = ['--repo', dir, '--db', db, '--jobs', '2'];
-    await indexJson(args);
-    generateTree(dir, 1500, 'new');
+    const { dir, db, args } = await indexedThenGrown('big');
     for (let attempt = 0; attempt < 4; attempt++) {
       const r = await interruptIndex(args, {
         stderr: /\[index\] parsing \d+ files/,
@@ -182,12 +190,7 @@ describe('Ctrl-C during index (case 7)', () => {
   }, 240_000);
 
   it('stops a run interrupted after parsing, during the link, instead of finishing it', async () => {
-    const dir = path.join(tmp, 'link');
-    generateTree(dir, 20, 'old');
-    const db = path.join(tmp, 'link.sqlite');
-    const args = ['--repo', dir, '--db', db, '--jobs', '2'];
-    await indexJson(args);
-    generateTree(dir, 1500, 'new');
+    const { dir, db, args } = await indexedThenGrown('link');
     // Parse everything first, then interrupt the link of the same tree.
     const r = await interruptIndex(args, { stderr: /\[index\] discover .* parse / });
     expect(r.stderr, r.stderr).not.toMatch(/terminate called|Napi::Error|\n\s+at /);

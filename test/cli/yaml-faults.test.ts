@@ -7,20 +7,10 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { aliasBomb } from '../helpers/yaml-bomb.js';
 
 const tmp = useTempDir('k8s-read-yaml-cli-');
 const env = { XDG_CACHE_HOME: path.join(tmp, 'cache') };
-
-const aliasBomb = [
-  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
-  'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
-  'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
-  'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
-  'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
-  'f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]',
-  'g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]',
-  '',
-].join('\n');
 
 describe('a YAML alias bomb', () => {
   it('in a guide is a usage error with its position', async () => {

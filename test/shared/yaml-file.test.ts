@@ -15,6 +15,7 @@ import {
   type YamlIssue,
 } from '../../src/shared/yaml-file.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { aliasBomb } from '../helpers/yaml-bomb.js';
 
 const tmp = useTempDir('k8s-read-yaml-');
 
@@ -34,18 +35,6 @@ function issuesOf(text: string): YamlIssue[] {
   }
   return [];
 }
-
-/** Nine times as many nodes at each level: a billion "lol"s from a few lines. */
-const aliasBomb = [
-  'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
-  'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
-  'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
-  'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
-  'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
-  'f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]',
-  'g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]',
-  '',
-].join('\n');
 
 describe('parseYamlText', () => {
   it('returns the validated data', () => {
