@@ -340,6 +340,9 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
       files: t.files.length,
       symbols: t.symbols.length,
       edges: t.edges.length,
+      bindings: t.bindings.length,
+      packages: t.packages.length,
+      made: t.made.length,
       details: t.details.length,
     });
     await store.exec(readSql('indexes.sql'));

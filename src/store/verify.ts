@@ -33,8 +33,8 @@ export const APPLICATION_ID = 0x6b387264;
 const SQLITE_MAGIC = 'SQLite format 3\0';
 
 /**
- * The tables (and their columns) of k8s-read databases made before the mark: index schema 4 and
- * git cache format 1. Fixed for good: newer databases are known by the mark alone.
+ * The tables (and their columns) of k8s-read databases made before the mark: index schemas 4 and 5
+ * and git cache format 1. Fixed for good: newer databases are known by the mark alone.
  */
 const UNMARKED_TABLES: Record<string, string> = {
   meta: 'key,value',
@@ -43,6 +43,9 @@ const UNMARKED_TABLES: Record<string, string> = {
   files: 'tree,path,blob,package,status',
   symbols: 'tree,id,symbol,name,kind,package,file,line,end_line,col,detail,doc',
   edges: 'tree,caller,callee,kind,via,rank,file,line,col,expr',
+  bindings: 'tree,caller,line,col,callee,slot,value,needs',
+  packages: 'tree,id,path,name,dir,imports',
+  made: 'tree,type,package',
   details: 'tree,symbol,kind,payload',
   git_cache_meta: 'key,value',
   git_pull_request: 'commit_sha,github,answer',
@@ -327,12 +330,12 @@ export async function findMissingTables(store: Store): Promise<string[]> {
   return indexTables().filter((t) => !present.has(t));
 }
 
-/** Row counts of one tree, written with its rows (meta key `rows:<tree id>`). */
-export interface TreeRowCounts {
-  files: number;
-  symbols: number;
-  edges: number;
-  details: number;
+/** Row counts of one tree by table, written with its rows (meta key `rows:<tree id>`). */
+export type TreeRowCounts = Record<string, number>;
+
+/** The tables that hold rows per tree: every table of schema.sql but meta, blobs and trees. */
+function treeTables(): string[] {
+  return indexTables().filter((t) => t !== 'meta' && t !== 'blobs' && t !== 'trees');
 }
 
 /** Records how many rows a tree was written with, inside the transaction that writes them. */
@@ -348,14 +351,14 @@ export async function recordTreeRows(
 }
 
 /** What the tree should hold: the recorded counts, else what its summary says (older indexes). */
-async function expectedRows(store: Store, tree: TreeRow): Promise<Partial<TreeRowCounts>> {
+async function expectedRows(store: Store, tree: TreeRow): Promise<TreeRowCounts> {
   const row = await store.get<{ value: string }>('SELECT value FROM meta WHERE key = ?', [
     `rows:${tree.id}`,
   ]);
   try {
     if (row) return JSON.parse(row.value) as TreeRowCounts;
     const summary = JSON.parse(tree.summary) as Record<string, unknown>;
-    const counts: Partial<TreeRowCounts> = {};
+    const counts: TreeRowCounts = {};
     if (typeof summary.files === 'number') counts.files = summary.files;
     if (typeof summary.edges === 'number') counts.edges = summary.edges;
     return counts;
@@ -376,9 +379,9 @@ export async function checkTreeRows(
 ): Promise<string | undefined> {
   const expected = await expectedRows(store, tree);
   const problems: string[] = [];
-  for (const table of ['files', 'symbols', 'edges', 'details'] as const) {
-    const want = expected[table];
-    if (want === undefined) continue;
+  const tables = new Set(treeTables());
+  for (const [table, want] of Object.entries(expected)) {
+    if (!tables.has(table)) continue;
     if (options.exact) {
       const got =
         (
@@ -421,7 +424,7 @@ export async function quickCheck(
  */
 export async function removeOrphanRows(store: Store): Promise<number> {
   let removed = 0;
-  for (const table of ['files', 'symbols', 'edges', 'details']) {
+  for (const table of treeTables()) {
     const result = await store.run(
       `DELETE FROM ${table} WHERE tree IN (SELECT DISTINCT tree FROM ${table} WHERE tree NOT IN (SELECT id FROM trees))`,
     );
