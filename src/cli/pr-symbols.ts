@@ -10,6 +10,7 @@
  */
 import type { ChangedFile, PullRequestDetails } from '../git/types.js';
 import type { GitRepository } from '../git/repository.js';
+import type { ModuleInfo } from '../index/modules.js';
 import type { SymbolKind } from '../store/symbols.js';
 
 export interface TouchedSymbol {
@@ -42,13 +43,17 @@ export async function findSymbolsAtMerge(
     .filter((f) => f.path.endsWith('.go') && f.status !== 'D' && f.hunks.length > 0)
     .slice(0, MAX_FILES);
   if (changed.length === 0) return { at, symbols: [], unplaced: [] };
-  const [{ factsOfSource }, { buildModuleLayout }, { buildModel }, { symbolsTouched }] =
-    await Promise.all([
-      import('../index/parse-file.js'),
-      import('../index/modules.js'),
-      import('../resolve/model.js'),
-      import('../git/pr-lookup.js'),
-    ]);
+  const [
+    { factsOfSource },
+    { buildModuleLayout, godepsImportPath },
+    { buildModel },
+    { symbolsTouched },
+  ] = await Promise.all([
+    import('../index/parse-file.js'),
+    import('../index/modules.js'),
+    import('../resolve/model.js'),
+    import('../git/pr-lookup.js'),
+  ]);
   const goModPaths = await repo.listFiles(
     at,
     (p) => (p === 'go.mod' || p.endsWith('/go.mod')) && !/(^|\/)vendor\//.test(p),
@@ -63,13 +68,19 @@ export async function findSymbolsAtMerge(
   const goMods = new Map<string, string>();
   for (const [p, text] of goModFiles)
     goMods.set(p === 'go.mod' ? '' : p.slice(0, -'/go.mod'.length), text.toString('utf8'));
+  const roots: ModuleInfo[] = [];
   if (goMods.size === 0) {
-    // Before go.mod (Kubernetes 1.14 and older): Godeps.json names the root's import path.
+    // Before go.mod (Kubernetes 1.14 and older): Godeps.json names the root's import path, and
+    // staging/src is a GOPATH of its own (staging/src/k8s.io/client-go is k8s.io/client-go).
     const godeps = (await repo.readFiles(at, ['Godeps/Godeps.json'])).get('Godeps/Godeps.json');
     const root = godeps ? godepsImportPath(godeps.toString('utf8')) : null;
-    if (root) goMods.set('', `module ${root}\n`);
+    if (root)
+      roots.push(
+        { dir: '', path: root, source: 'Godeps.json' },
+        { dir: 'staging/src', path: '', source: 'Godeps.json' },
+      );
   }
-  const layout = buildModuleLayout(goMods);
+  const layout = buildModuleLayout(goMods, undefined, { roots });
   let fromIndex: Map<string, string> | undefined;
 
   const definitions: TouchedSymbol[] = [];
@@ -78,10 +89,7 @@ export async function findSymbolsAtMerge(
     const source = sources.get(file.path);
     if (!source) continue;
     const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '';
-    // staging/src/<path> is a GOPATH of its own: its packages are <path> (k8s.io/client-go/...).
-    const staged = /^staging\/src\/(.+)$/.exec(dir)?.[1];
-    let pkgPath =
-      staged && !goMods.has(dir) && goMods.size <= 1 ? staged : layout.importPathOf(dir);
+    let pkgPath = layout.importPathOf(dir);
     if (!pkgPath) {
       fromIndex ??= await indexedPackages();
       pkgPath = fromIndex.get(dir) ?? null;
@@ -130,15 +138,6 @@ export async function findSymbolsAtMerge(
     a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line,
   );
   return { at, symbols: touched, unplaced };
-}
-
-function godepsImportPath(text: string): string | null {
-  try {
-    const path = (JSON.parse(text) as { ImportPath?: unknown }).ImportPath;
-    return typeof path === 'string' && path ? path : null;
-  } catch {
-    return null;
-  }
 }
 
 /** A file name no build constraint applies to, in the file's own directory. */
