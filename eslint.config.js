@@ -34,6 +34,14 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  // The bottom layer: every folder may import it; it imports nothing of k8s-read but errors.ts.
+  restrict(['src/shared/**'], uiPackages('src/shared'), [
+    {
+      group: ['../*', '!../errors.js', '../../*'],
+      message:
+        'src/shared is the bottom layer: it imports nothing of k8s-read but src/errors.ts; inject what it needs.',
+    },
+  ]),
   restrict(
     ['src/store/**'],
     uiPackages('src/store'),

@@ -9,7 +9,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const only = process.argv.includes('--only')
   ? process.argv[process.argv.indexOf('--only') + 1]
   : undefined;
-const scripts = ['index', 'trace', 'blame', 'export', 'twins', 'tui'].filter(
+const scripts = ['index', 'trace', 'blame', 'blame-cli', 'export', 'twins', 'tui'].filter(
   (s) => !only || s === only,
 );
 let failed = 0;

@@ -56,7 +56,7 @@ export class SymbolNotFoundError extends K8sReadError {
     const hint = suggestions.length
       ? `; did you mean:\n  ${suggestions.join('\n  ')}`
       : '; try `k8s-read search <text>`';
-    super(`no symbol matches ${JSON.stringify(query)}${hint}`, { code: 'E_NO_SYMBOL' });
+    super(`no symbol matches ${quoteInput(query)}${hint}`, { code: 'E_NO_SYMBOL' });
   }
 }
 
@@ -64,7 +64,7 @@ export class AmbiguousSymbolError extends K8sReadError {
   readonly candidates: readonly string[];
   constructor(query: string, candidates: readonly string[]) {
     super(
-      `${JSON.stringify(query)} matches ${candidates.length} symbols; name one of them:\n  ${candidates.slice(0, 20).join('\n  ')}${candidates.length > 20 ? `\n  ... and ${candidates.length - 20} more` : ''}`,
+      `${quoteInput(query)} matches ${candidates.length} symbols; name one of them:\n  ${candidates.slice(0, 20).join('\n  ')}${candidates.length > 20 ? `\n  ... and ${candidates.length - 20} more` : ''}`,
       { code: 'E_AMBIGUOUS' },
     );
     this.candidates = candidates;
@@ -75,4 +75,80 @@ export class GitError extends K8sReadError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, { code: 'E_GIT', cause: options.cause });
   }
+}
+
+/**
+ * A database file k8s-read must not open, create or change: a directory, a file that is not SQLite,
+ * a SQLite database some other program made, or a path where no file can be made. The file is left
+ * exactly as it was.
+ */
+export class DatabasePathError extends K8sReadError {
+  readonly path: string;
+  constructor(path: string, why: string, fix: string) {
+    super(`${path}: ${why}; ${fix}`, { code: 'E_DB_PATH', exitCode: 2 });
+    this.path = path;
+  }
+}
+
+/** The index database is damaged: SQLite reports corruption, or tables or rows are missing. */
+export class IndexDamagedError extends K8sReadError {
+  readonly path: string;
+  constructor(path: string, what: string) {
+    super(
+      `the index ${path} is damaged (${what}); run \`k8s-read index --rebuild --db ${path}\` to build it again`,
+      { code: 'E_INDEX_DAMAGED' },
+    );
+    this.path = path;
+  }
+}
+
+/** SQLite could not get its lock: another process holds the database. */
+export class DatabaseLockedError extends K8sReadError {
+  constructor(path: string, waitedMs: number) {
+    super(
+      `${path} is locked by another process (waited ${(waitedMs / 1000).toFixed(0)} s); let it finish and run the command again`,
+      { code: 'E_DB_LOCKED' },
+    );
+  }
+}
+
+export class DatabaseReadOnlyError extends K8sReadError {
+  constructor(path: string, why: string) {
+    super(
+      `${path} is read-only (${why}); make it writable, or pass --db with a path in a writable directory`,
+      { code: 'E_DB_READONLY' },
+    );
+  }
+}
+
+export class DiskFullError extends K8sReadError {
+  constructor(path: string) {
+    super(
+      `the disk holding ${path} is full; nothing was half-written (the previous index is unchanged): free some space, or pass --db with a path on another disk`,
+      { code: 'E_DISK_FULL' },
+    );
+  }
+}
+
+/** The operating system failed a read or write of the database. */
+export class DatabaseIoError extends K8sReadError {
+  constructor(path: string, detail: string) {
+    super(
+      `cannot read or write ${path} (${detail}); check the disk and its permissions, or pass --db with another path`,
+      { code: 'E_DB_IO' },
+    );
+  }
+}
+
+/** A run was stopped by Ctrl-C or SIGTERM. Exit code 130, as a shell reports an interrupted command. */
+export class InterruptedError extends K8sReadError {
+  constructor(message: string) {
+    super(message, { code: 'E_INTERRUPTED', exitCode: 130 });
+  }
+}
+
+/** User text in a message: quoted, and cut when it is longer than a line (a pasted file, say). */
+export function quoteInput(text: string, max = 120): string {
+  if (text.length <= max) return JSON.stringify(text);
+  return `${JSON.stringify(text.slice(0, max))}... (${text.length} characters)`;
 }

@@ -5,12 +5,12 @@
 import { Command, CommanderError } from 'commander';
 import { K8sReadError } from '../errors.js';
 import type { CliContext } from './context.js';
-import { commandModules } from './commands/index.js';
+import { commandModules, modulesFor, type CommandModule } from './commands/index.js';
 import { readPackageVersion } from './package-info.js';
 
 export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
-  const program = buildProgram(ctx);
   try {
+    const program = await buildProgram(ctx, modulesFor(argv));
     await program.parseAsync([...argv], { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (error) {
@@ -18,7 +18,10 @@ export async function runCli(argv: readonly string[], ctx: CliContext): Promise<
   }
 }
 
-export function buildProgram(ctx: CliContext): Command {
+export async function buildProgram(
+  ctx: CliContext,
+  modules: readonly CommandModule[] = commandModules,
+): Promise<Command> {
   const program = new Command('k8s-read')
     .description(
       'A companion for reading the Kubernetes source code: index a checkout, trace a component ' +
@@ -44,7 +47,7 @@ export function buildProgram(ctx: CliContext): Command {
       '  k8s-read twin run informer\n' +
       '  k8s-read export trace kube-scheduler -o svg --out sched.svg\n',
   );
-  for (const register of commandModules) register(program, ctx);
+  for (const register of await Promise.all(modules.map((m) => m.load()))) register(program, ctx);
   // The command list shows one short line each; `<command> --help` keeps the whole description.
   for (const cmd of program.commands) if (!cmd.summary()) cmd.summary(summarize(cmd.description()));
   return program;

@@ -1,13 +1,20 @@
 /**
  * Opens the index of the chosen repository for reading. With no index yet it indexes first (with
  * the progress bar), as a new user expects; with an index older than HEAD it says so in one line.
+ * Anything else that stands in the way (a file k8s-read did not make, a damaged index, a lock held
+ * by another process) is said as it is, with its fix: it is never mistaken for "no index yet".
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { IndexMissingError } from '../errors.js';
-import { Store } from '../store/db.js';
-import { findTree, readSchemaVersion, SCHEMA_VERSION, type TreeRow } from '../store/index-store.js';
+import type { Store } from '../store/db.js';
+import { findTree, SCHEMA_VERSION, type TreeRow } from '../store/index-store.js';
+import {
+  checkIndexReadable,
+  openK8sReadDatabase,
+  readIndexSchemaVersion,
+} from '../store/verify.js';
 import type { CliContext } from './context.js';
 import { announceRepo, chooseRepo, type RepoChoice, type RepoOptions } from './repo.js';
 
@@ -27,9 +34,9 @@ export async function openIndex(
   const choice = chooseRepo(options, ctx);
   if (!behaviour.quiet) announceRepo(choice, ctx);
   let opened = await tryOpen(choice);
-  if (!opened) {
+  if (!opened.found) {
     if (behaviour.autoIndex === false) throw new IndexMissingError(choice.root);
-    ctx.stderr.write(`no index for ${choice.root} yet; indexing it now (once)\n`);
+    ctx.stderr.write(`${opened.why}; indexing it now (once)\n`);
     const { runIndex } = await import('./run-index.js');
     // A module that vendors its libraries and has no staging/ (sample-controller, an operator)
     // is unreadable without them; Kubernetes keeps its own libraries in staging/.
@@ -43,28 +50,47 @@ export async function openIndex(
       `indexed ${summary.files} files in ${((summary.timings.totalMs ?? 0) / 1000).toFixed(1)}s\n`,
     );
     opened = await tryOpen(choice);
-    if (!opened) throw new IndexMissingError(choice.root);
+    if (!opened.found) throw new IndexMissingError(choice.root);
   }
   const { store, tree } = opened;
   if (!behaviour.quiet) await warnIfStale(choice, tree, ctx);
   return { store, treeId: tree.id, tree, choice, close: () => store.close() };
 }
 
-async function tryOpen(choice: RepoChoice): Promise<{ store: Store; tree: TreeRow } | undefined> {
-  if (!existsSync(choice.dbPath)) return undefined;
-  // Read-write without creating: a read-only connection to a WAL database fails when its -shm file
-  // is gone, and nothing here writes.
-  const store = await Store.open(choice.dbPath, { create: false });
-  const version = await readSchemaVersion(store);
-  const tree =
-    version === String(SCHEMA_VERSION)
-      ? await findTree(store, choice.root).catch(() => undefined)
-      : undefined;
-  if (!tree) {
-    await store.close();
-    return undefined;
+type Opened = { found: true; store: Store; tree: TreeRow } | { found: false; why: string };
+
+/**
+ * The tree's index when it is there and whole; why not when it simply is not there yet (no file,
+ * another schema, another tree's database). Every other problem throws.
+ */
+async function tryOpen(choice: RepoChoice): Promise<Opened> {
+  const noIndex = `no index for ${choice.root} yet`;
+  const opened = await openK8sReadDatabase(choice.dbPath, 'read');
+  if (!opened) return { found: false, why: noIndex };
+  const { store } = opened;
+  try {
+    const version = await readIndexSchemaVersion(store);
+    if (version !== String(SCHEMA_VERSION)) {
+      await store.close();
+      return {
+        found: false,
+        why:
+          version === null
+            ? noIndex
+            : `the index at ${choice.dbPath} is of an older k8s-read (schema ${version})`,
+      };
+    }
+    const tree = await findTree(store, choice.root);
+    if (!tree) {
+      await store.close();
+      return { found: false, why: noIndex };
+    }
+    await checkIndexReadable(store, tree);
+    return { found: true, store, tree };
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
   }
-  return { store, tree };
 }
 
 async function warnIfStale(choice: RepoChoice, tree: TreeRow, ctx: CliContext): Promise<void> {

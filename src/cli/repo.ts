@@ -109,9 +109,20 @@ function findGoCheckout(start: string): string | undefined {
   }
 }
 
+/**
+ * `$XDG_CACHE_HOME/k8s-read`, else `~/.cache/k8s-read`. A relative XDG_CACHE_HOME is ignored, as
+ * the XDG spec asks; one that is not a directory is a usage error rather than a failed mkdir.
+ */
 export function cacheDir(ctx: CliContext): string {
-  const base = ctx.env.XDG_CACHE_HOME || path.join(ctx.env.HOME || os.homedir(), '.cache');
-  return path.join(base, 'k8s-read');
+  const xdg = ctx.env.XDG_CACHE_HOME;
+  if (xdg && path.isAbsolute(xdg)) {
+    if (existsSync(xdg) && !statSync(xdg).isDirectory())
+      throw new UsageError(
+        `XDG_CACHE_HOME=${xdg} is not a directory; point it at a directory (or unset it), or pass --db PATH`,
+      );
+    return path.join(xdg, 'k8s-read');
+  }
+  return path.join(ctx.env.HOME || os.homedir(), '.cache', 'k8s-read');
 }
 
 function defaultDbPath(root: string, ctx: CliContext): string {

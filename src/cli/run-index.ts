@@ -2,13 +2,29 @@
  * Runs parse + link for a repository with progress on stderr (a live bar on a terminal, nothing
  * otherwise), the index lock, and Ctrl-C handling. Shared by `index` and by commands that need an
  * index and find none.
+ *
+ * Before trusting what it would skip, the run checks the database (SQLite's quick_check, the tree's
+ * row counts) and relinks a tree whose rows are incomplete. Ctrl-C (or SIGTERM), however often it
+ * comes, stops the run at the next safe point: parsed files are kept, the previous index stays as
+ * it was, and the command exits 130.
  */
+import { existsSync } from 'node:fs';
 import { SingleBar } from 'cli-progress';
 import type { DependencyReport } from '../index/dependencies.js';
 import type { ImportPathSource } from '../index/modules.js';
+import { DatabasePathError, IndexDamagedError, InterruptedError, UsageError } from '../errors.js';
 import type { Store } from '../store/db.js';
-import { openIndexStore } from '../store/index-store.js';
+import { findTree, openIndexStore } from '../store/index-store.js';
 import { acquireIndexLock } from '../store/lock.js';
+import {
+  checkTreeRows,
+  invalidateTree,
+  isK8sReadDatabase,
+  quickCheck,
+  refreshTreeOrigin,
+  removeDatabaseFiles,
+  removeOrphanRows,
+} from '../store/verify.js';
 import { debugLogger, type CliContext } from './context.js';
 import { readPackageVersion } from './package-info.js';
 import type { RepoChoice } from './repo.js';
@@ -19,6 +35,8 @@ export interface RunIndexOptions {
   includeTests?: boolean;
   maxFileBytes?: number;
   rules?: string[];
+  /** Delete the database (a k8s-read one only) and index from scratch. @default false */
+  rebuild?: boolean;
 }
 
 export interface IndexRunSummary {
@@ -52,24 +70,22 @@ export async function runIndex(
     import('../resolve/link-tree.js'),
   ]);
   const lock = acquireIndexLock(choice.dbPath, process.pid);
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(130);
-    ctx.stderr.write('\ninterrupted; saving what was parsed (Ctrl-C again to quit now)\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const interrupts = watchInterrupts(ctx);
+  const { signal } = interrupts;
   let store: Store | undefined;
-  const bar = ctx.stderr.isTTY
-    ? new SingleBar({
-        format: ' {phase} |{bar}| {value}/{total} files | {mbps} MB/s | ETA {eta_formatted}',
-        stream: ctx.stderr as NodeJS.WritableStream,
-        hideCursor: true,
-        clearOnComplete: true,
-      })
-    : undefined;
+  let created = false;
+  const bar =
+    ctx.stderr.isTTY && !runsInCi(ctx.env)
+      ? new SingleBar({
+          format: ' {phase} |{bar}| {value}/{total} files | {mbps} MB/s | ETA {eta_formatted}',
+          stream: ctx.stderr as NodeJS.WritableStream,
+          hideCursor: true,
+          clearOnComplete: true,
+        })
+      : undefined;
   try {
+    if (options.rebuild) await removeForRebuild(choice.dbPath, ctx);
+    created = !existsSync(choice.dbPath);
     const opened = await openIndexStore(choice.dbPath);
     store = opened.store;
     await store.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('tool_version', ?)", [
@@ -80,8 +96,11 @@ export async function runIndex(
         `note: the index at ${choice.dbPath} had schema version ${opened.rebuiltFrom}; rebuilding it\n`,
       );
     }
+    if (!created && !opened.rebuiltFrom) await checkBeforeReuse(store, choice, ctx);
     const started = Date.now();
+    const debug = debugLogger(ctx, 'index');
     let barStarted = false;
+    let parseAnnounced = false;
     const parsed = await parseRepository({
       root: choice.root,
       store,
@@ -91,8 +110,12 @@ export async function runIndex(
       with: choice.with,
       moduleCache: choice.moduleCache,
       ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
-      signal: controller.signal,
+      signal,
       onProgress: (p) => {
+        if (p.phase === 'parse' && !parseAnnounced) {
+          parseAnnounced = true;
+          debug(`parsing ${p.total} files`);
+        }
         if (!bar || p.phase !== 'parse' || p.total === 0) return;
         const mbps = (p.bytes / 1e6 / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(1);
         if (!barStarted) {
@@ -102,24 +125,48 @@ export async function runIndex(
       },
     });
     bar?.stop();
+    if (parsed.files.length === 0) {
+      throw new UsageError(
+        `no Go files found in ${choice.root} (vendor/ and _test.go are skipped unless --include-vendor/--include-tests)`,
+      );
+    }
     if (bar) ctx.stderr.write(' linking: resolving calls, types and framework hops...\n');
-    const debug = debugLogger(ctx, 'index');
     debug(
       `discover ${Math.round(parsed.timings.discoverMs)} ms, parse ${Math.round(parsed.timings.parseMs)} ms: ${parsed.parsed} parsed, ${parsed.reused} unchanged`,
     );
+    // From here on a Ctrl-C fails the next statement (or interrupts the running one), and the
+    // link's write transaction rolls back.
+    store.stopOn(signal);
     const link = await linkTree({
       store,
       parsed,
       ...(options.rules ? { rules: options.rules } : {}),
     });
+    // A Ctrl-C that came during the (synchronous) link is seen only now: the link finished, so
+    // its index stands, but the run still ends as interrupted.
+    if (signal.aborted)
+      throw new InterruptedError('interrupted; the index was already complete and is saved');
+    if (link.unchanged) await refreshTreeOrigin(store, link.treeId, parsed.tree);
+    if (parsed.tree.unpublished && parsed.tree.commit) {
+      ctx.stderr.write(
+        `note: ${parsed.tree.commit.slice(0, 12)} is on no branch or tag of the origin remote, so answers carry no GitHub permalinks; push it and index again to get them\n`,
+      );
+    }
     debug(
       link.unchanged
         ? 'link skipped: same files, facts and rules as the last run'
         : `load ${Math.round(link.timings.loadMs)} ms, link ${Math.round(link.timings.linkMs)} ms, write ${Math.round(link.timings.writeMs)} ms`,
     );
-    const problems = parsed.files
-      .filter((f) => f.status !== 'ok')
-      .map((f) => ({ path: f.path, status: f.status, message: f.message }));
+    const problems = [
+      ...parsed.tree.unreadable.map((u) => ({
+        path: u.path,
+        status: 'unreadable',
+        message: u.why,
+      })),
+      ...parsed.files
+        .filter((f) => f.status !== 'ok')
+        .map((f) => ({ path: f.path, status: f.status, message: f.message })),
+    ];
     return {
       repo: choice.root,
       db: choice.dbPath,
@@ -145,11 +192,102 @@ export async function runIndex(
       },
       rebuiltFrom: opened.rebuiltFrom,
     };
+  } catch (error) {
+    // A first run that failed leaves no empty database behind (one with parsed files is kept:
+    // the next run resumes from it).
+    if (created && !(await holdsParsedFiles(store))) {
+      await store?.close().catch(() => undefined);
+      store = undefined;
+      removeDatabaseFiles(choice.dbPath);
+    }
+    throw error;
   } finally {
     bar?.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await store?.close();
+    interrupts.dispose();
+    await store?.close().catch(() => undefined);
     lock.release();
   }
+}
+
+/**
+ * Checks a database before its rows are trusted: a damaged file is refused (with the fix), rows
+ * of no tree are dropped, and a tree whose row counts do not match what was written is relinked.
+ */
+async function checkBeforeReuse(store: Store, choice: RepoChoice, ctx: CliContext): Promise<void> {
+  const problem = await quickCheck(store);
+  if (problem) throw new IndexDamagedError(choice.dbPath, problem);
+  const orphans = await removeOrphanRows(store);
+  if (orphans > 0)
+    ctx.stderr.write(`note: removed ${orphans} rows of no indexed tree from ${choice.dbPath}\n`);
+  const tree = await findTree(store, choice.root);
+  if (!tree) return;
+  const rows = await checkTreeRows(store, tree, { exact: true });
+  if (rows) {
+    ctx.stderr.write(
+      `note: the index of ${choice.root} in ${choice.dbPath} is incomplete (${rows}); rebuilding it\n`,
+    );
+    await invalidateTree(store, tree.id);
+  }
+}
+
+/** `index --rebuild`: deletes the database, only when it is one that k8s-read made. */
+async function removeForRebuild(dbPath: string, ctx: CliContext): Promise<void> {
+  if (!existsSync(dbPath)) return;
+  if (!(await isK8sReadDatabase(dbPath))) {
+    throw new DatabasePathError(
+      dbPath,
+      'not a database that k8s-read made (or too damaged to tell)',
+      '--rebuild deletes only its own databases: delete it yourself if it is an index, or pass --db with a new path',
+    );
+  }
+  removeDatabaseFiles(dbPath);
+  ctx.stderr.write(`note: deleted ${dbPath}; indexing from scratch\n`);
+}
+
+async function holdsParsedFiles(store: Store | undefined): Promise<boolean> {
+  if (!store) return false;
+  const row = await store
+    .get<{ n: number }>('SELECT EXISTS (SELECT 1 FROM blobs) AS n')
+    .catch(() => undefined);
+  return Boolean(row?.n);
+}
+
+/**
+ * The first Ctrl-C (or SIGTERM) asks the run to stop; later ones only say it is stopping. Exiting
+ * at once would tear down parser threads inside native code (which aborts the process), and the
+ * stop itself takes at most the file each thread is on.
+ */
+function watchInterrupts(ctx: CliContext): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  let repeated = false;
+  const onSignal = () => {
+    if (!controller.signal.aborted) {
+      ctx.stderr.write('\ninterrupted; saving what was parsed and stopping\n');
+      controller.abort();
+    } else if (!repeated) {
+      repeated = true;
+      ctx.stderr.write('still stopping: the previous index is kept\n');
+    }
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      // Interrupted: the process is on its way out with 130; one more Ctrl-C must not kill it
+      // before it says what happened (Node's default for SIGINT ends the process at once).
+      if (controller.signal.aborted) {
+        process.on('SIGINT', () => undefined);
+        process.on('SIGTERM', () => undefined);
+      }
+    },
+  };
+}
+
+/** CI systems set CI; a progress bar redrawn on every file only fills their logs. */
+function runsInCi(env: NodeJS.ProcessEnv): boolean {
+  const value = env.CI?.trim().toLowerCase();
+  return value !== undefined && value !== '' && value !== '0' && value !== 'false';
 }

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../errors.js';
+import { gitBlobId } from '../shared/git-blob.js';
 import {
   readCachedBlame,
   touchCachedBlame,
@@ -62,35 +63,37 @@ export async function blameFile(
   // `-L 96,96 -M` would miss a moved function that a whole-file blame finds: blame it all, then cut.
   const blameRange = options.detectMoves || options.detectCopies ? undefined : range;
 
-  const [head, headBlob, workBlob, flags] = await Promise.all([
-    repo.head(),
-    repo.tryRun(['rev-parse', '--verify', '--quiet', `HEAD:./${file}`]),
-    repo.run(['hash-object', '--', file]),
-    blameFlags(repo, options),
-  ]);
-  if (!headBlob.ok) {
+  const [head, flags] = await Promise.all([repo.head(), blameFlags(repo, options)]);
+  // The whole file's blame, and the range's when only the range is blamed.
+  const keysOf = (blob: string): BlameCacheKey[] => {
+    const whole = { path: file, blob, options: flags.key };
+    return blameRange
+      ? [whole, { ...whole, options: `${flags.key} -L ${blameRange.start},${blameRange.end}` }]
+      : [whole];
+  };
+  const workBlob = gitBlobId(text);
+  // An answer cached at this very HEAD for the blob the work tree holds: that blob is HEAD's (it
+  // was when the row was written), so the file is clean and git need not be asked anything.
+  if (context.cache && !repo.shallow) {
+    for (const key of keysOf(workBlob)) {
+      const hit = await readCachedBlame<BlameLine[]>(context.cache, key).catch(() => undefined);
+      if (hit?.head === head) return finishBlame(repo, file, hit.lines, range, head, context);
+    }
+  }
+  // The file's blob at HEAD; the work tree's is hashed here (git's own hash-object is asked only
+  // when they differ: a clean or smudge filter may explain it).
+  const both = await repo.tryRun(['rev-parse', `HEAD:./${file}`]);
+  if (!both.ok) {
+    await repo.head(); // says so when there is no commit at all
     throw new UsageError(
       `${file} is not in HEAD (untracked or only staged); commit it first: blame reads git history`,
     );
   }
-  const blob = headBlob.stdout.trim();
-  const clean = blob === workBlob.trim();
+  const blob = both.stdout.trim();
+  const clean = blob === workBlob || blob === (await repo.run(['hash-object', '--', file])).trim();
   const cache = clean && !repo.shallow ? context.cache : undefined;
-  const wholeKey: BlameCacheKey = { path: file, blob, options: flags.key };
-  const rangeKey: BlameCacheKey = {
-    ...wholeKey,
-    options: `${flags.key} -L ${range?.start},${range?.end}`,
-  };
-
-  let lines = cache
-    ? await readValidBlame(
-        repo,
-        cache,
-        head,
-        blameRange ? [wholeKey, rangeKey] : [wholeKey],
-        context,
-      )
-    : undefined;
+  const keys = keysOf(blob);
+  let lines = cache ? await readValidBlame(repo, cache, head, keys, context) : undefined;
   if (!lines) {
     const args = ['blame', '--porcelain', '--root', ...flags.args];
     if (blameRange) args.push('-L', `${blameRange.start},${blameRange.end}`);
@@ -99,15 +102,24 @@ export async function blameFile(
     args.push('--', file);
     lines = parseBlamePorcelain(await repo.run(args), file);
     if (cache) {
-      await writeCachedBlame(cache, blameRange ? rangeKey : wholeKey, head, lines).catch(
-        (error: unknown) => {
-          context.debug?.(`blame cache write failed: ${String(error)}`);
-        },
-      );
+      await writeCachedBlame(cache, keys[keys.length - 1]!, head, lines).catch((error: unknown) => {
+        context.debug?.(`blame cache write failed: ${String(error)}`);
+      });
     }
   }
-  if (range) lines = lines.filter((l) => l.line >= range.start && l.line <= range.end);
+  return finishBlame(repo, file, lines, range, head, context);
+}
 
+/** The lines of the range, each with the pull request of its commit. */
+async function finishBlame(
+  repo: GitRepository,
+  file: string,
+  blamed: BlameLine[],
+  range: { start: number; end: number } | undefined,
+  head: string,
+  context: PullRequestOptions,
+): Promise<BlamedLine[]> {
+  const lines = range ? blamed.filter((l) => l.line >= range.start && l.line <= range.end) : blamed;
   const answers = await resolvePullRequests(
     repo,
     head,

@@ -7,6 +7,7 @@ import { K8sReadError } from '../errors.js';
 import { unquoteC } from './blame-porcelain.js';
 import {
   firstParagraph,
+  mergeDescription,
   parseCherryPickTitle,
   pullRequestRepo,
   pullRequestUrl,
@@ -79,7 +80,7 @@ export async function findPullRequestDetails(
     authorTime: merged.authorTime,
     // A merge's body opens with the title; a squash's body is the description itself.
     description: firstParagraph(
-      reference.kind === 'merge' ? stripFirstParagraph(merged.body) : merged.body,
+      reference.kind === 'merge' ? mergeDescription(merged.body) : merged.body,
     ),
     files: await changedFiles(repo, merged),
   };
@@ -87,12 +88,6 @@ export async function findPullRequestDetails(
   const picks = readCherryPicks(reference.title, prRepo);
   if (picks) details.cherryPickOf = picks;
   return details;
-}
-
-function stripFirstParagraph(body: string): string {
-  const trimmed = body.trim();
-  const gap = /\n\s*\n/.exec(trimmed);
-  return gap ? trimmed.slice(gap.index + gap[0].length) : '';
 }
 
 /** What the PR changed: the merge against its first parent (the main line before it). */

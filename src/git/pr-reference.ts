@@ -60,6 +60,39 @@ export function firstParagraph(body: string): string | null {
 }
 
 /**
+ * What Kubernetes' merge bots wrote before the PR title: the submit-queue's `Automatic merge from
+ * submit-queue[ (batch tested with PRs ...)][. If you want to cherry-pick ...]`, then the title
+ * on its own line; the older PR queue bot's `Auto commit by PR queue bot`, with no title at all.
+ */
+const SUBMIT_QUEUE = /^Automatic merge from submit-queue\b/;
+const PR_QUEUE_BOT = /^Auto commit by PR queue bot\b/;
+
+/**
+ * The PR title in a merge commit's body: the first paragraph, or for the merge bots the line
+ * after their own paragraph (null when they wrote none).
+ */
+export function mergeTitle(body: string): string | null {
+  const paragraphs = body.trim().split(/\n\s*\n/);
+  const first = paragraphs[0]?.trim() ?? '';
+  if (PR_QUEUE_BOT.test(first)) return null;
+  if (SUBMIT_QUEUE.test(first)) return paragraphs[1]?.trim().split('\n')[0]?.trim() || null;
+  return firstParagraph(body);
+}
+
+/** A merge commit's body after the PR title (and after the merge bot's paragraph). */
+export function mergeDescription(body: string): string {
+  const paragraphs = body.trim().split(/\n\s*\n/);
+  const first = paragraphs[0]?.trim() ?? '';
+  if (PR_QUEUE_BOT.test(first)) return paragraphs.slice(1).join('\n\n');
+  if (SUBMIT_QUEUE.test(first)) {
+    // The title is the first line of the next paragraph; the description may follow it directly.
+    const [, ...rest] = (paragraphs[1] ?? '').split('\n');
+    return [rest.join('\n'), ...paragraphs.slice(2)].filter((p) => p.trim()).join('\n\n');
+  }
+  return paragraphs.slice(1).join('\n\n');
+}
+
+/**
  * `owner/repo` from any form of a GitHub remote URL: https (with or without a user, `.git` or a
  * trailing slash), `git@github.com:owner/repo.git`, `ssh://git@github.com[:port]/owner/repo`,
  * `git://github.com/owner/repo`. Anything else (another host, a local path) is null.
@@ -97,7 +130,7 @@ export function readPullRequestReference(message: {
   body: string;
 }): { number: number; title: string | null; kind: 'merge' | 'squash' } | null {
   const merge = parseMergeSubject(message.subject);
-  if (merge) return { number: merge.number, title: firstParagraph(message.body), kind: 'merge' };
+  if (merge) return { number: merge.number, title: mergeTitle(message.body), kind: 'merge' };
   const squash = parseSquashSubject(message.subject);
   if (squash) return { number: squash.number, title: squash.title || null, kind: 'squash' };
   return null;

@@ -4,6 +4,7 @@
  * a picocolors instance, so the caller decides (TTY, NO_COLOR) and tests read plain text.
  */
 import type picocolors from 'picocolors';
+import { printablePath } from '../shared/text.js';
 import { short } from './pull-requests.js';
 import type { BlamedLine, HistoryEntry, PullRequestAnswer, PullRequestDetails } from './types.js';
 
@@ -89,7 +90,11 @@ export function renderHistoryText(
 
 export function renderPullRequestText(
   details: PullRequestDetails,
-  symbols: ReadonlyArray<{ symbol: string; file: string; line: number }> | undefined,
+  touched: {
+    /** The commit the symbols' lines refer to. */
+    at: string;
+    symbols: ReadonlyArray<{ symbol: string; file: string; line: number }>;
+  },
   c: Colors,
 ): string {
   const out: string[] = [];
@@ -105,10 +110,14 @@ export function renderPullRequestText(
     out.push('', details.description);
   out.push('', c.bold(`Files (${details.files.length}):`));
   for (const f of details.files)
-    out.push(`  ${f.status} ${f.oldPath ? `${f.oldPath} -> ` : ''}${f.path}`);
-  if (symbols) {
-    out.push('', c.bold(`Indexed symbols touched (${symbols.length}):`));
-    for (const s of symbols) out.push(`  ${s.symbol}  ${c.dim(`${s.file}:${s.line}`)}`);
-  }
+    out.push(
+      `  ${f.status} ${f.oldPath ? `${printablePath(f.oldPath)} -> ` : ''}${printablePath(f.path)}`,
+    );
+  out.push(
+    '',
+    c.bold(`Symbols touched (${touched.symbols.length}), lines as of ${short(touched.at)}:`),
+  );
+  for (const s of touched.symbols)
+    out.push(`  ${s.symbol}  ${c.dim(`${printablePath(s.file)}:${s.line}`)}`);
   return `${out.join('\n')}\n`;
 }

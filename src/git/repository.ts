@@ -1,27 +1,16 @@
 /**
- * One git repository seen through simple-git: every call is an argument array (no shell ever
- * sees user input), a failed call becomes a GitError that says what to do, and the expensive
- * facts (the commit graph of HEAD, commit messages) are read once per process.
+ * One git repository: every call is an argument array (no shell ever sees user input), a failed
+ * call becomes a GitError that says what to do, and the expensive facts (the commit graph of
+ * HEAD, commit messages, the origin remote) are read once per process.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { GitError as SimpleGitError, simpleGit, type SimpleGit } from 'simple-git';
 import { GitError } from '../errors.js';
 import { Mainline } from './mainline.js';
 import { parseGithubRemote } from './pr-reference.js';
+import { GitCommandFailure, runGit } from './run-git.js';
 
-/**
- * A git process that exited non-zero; `exitCode` tells `merge-base --is-ancestor`'s "no" apart.
- * It extends simple-git's own error class because simple-git re-wraps any other error as a string.
- */
-export class GitCommandFailure extends SimpleGitError {
-  constructor(
-    readonly exitCode: number,
-    readonly stderr: string,
-  ) {
-    super(undefined, stderr.trim() || `git exited with code ${exitCode}`);
-  }
-}
+export { GitCommandFailure };
 
 export interface CommitInfo {
   sha: string;
@@ -42,9 +31,9 @@ export class GitRepository {
   private readonly mainlines = new Map<string, Promise<Mainline>>();
   private readonly commitInfo = new Map<string, CommitInfo>();
   private remote: Promise<string | null> | undefined;
+  private headCommit: Promise<string> | undefined;
 
   private constructor(
-    private readonly git: SimpleGit,
     /** The directory paths are relative to (the chosen repository root; may sit below the top level). */
     readonly root: string,
     /** The work tree's top level (the root or an ancestor of it). */
@@ -59,25 +48,27 @@ export class GitRepository {
     if (!existsSync(root) || !statSync(root).isDirectory()) {
       throw new GitError(`${root} is not a directory; pass --repo PATH to a git checkout`);
     }
-    const git = simpleGit({
-      baseDir: root,
-      maxConcurrentProcesses: 4,
-      // Paths with spaces or non-ASCII characters come back verbatim rather than C-quoted.
-      config: ['core.quotePath=false'],
-      errors: (error, result) =>
-        result.exitCode !== 0
-          ? new GitCommandFailure(result.exitCode, Buffer.concat(result.stdErr).toString('utf8'))
-          : error,
-    });
+    // Asked now, answered by the time anyone needs it (blame's PR links): a process, not a wait.
+    const remote = runGit(root, ['remote', 'get-url', 'origin']).then(
+      parseGithubRemote,
+      () => null,
+    );
+    const facts = [
+      'rev-parse',
+      '--show-toplevel',
+      '--is-shallow-repository',
+      '--git-path',
+      'shallow',
+    ];
     let out: string;
+    let head: string | undefined;
     try {
-      out = await git.raw([
-        'rev-parse',
-        '--show-toplevel',
-        '--is-shallow-repository',
-        '--git-path',
-        'shallow',
-      ]);
+      // HEAD in the same process; a repository without commits fails that, and is asked again.
+      const lines = (await runGit(root, [...facts, 'HEAD^{commit}']).catch(() => undefined))?.split(
+        '\n',
+      );
+      head = lines?.[3];
+      out = lines ? lines.join('\n') : await runGit(root, facts);
     } catch (error) {
       if (/not a git repository/i.test(String((error as Error).message))) {
         throw new GitError(
@@ -94,13 +85,16 @@ export class GitRepository {
       shallow && existsSync(shallowFile)
         ? new Set(readFileSync(shallowFile, 'utf8').split('\n').filter(Boolean))
         : new Set<string>();
-    return new GitRepository(git, root, toplevel, shallow, shallowCommits);
+    const repo = new GitRepository(root, toplevel, shallow, shallowCommits);
+    repo.remote = remote;
+    if (head) repo.headCommit = Promise.resolve(head);
+    return repo;
   }
 
   /** Runs `git <args>` in the root and returns stdout; a failure becomes a GitError. */
   async run(args: readonly string[]): Promise<string> {
     try {
-      return await this.git.raw([...args]);
+      return await runGit(this.root, args);
     } catch (error) {
       throw wrapFailure(error, args[0] ?? '');
     }
@@ -111,17 +105,23 @@ export class GitRepository {
     args: readonly string[],
   ): Promise<{ ok: true; stdout: string } | { ok: false; failure: GitCommandFailure }> {
     try {
-      return { ok: true, stdout: await this.git.raw([...args]) };
+      return { ok: true, stdout: await runGit(this.root, args) };
     } catch (error) {
       if (error instanceof GitCommandFailure) return { ok: false, failure: error };
       throw wrapFailure(error, args[0] ?? '');
     }
   }
 
-  async head(): Promise<string> {
-    const result = await this.tryRun(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']);
-    if (!result.ok) throw new GitError(`${this.root} has no commits yet; commit something first`);
-    return result.stdout.trim();
+  /** HEAD's commit, read once: HEAD does not move while a command runs. */
+  head(): Promise<string> {
+    this.headCommit ??= this.tryRun(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}']).then(
+      (result) => {
+        if (!result.ok)
+          throw new GitError(`${this.root} has no commits yet; commit something first`);
+        return result.stdout.trim();
+      },
+    );
+    return this.headCommit;
   }
 
   async isAncestor(ancestor: string, descendant: string): Promise<boolean> {
@@ -151,6 +151,32 @@ export class GitRepository {
     return this.remote;
   }
 
+  /** Paths of the files in `commit`'s tree (all of them, or those `keep` accepts). */
+  async listFiles(commit: string, keep: (path: string) => boolean = () => true): Promise<string[]> {
+    const out = await this.run(['ls-tree', '-r', '-z', '--name-only', commit]);
+    return out.split('\0').filter((p) => p !== '' && keep(p));
+  }
+
+  /**
+   * The contents of files as they were at `commit` (paths as git diff prints them: relative to
+   * the top level), in one
+   * `git cat-file --batch` process: a pull request touches dozens of files, and a process per
+   * file would cost more than the parse. A path missing at that commit is absent from the map.
+   */
+  async readFiles(commit: string, paths: readonly string[]): Promise<Map<string, Buffer>> {
+    const wanted = paths.filter((p) => !/[\n\r]/.test(p));
+    if (wanted.length === 0) return new Map();
+    try {
+      const out = await runGit(this.root, ['cat-file', '--batch'], {
+        input: wanted.map((p) => `${commit}:${p}\n`).join(''),
+        binary: true,
+      });
+      return parseBatch(out, wanted);
+    } catch (error) {
+      throw wrapFailure(error, 'cat-file');
+    }
+  }
+
   /** Messages and authors of many commits in one `git log --no-walk` call, remembered. */
   async commits(shas: Iterable<string>): Promise<Map<string, CommitInfo>> {
     const wanted = [...new Set(shas)];
@@ -172,6 +198,24 @@ export class GitRepository {
     }
     return found;
   }
+}
+
+/** `git cat-file --batch` output: `<sha> <type> <size>\n<bytes>\n` per object, `<name> missing\n` for none. */
+function parseBatch(out: Buffer, paths: readonly string[]): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  let at = 0;
+  for (const file of paths) {
+    const end = out.indexOf(10, at);
+    if (end === -1) break;
+    const header = out.subarray(at, end).toString('utf8');
+    at = end + 1;
+    const match = /^[0-9a-f]+ (\w+) (\d+)$/.exec(header);
+    if (!match) continue; // "<name> missing"
+    const size = Number(match[2]);
+    if (match[1] === 'blob') files.set(file, out.subarray(at, at + size));
+    at += size + 1;
+  }
+  return files;
 }
 
 export function parseCommitRecords(out: string): CommitInfo[] {

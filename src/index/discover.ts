@@ -5,9 +5,11 @@
  * file hashed like a git blob. Then each package's import path (go.mod, else what a tree from
  * before go.mod says), and the packages it imports from outside the tree.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
+import { printablePath } from '../shared/text.js';
 import { resolveDependencies, vendoredModules, type DependencyReport } from './dependencies.js';
 import { readGoHeader, type GoHeader } from './go-header.js';
 import { inferImportPaths } from './gopath.js';
@@ -51,7 +53,19 @@ export interface TreeInfo {
   isGit: boolean;
   commit: string | null;
   dirty: boolean;
+  /**
+   * The origin remote's URL, when the indexed commit is on the remote (reachable from a remote
+   * branch or a tag): permalinks are built from it. Null otherwise.
+   */
   remote: string | null;
+  /** True when there is an origin but the indexed commit is on none of its branches or tags. */
+  unpublished: boolean;
+  /**
+   * The release tag on HEAD's main line (first parents) that describes HEAD: `v1.24.0`, or
+   * `v1.25.0-alpha.0-12-g941a0be80ab3` between tags. Only release tags of the module itself
+   * (`vX.Y.Z[-pre]`): the publishing bot's `kubernetes-1.14.0-alpha.1` markers and tags reached
+   * through merged branches say nothing about HEAD's version.
+   */
   version: string | null;
   files: SourceFile[];
   layout: ModuleLayout;
@@ -60,6 +74,8 @@ export interface TreeInfo {
   /** Packages (directories with Go files) by how their import path was found. */
   importPaths: Partial<Record<ImportPathSource, number>>;
   dependencies: DependencyReport;
+  /** Directories that could not be read, and files whose names Go cannot use: left out, said why. */
+  unreadable: { path: string; why: string }[];
 }
 
 export async function discoverTree(root: string, options: DiscoverOptions = {}): Promise<TreeInfo> {
@@ -143,12 +159,26 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
   skipped.duplicates = files.length - kept.length;
   let commit: string | null = null;
   let remote: string | null = null;
+  let unpublished = false;
   let version: string | null = null;
   if (git) {
     commit = await git.revparse(['HEAD']).catch(() => null);
     remote =
       (await git.raw(['config', '--get', 'remote.origin.url']).catch(() => '')).trim() || null;
-    version = (await git.raw(['describe', '--tags', '--abbrev=0']).catch(() => '')).trim() || null;
+    if (remote && commit) {
+      // Empty when a remote branch or tag holds the commit; the commit itself when none does.
+      const outside = await git
+        .raw(['rev-list', '-n', '1', commit, '--not', '--remotes', '--tags'])
+        .catch(() => '');
+      if (outside.trim() !== '') {
+        remote = null;
+        unpublished = true;
+      }
+    }
+    const described = await git
+      .raw(['describe', '--tags', '--first-parent', '--match', 'v[0-9]*'])
+      .catch(() => '');
+    version = RELEASE_TAG.test(described.trim()) ? described.trim() : null;
   }
   version ??= guessKubernetesVersion(root);
   return {
@@ -157,12 +187,14 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
     commit,
     dirty: listed.dirty,
     remote,
+    unpublished,
     version,
     files: kept,
     layout,
     skipped,
     importPaths: countImportPaths(kept, layout),
     dependencies,
+    unreadable: listed.unreadable,
   };
 }
 
@@ -327,6 +359,9 @@ function readText(root: string, p: string): string | null {
   }
 }
 
+/** `v1.24.0`, `v0.24.0-beta.1`, optionally with git describe's `-<n>-g<sha>` after it. */
+const RELEASE_TAG = /^v\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
+
 async function openGit(root: string) {
   const git = simpleGit({ baseDir: root, binary: 'git', maxConcurrentProcesses: 4 });
   try {
@@ -337,20 +372,35 @@ async function openGit(root: string) {
   }
 }
 
-async function listGitFiles(root: string): Promise<{ files: SourceFile[]; dirty: boolean }> {
+interface Listing {
+  files: SourceFile[];
+  dirty: boolean;
+  unreadable: { path: string; why: string }[];
+}
+
+async function listGitFiles(root: string): Promise<Listing> {
   const git = simpleGit({ baseDir: root });
-  // -z keeps names with spaces or non-ASCII characters intact (no quoting).
-  const staged = await git.raw(['ls-files', '-s', '-z', '--', '.']);
+  const unreadable: Listing['unreadable'] = [];
+  // -z keeps names with spaces or non-ASCII characters intact (no quoting); names that are not
+  // UTF-8 are found in the raw bytes (a decoded string would name a file that does not exist).
+  const staged = usableNames(
+    await gitBytes(root, ['ls-files', '-s', '-z', '--', '.']),
+    unreadable,
+    {
+      staged: true,
+    },
+  );
   const modified = new Set(
     splitZ(await git.raw(['diff', '--name-only', '-z', '--relative', '--', '.'])),
   );
   const deleted = new Set(splitZ(await git.raw(['ls-files', '-d', '-z', '--', '.'])));
-  const untracked = splitZ(
-    await git.raw(['ls-files', '-o', '--exclude-standard', '-z', '--', '.']),
-  );
+  const untracked = usableNames(
+    await gitBytes(root, ['ls-files', '-o', '--exclude-standard', '-z', '--', '.']),
+    unreadable,
+  ).filter((p) => !isSymlink(path.join(root, p)));
   const files: SourceFile[] = [];
   let dirty = false;
-  for (const entry of splitZ(staged)) {
+  for (const entry of staged) {
     const tab = entry.indexOf('\t');
     const [mode, blob] = entry.slice(0, tab).split(' ');
     const p = entry.slice(tab + 1);
@@ -365,28 +415,106 @@ async function listGitFiles(root: string): Promise<{ files: SourceFile[]; dirty:
     if (p.endsWith('.go')) dirty = true;
     files.push({ path: p });
   }
-  return { files, dirty };
+  return { files, dirty, unreadable };
 }
 
-function listDirectoryFiles(root: string): { files: SourceFile[]; dirty: boolean } {
+function listDirectoryFiles(root: string): Listing {
   const files: SourceFile[] = [];
+  const unreadable: Listing['unreadable'] = [];
   const walk = (dir: string, rel: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true, encoding: 'buffer' });
+    } catch (error) {
+      if (!rel) throw error;
+      unreadable.push({
+        path: `${rel}/`,
+        why: (error as NodeJS.ErrnoException).code ?? 'unreadable',
+      });
+      return;
+    }
+    for (const entry of entries) {
       if (entry.isSymbolicLink()) continue;
-      const relPath = rel ? `${rel}/${entry.name}` : entry.name;
+      const name = decodeName(entry.name, rel, unreadable);
+      if (name === undefined) continue;
+      const relPath = rel ? `${rel}/${name}` : name;
       if (entry.isDirectory()) {
-        if (entry.name === 'node_modules' || entry.name === '.git') continue;
-        walk(path.join(dir, entry.name), relPath);
+        if (name === 'node_modules' || name === '.git') continue;
+        walk(path.join(dir, name), relPath);
       } else if (
         entry.isFile() &&
-        (entry.name.endsWith('.go') || entry.name === 'go.mod' || entry.name === 'Godeps.json')
+        (name.endsWith('.go') || name === 'go.mod' || name === 'Godeps.json')
       ) {
         files.push({ path: relPath });
       }
     }
   };
   walk(root, '');
-  return { files, dirty: false };
+  return { files, dirty: false, unreadable };
+}
+
+const utf8Name = new TextDecoder('utf-8', { fatal: true });
+
+/** A file name as text, or undefined (and a note) when Go could not use it: not UTF-8, control characters. */
+function decodeName(
+  raw: Buffer,
+  rel: string,
+  unreadable: Listing['unreadable'],
+): string | undefined {
+  let name: string;
+  try {
+    name = utf8Name.decode(raw);
+  } catch {
+    const shown = raw.toString('utf8');
+    if (/\.go$/.test(shown))
+      unreadable.push({ path: rel ? `${rel}/${shown}` : shown, why: 'the file name is not UTF-8' });
+    return undefined;
+  }
+  const shown = printablePath(rel ? `${rel}/${name}` : name);
+  if (shown !== (rel ? `${rel}/${name}` : name)) {
+    if (/\.go$/.test(name))
+      unreadable.push({ path: shown, why: 'the file name holds control characters' });
+    return undefined;
+  }
+  return name;
+}
+
+/** `git <args>` as raw bytes (names that are not UTF-8 survive). */
+function gitBytes(root: string, args: string[]): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    execFile('git', args, { cwd: root, encoding: 'buffer', maxBuffer: 1 << 30 }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    ),
+  );
+}
+
+/** NUL-separated names from git, without those Go cannot use (noted in `unreadable`). */
+function usableNames(
+  out: Buffer,
+  unreadable: Listing['unreadable'],
+  options: { staged?: boolean } = {},
+): string[] {
+  const names: string[] = [];
+  let start = 0;
+  for (let end = out.indexOf(0); end !== -1; end = out.indexOf(0, start)) {
+    const raw = out.subarray(start, end);
+    start = end + 1;
+    if (raw.length === 0) continue;
+    // `ls-files -s` entries start with `mode blob stage\t`: only the name after the tab is checked.
+    const tab = options.staged ? raw.indexOf(9) : -1;
+    const prefix = tab === -1 ? '' : raw.subarray(0, tab + 1).toString('latin1');
+    const name = decodeName(tab === -1 ? raw : raw.subarray(tab + 1), '', unreadable);
+    if (name !== undefined) names.push(prefix + name);
+  }
+  return names;
+}
+
+function isSymlink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
 
 function splitZ(text: string): string[] {

@@ -100,6 +100,11 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     tree.files.flatMap((f) => (f.blob ? [f.blob] : [])),
     FACTS_VERSION,
   );
+  // Whether a file is too large depends on this run's limit: one skipped under a lower limit is
+  // parsed now, one parsed under a higher limit is skipped now.
+  const stored = await loadBlobs(store, [...known], { facts: false });
+  for (const [blob, row] of stored)
+    if ((row.status === 'too-large') !== row.bytes > maxBytes) known.delete(blob);
   const tasks: (ParseTask & { path: string })[] = [];
   const files: IndexedFile[] = [];
   for (const f of tree.files) {
@@ -148,8 +153,6 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   if (options.signal?.aborted) throw new IndexInterruptedError(results.size);
 
   // Files parsed earlier: their status comes from the stored blob rows.
-  const reusedBlobs = tree.files.flatMap((f) => (f.blob && known.has(f.blob) ? [f.blob] : []));
-  const stored = await loadBlobs(store, reusedBlobs, { facts: false });
   for (const f of tree.files) {
     const fresh = results.get(sourcePath(root, f));
     if (fresh) {
@@ -166,7 +169,9 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
         path: f.path,
         blob: f.blob,
         status: (row?.status ?? 'ok') as ParseResult['status'],
-        message: row?.message ?? null,
+        // The limit in the message is this run's, not the one the file was first skipped under.
+        message:
+          row?.status === 'too-large' ? `${row.bytes} bytes > ${maxBytes}` : (row?.message ?? null),
         bytes: row?.bytes ?? 0,
       });
     }
@@ -201,6 +206,11 @@ async function runParse(
     }
     return;
   }
+  // Workers stop between two files once this flag is set: terminating a worker inside
+  // tree-sitter's native code aborts the whole process, so the pool is destroyed only when idle.
+  const stop = new Int32Array(new SharedArrayBuffer(4));
+  const onAbort = () => Atomics.store(stop, 0, 1);
+  options.signal?.addEventListener('abort', onAbort, { once: true });
   // A small heap makes V8 collect often, which also frees the parse trees' native memory (V8
   // does not see it, so a large heap lets it pile up: 3.2 GB peak on Kubernetes without this).
   const pool = new Piscina({
@@ -225,17 +235,28 @@ async function runParse(
     // do not pile up in memory while the store catches up.
     let next = 0;
     const runOne = async (): Promise<void> => {
-      while (next < batches.length && !options.signal?.aborted) {
+      while (next < batches.length && !Atomics.load(stop, 0)) {
         const batch = batches[next++]!;
-        const result = (await pool.run({ tasks: batch, maxBytes })) as ParseResult[];
+        const result = (await pool.run({ tasks: batch, maxBytes, stop })) as ParseResult[];
         // Serialise the store writes; parsing goes on in the workers meanwhile.
         chain = chain.then(() => accept(result));
         await chain;
       }
     };
-    await Promise.all(Array.from({ length: jobs * 2 }, runOne));
+    // On a failure (a full disk, say) the other batches still finish before the pool goes.
+    const runs = await Promise.allSettled(
+      Array.from({ length: jobs * 2 }, () =>
+        runOne().catch((error: unknown) => {
+          onAbort();
+          throw error;
+        }),
+      ),
+    );
+    const failed = runs.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason;
     await chain;
   } finally {
+    options.signal?.removeEventListener('abort', onAbort);
     await pool.destroy();
   }
 }

@@ -13,12 +13,16 @@ const YIELD_EVERY = 8;
 export default async function parseBatch({
   tasks,
   maxBytes,
+  stop,
 }: {
   tasks: ParseTask[];
   maxBytes: number;
+  /** Set to 1 by the main thread to stop between two files (an interrupted run). */
+  stop?: Int32Array;
 }): Promise<ParseResult[]> {
   const results: ParseResult[] = [];
   for (const task of tasks) {
+    if (stop && Atomics.load(stop, 0)) break;
     results.push(parseFile(task, maxBytes));
     if (results.length % YIELD_EVERY === 0) await nextTurn();
   }

@@ -134,7 +134,7 @@ async function loadAndLink(store: Store, parsed: ParsedTree, extraRules: readonl
 function linkFingerprint(parsed: ParsedTree, extraRules: readonly string[]): string {
   const hash = createHash('sha1').update(`link ${LINK_VERSION} facts ${FACTS_VERSION}\n`);
   for (const f of [...parsed.files].sort((a, b) => (a.path < b.path ? -1 : 1)))
-    hash.update(`${f.path}\0${f.blob}\n`);
+    hash.update(`${f.path}\0${f.blob}\0${f.status}\n`);
   // Import paths and what was found outside the tree can change with no Go file changing.
   hash.update(JSON.stringify([parsed.tree.layout.modules, parsed.tree.dependencies]));
   for (const file of [path.join(rulesDir, 'frameworks.yaml'), ...extraRules]) {

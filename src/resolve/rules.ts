@@ -1,12 +1,10 @@
 /**
  * Framework rules (rules/frameworks.yaml), validated, with errors that name the file and rule.
  */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { z } from 'zod';
-import { UsageError } from '../errors.js';
+import { readYamlFile } from '../shared/yaml-file.js';
 
 const base = { id: z.string().min(1), description: z.string().optional() };
 
@@ -90,17 +88,10 @@ export function loadNoiseRules(): NoiseRules {
   return { packages: data.packages, functions: data.functions ?? [] };
 }
 
-function readYaml<T>(file: string, schema: z.ZodType<T>): T {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read rules file ${file}: ${(error as Error).message}`);
-  }
-  const result = schema.safeParse(parse(text));
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new UsageError(`${file}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
-  }
-  return result.data;
+function readYaml<S extends z.ZodType>(file: string, schema: S): z.output<S> {
+  return readYamlFile(file, schema, {
+    kind: 'rules file',
+    fix: 'fix the rule(s) above (rules/frameworks.yaml documents every kind)',
+    unreadableFix: 'check the path given to --rules',
+  }).data;
 }

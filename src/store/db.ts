@@ -1,40 +1,96 @@
 /**
  * A small promise wrapper over `sqlite3` — the only place that talks to the driver. Everyone else
  * uses the typed functions in src/store/*.ts.
+ *
+ * Faults of the environment (a damaged file, a lock held by another process, a read-only file, a
+ * full disk) come out as K8sReadErrors that name the file and the fix; any other SQLite error is a
+ * bug and keeps its statement in the message.
  */
+import { accessSync, constants, existsSync } from 'node:fs';
+import path from 'node:path';
 import sqlite3 from 'sqlite3';
+import type { K8sReadError } from '../errors.js';
+import {
+  DatabaseIoError,
+  DatabaseLockedError,
+  DatabaseReadOnlyError,
+  DiskFullError,
+  IndexDamagedError,
+  InterruptedError,
+} from '../errors.js';
 
 export type SqlValue = string | number | bigint | null | Buffer;
 export type SqlParams = readonly SqlValue[] | Record<string, SqlValue>;
 
+/** How long a statement waits for another process's lock before giving up. */
+const BUSY_TIMEOUT_MS = 5000;
+
+export interface OpenOptions {
+  /** @default false */
+  readonly?: boolean;
+  /** Create the file when it is missing (ignored when readonly). @default true */
+  create?: boolean;
+  /**
+   * Read a file nobody may write to (read-only, in a read-only directory) without the lock and
+   * shared-memory files SQLite otherwise needs beside a WAL database. Implies readonly.
+   * @default false
+   */
+  immutable?: boolean;
+}
+
 export class Store {
+  private busyTimeoutMs = BUSY_TIMEOUT_MS;
+  private stopped: AbortSignal | undefined;
+
   private constructor(
     private readonly db: sqlite3.Database,
     readonly path: string,
+    /** Opened without write access (a read-only file, or asked for). */
+    readonly readonly: boolean,
   ) {}
 
   /** Opens (creating when `create`) the database at `path`. `:memory:` works for tests. */
-  static open(
-    path: string,
-    options: { readonly?: boolean; create?: boolean } = {},
-  ): Promise<Store> {
-    const mode = options.readonly
+  static open(file: string, options: OpenOptions = {}): Promise<Store> {
+    const readonly = Boolean(options.readonly || options.immutable);
+    let mode = readonly
       ? sqlite3.OPEN_READONLY
       : sqlite3.OPEN_READWRITE | (options.create === false ? 0 : sqlite3.OPEN_CREATE);
+    let name = file;
+    if (options.immutable) {
+      mode |= sqlite3.OPEN_URI;
+      name = `file:${encodeURI(path.resolve(file)).replace(/[?#]/g, encodeURIComponent)}?immutable=1`;
+    }
     return new Promise((resolve, reject) => {
-      const db = new sqlite3.Database(path, mode, (err) => {
-        if (err) return reject(err);
+      const db = new sqlite3.Database(name, mode, (err) => {
+        if (err) return reject(describeFault(err, file) ?? err);
         // Another process (an index run, a blame cache write) may hold the write lock briefly.
-        db.configure('busyTimeout', 5000);
-        resolve(new Store(db, path));
+        db.configure('busyTimeout', BUSY_TIMEOUT_MS);
+        resolve(new Store(db, file, readonly));
       });
     });
   }
 
+  /**
+   * From now on every statement fails with an InterruptedError once `signal` fires, and the one
+   * running is interrupted: the transaction around it rolls back, leaving the previous contents.
+   */
+  stopOn(signal: AbortSignal): void {
+    this.stopped = signal;
+    signal.addEventListener('abort', () => this.db.interrupt(), { once: true });
+  }
+
+  /** Sets how long statements wait for another process's lock (`PRAGMA busy_timeout`). */
+  async setBusyTimeout(ms: number): Promise<void> {
+    await this.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.round(ms))}`);
+    this.busyTimeoutMs = ms;
+  }
+
   run(sql: string, params: SqlParams = []): Promise<{ changes: number; lastID: number }> {
     return new Promise((resolve, reject) => {
+      if (this.isStopped(reject)) return;
+      const fail = (err: Error) => reject(this.wrap(err, sql));
       this.db.run(sql, params, function (this: sqlite3.RunResult, err: Error | null) {
-        if (err) reject(withSql(err, sql));
+        if (err) fail(err);
         else resolve({ changes: this.changes, lastID: this.lastID });
       });
     });
@@ -42,8 +98,9 @@ export class Store {
 
   all<T = Record<string, SqlValue>>(sql: string, params: SqlParams = []): Promise<T[]> {
     return new Promise((resolve, reject) => {
+      if (this.isStopped(reject)) return;
       this.db.all(sql, params, (err, rows) => {
-        if (err) reject(withSql(err, sql));
+        if (err) reject(this.wrap(err, sql));
         else resolve(rows as T[]);
       });
     });
@@ -51,8 +108,9 @@ export class Store {
 
   get<T = Record<string, SqlValue>>(sql: string, params: SqlParams = []): Promise<T | undefined> {
     return new Promise((resolve, reject) => {
+      if (this.isStopped(reject)) return;
       this.db.get(sql, params, (err, row) => {
-        if (err) reject(withSql(err, sql));
+        if (err) reject(this.wrap(err, sql));
         else resolve(row as T | undefined);
       });
     });
@@ -61,7 +119,8 @@ export class Store {
   /** Runs several `;`-separated statements (schema files). */
   exec(sql: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.db.exec(sql, (err) => (err ? reject(withSql(err, sql.slice(0, 200))) : resolve()));
+      if (this.isStopped(reject)) return;
+      this.db.exec(sql, (err) => (err ? reject(this.wrap(err, sql.slice(0, 200))) : resolve()));
     });
   }
 
@@ -76,7 +135,8 @@ export class Store {
       await this.exec('COMMIT');
       return result;
     } catch (error) {
-      await this.exec('ROLLBACK').catch(() => undefined);
+      // Not through exec: a stopped store must still roll back.
+      await new Promise<void>((resolve) => this.db.exec('ROLLBACK', () => resolve()));
       throw error;
     }
   }
@@ -95,9 +155,72 @@ export class Store {
 
   close(): Promise<void> {
     return new Promise((resolve, reject) =>
-      this.db.close((err) => (err ? reject(err) : resolve())),
+      this.db.close((err) => (err ? reject(this.wrap(err, 'close')) : resolve())),
     );
   }
+
+  private isStopped(reject: (error: Error) => void): boolean {
+    if (!this.stopped?.aborted) return false;
+    reject(interrupted());
+    return true;
+  }
+
+  private wrap(err: Error, sql: string): Error {
+    if (this.stopped?.aborted && (err as { code?: string }).code === 'SQLITE_INTERRUPT')
+      return interrupted();
+    return describeFault(err, this.path, this.busyTimeoutMs) ?? withSql(err, sql);
+  }
+}
+
+function interrupted(): InterruptedError {
+  return new InterruptedError('interrupted; the previous index is unchanged');
+}
+
+/**
+ * The K8sReadError for a fault of the file or the machine, or undefined for anything else (a bug).
+ * SQLite's codes say what happened; the file system says why (whose permission is missing).
+ */
+export function describeFault(
+  err: Error,
+  file: string,
+  busyTimeoutMs = BUSY_TIMEOUT_MS,
+): K8sReadError | undefined {
+  const code = (err as { code?: string }).code ?? '';
+  const detail = err.message.replace(/^SQLITE_\w+:\s*/, '');
+  switch (code) {
+    case 'SQLITE_CORRUPT':
+    case 'SQLITE_NOTADB':
+      return new IndexDamagedError(file, detail);
+    case 'SQLITE_BUSY':
+    case 'SQLITE_LOCKED':
+      return new DatabaseLockedError(file, busyTimeoutMs);
+    case 'SQLITE_READONLY':
+    case 'SQLITE_PERM':
+      return new DatabaseReadOnlyError(file, whyReadOnly(file));
+    case 'SQLITE_FULL':
+      return new DiskFullError(file);
+    case 'SQLITE_IOERR':
+    case 'SQLITE_CANTOPEN':
+      return new DatabaseIoError(file, detail);
+  }
+  const missing = /^SQLITE_ERROR: no such table: (\w+)/.exec(err.message);
+  if (missing) return new IndexDamagedError(file, `table ${missing[1]} is missing`);
+  return undefined;
+}
+
+/** Which permission a write needs and lacks: the file's, or its directory's (for -wal, -shm). */
+function whyReadOnly(file: string): string {
+  const writable = (p: string) => {
+    try {
+      accessSync(p, constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (existsSync(file) && !writable(file)) return 'no write permission on the file';
+  if (!writable(path.dirname(file))) return `no write permission on ${path.dirname(file)}`;
+  return 'the file system is read-only';
 }
 
 function withSql(err: Error, sql: string): Error {

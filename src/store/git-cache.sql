@@ -4,8 +4,13 @@
 -- of another format are dropped, never misread. Index rebuilds leave these tables alone: a
 -- commit's pull request does not change when the code is re-indexed.
 
--- As the index: readers never wait for a writer (an `index` run holds its write for long).
+-- As the index: readers never wait for a writer (an `index` run holds its write for long). In WAL
+-- mode, synchronous=NORMAL never corrupts the file; a power cut may lose the last answers cached.
 PRAGMA journal_mode = WAL;
+PRAGMA synchronous = NORMAL;
+
+-- One transaction for the tables: one sync on a new cache instead of one per statement.
+BEGIN;
 
 CREATE TABLE IF NOT EXISTS git_cache_meta (
   key   TEXT PRIMARY KEY,
@@ -45,3 +50,5 @@ CREATE TABLE IF NOT EXISTS git_mainline (
   depth      INTEGER
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS git_mainline_by_depth ON git_mainline (depth) WHERE depth IS NOT NULL;
+
+COMMIT;

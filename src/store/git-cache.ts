@@ -3,10 +3,11 @@
  * blames. Values are stored as JSON written by src/git; this layer only keys and moves them, so
  * it never needs to know their shape.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Store } from './db.js';
+import type { Store } from './db.js';
+import { openK8sReadDatabase } from './verify.js';
 
 /** Bump when src/git changes what it stores; rows of another format are dropped on open. */
 export const GIT_CACHE_FORMAT = 1;
@@ -18,13 +19,13 @@ const CACHE_WRITE_WAIT_MS = 250;
 
 /** Opens (creating the file and its directory when missing) the database and its git tables. */
 export async function openGitCache(dbPath: string): Promise<Store> {
-  if (dbPath !== ':memory:') mkdirSync(path.dirname(dbPath), { recursive: true });
-  const store = await Store.open(dbPath);
+  // Only a database k8s-read made: the cache never adds its tables to anyone else's file.
+  const { store } = await openK8sReadDatabase(dbPath, 'write');
   try {
     await ensureGitCache(store);
     // Cache writes are a nicety: while an `index` run holds the write lock, skip them quickly
     // (callers ignore the SQLITE_BUSY) instead of making a blame wait the default 5 s each time.
-    await store.exec(`PRAGMA busy_timeout = ${CACHE_WRITE_WAIT_MS}`);
+    await store.setBusyTimeout(CACHE_WRITE_WAIT_MS);
   } catch (error) {
     await store.close().catch(() => undefined);
     throw error;

@@ -3,10 +3,11 @@
  * replacing one tree's derived tables in a single transaction so an interrupted run leaves the
  * previous index whole.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Store } from './db.js';
+import { openK8sReadDatabase, recordTreeRows } from './verify.js';
 
 /** Bump with any change to schema.sql or to what the link phase writes. */
 export const SCHEMA_VERSION = 5;
@@ -24,10 +25,10 @@ export async function openIndexStore(
   dbPath: string,
   options: { readonly?: boolean } = {},
 ): Promise<OpenedIndex> {
-  if (dbPath !== ':memory:' && !options.readonly)
-    mkdirSync(path.dirname(dbPath), { recursive: true });
-  const store = await Store.open(dbPath, { readonly: options.readonly ?? false });
-  if (options.readonly) return { store, rebuiltFrom: null };
+  if (options.readonly)
+    return { store: await Store.open(dbPath, { readonly: true }), rebuiltFrom: null };
+  // Only a database k8s-read made is ever rebuilt; anything else is refused untouched.
+  const { store } = await openK8sReadDatabase(dbPath, 'write');
   let rebuiltFrom: string | null = null;
   const hasMeta = await store.get(
     "SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
@@ -335,6 +336,15 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
       `INSERT INTO details (tree, symbol, kind, payload) SELECT ${id}, value->>0, value->>1, value->>2 FROM json_each(?)`,
       t.details.map((d) => [d.symbol, d.kind, d.payload]),
     );
+    await recordTreeRows(store, id, {
+      files: t.files.length,
+      symbols: t.symbols.length,
+      edges: t.edges.length,
+      bindings: t.bindings.length,
+      packages: t.packages.length,
+      made: t.made.length,
+      details: t.details.length,
+    });
     await store.exec(readSql('indexes.sql'));
     return id;
   });

@@ -121,6 +121,8 @@ export async function findSymbolsByIds(
   return out;
 }
 
+const MAX_SEARCH_LENGTH = 4096;
+
 /** Symbols whose name or symbol contains `text`, ranked: exact name, name prefix, then others. */
 export async function searchSymbols(
   store: Store,
@@ -128,6 +130,8 @@ export async function searchSymbols(
   text: string,
   limit = 50,
 ): Promise<DefinitionRow[]> {
+  // No symbol is this long, and SQLite refuses LIKE patterns past 50,000 bytes.
+  if (text.length > MAX_SEARCH_LENGTH) return [];
   const like = `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
   const rows = await store.all<DefinitionRow>(
     `SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND kind != 'external' AND (name LIKE ? ESCAPE '\\' OR symbol LIKE ? ESCAPE '\\') LIMIT 2000`,
@@ -338,4 +342,19 @@ export async function findRegistryEntries(
     if (key !== undefined && target && target.kind !== 'param') out.push({ key, target });
   }
   return out;
+}
+
+/** The package path of each indexed directory of a tree (from its files). */
+export async function findPackagesByDirectory(
+  store: Store,
+  treeId: number,
+): Promise<Map<string, string>> {
+  const rows = await store.all<{ path: string; package: string }>(
+    'SELECT path, package FROM files WHERE tree = ? AND package IS NOT NULL',
+    [treeId],
+  );
+  const byDir = new Map<string, string>();
+  for (const r of rows)
+    byDir.set(r.path.includes('/') ? r.path.slice(0, r.path.lastIndexOf('/')) : '', r.package);
+  return byDir;
 }

@@ -1,10 +1,8 @@
 /** rules/components.yaml, validated. */
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import { z } from 'zod';
-import { UsageError } from '../errors.js';
+import { readYamlFile } from '../shared/yaml-file.js';
 import type { ComponentRules } from './trace-component.js';
 
 const schema = z.object({
@@ -22,10 +20,10 @@ const rulesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 export function loadComponentRules(
   file = path.join(rulesDir, 'components.yaml'),
 ): Record<string, ComponentRules> {
-  const result = schema.safeParse(parse(readFileSync(file, 'utf8')));
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new UsageError(`${file}: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
-  }
-  return result.data.components as Record<string, ComponentRules>;
+  const { data } = readYamlFile(file, schema, {
+    kind: 'rules file',
+    fix: 'fix the component(s) above',
+    unreadableFix: 'reinstall k8s-read (rules/ ships with it)',
+  });
+  return data.components as Record<string, ComponentRules>;
 }

@@ -5,10 +5,37 @@
  * reported as `file:line:column: field: problem`, the position taken from the YAML document, so a
  * reader fixes a scenario without guessing.
  */
-import { readFileSync } from 'node:fs';
-import { LineCounter, isMap, isScalar, parseDocument, type Document } from 'yaml';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import {
+  formatIssue,
+  parseYamlText,
+  readYamlFile,
+  type YamlDocument,
+  type YamlPath,
+} from '../shared/yaml-file.js';
+
+/**
+ * Limits on what a scenario may ask for. A twin run narrates every pod and every step, in memory:
+ * `replicas: 100000000` ran for minutes at 2 GB before these. Far above any scenario a reader
+ * follows, far below what hurts.
+ */
+export const SCENARIO_LIMITS = {
+  replicas: 1000,
+  objects: 1000,
+  steps: 10_000,
+  /** Virtual time, in ms: one hour. */
+  durationMs: 3_600_000,
+} as const;
+
+const replicas = z
+  .number()
+  .int()
+  .nonnegative()
+  .max(
+    SCENARIO_LIMITS.replicas,
+    `at most ${SCENARIO_LIMITS.replicas} replicas in a twin run (it narrates every pod)`,
+  );
 
 /** `1.5s`, `250ms`, `2m`, or a number of seconds; in milliseconds. */
 export const duration = z
@@ -22,6 +49,12 @@ export const duration = z
     const n = Number(match[1]);
     return match[2] === 'ms' ? n : match[2] === 's' ? n * 1000 : n * 60_000;
   });
+
+/** A point in a run's virtual time: a duration of at most an hour. */
+const runTime = duration.refine(
+  (ms) => ms <= SCENARIO_LIMITS.durationMs,
+  'at most 1h of virtual time in a twin run',
+);
 
 /** CPU as `500m`, `2`, `0.5` -> millicores. */
 const cpu = z
@@ -145,7 +178,7 @@ export const objectSpec = z
     taints: z.array(taint).optional(),
     unschedulable: z.boolean().optional(),
     // ReplicaSet, App
-    replicas: z.number().int().nonnegative().optional(),
+    replicas: replicas.optional(),
     selector: labels.optional(),
     template: z
       .strictObject({
@@ -201,10 +234,10 @@ export const stepActions = {
     kind: z.enum(['ReplicaSet', 'App']),
     namespace: z.string().optional(),
     name,
-    replicas: z.number().int().nonnegative(),
+    replicas,
   }),
   deleteRandomPods: z.strictObject({
-    count: z.number().int().positive(),
+    count: z.number().int().positive().max(SCENARIO_LIMITS.replicas),
     selector: labels.optional(),
   }),
   expireWatches: z.literal(true),
@@ -237,7 +270,7 @@ export type Step = { at: number } & { [K in StepAction]?: z.output<(typeof stepA
 
 /** The common shape; `settings` is checked by the twin's own schema. */
 function scenarioSchema(allowedActions: readonly StepAction[], settings: z.ZodType) {
-  const step = z.strictObject({ at: duration, ...stepShape }).superRefine((value, ctx) => {
+  const step = z.strictObject({ at: runTime, ...stepShape }).superRefine((value, ctx) => {
     const present = (Object.keys(value) as string[]).filter(
       (k) => k !== 'at' && value[k as StepAction] !== undefined,
     );
@@ -261,10 +294,16 @@ function scenarioSchema(allowedActions: readonly StepAction[], settings: z.ZodTy
     twin: z.string().optional(),
     description: z.string().optional(),
     seed: z.number().int().nonnegative().optional(),
-    duration: duration.optional(),
+    duration: runTime.optional(),
     settings: settings.optional(),
-    objects: z.array(objectSpec).optional(),
-    steps: z.array(step).optional(),
+    objects: z
+      .array(objectSpec)
+      .max(SCENARIO_LIMITS.objects, `at most ${SCENARIO_LIMITS.objects} objects in a twin run`)
+      .optional(),
+    steps: z
+      .array(step)
+      .max(SCENARIO_LIMITS.steps, `at most ${SCENARIO_LIMITS.steps} steps in a twin run`)
+      .optional(),
   });
 }
 
@@ -287,6 +326,17 @@ export interface ScenarioSpec<Settings> {
   settings: z.ZodType<Settings>;
 }
 
+/** How scenario files are read: the shared YAML loader, with this twin's example as the fix. */
+function yamlOptions(twin: string) {
+  const example = `see guides/scenarios/${twin}.yaml for a working example`;
+  return {
+    kind: 'scenario',
+    fix: `fix the field(s) above (${example})`,
+    syntaxFix: `fix the YAML syntax (${example})`,
+    allowedFields: allowedKeysHint,
+  };
+}
+
 /**
  * Reads and validates a scenario file for a twin. Throws a UsageError naming file, line, column
  * and field for every problem found.
@@ -296,15 +346,12 @@ export function loadScenario<Settings>(
   spec: ScenarioSpec<Settings>,
   shownAs = file,
 ): Scenario<Settings> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(
-      `cannot read scenario ${shownAs}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; pass --scenario with an existing YAML file`,
-    );
-  }
-  return parseScenario(text, shownAs, spec);
+  const doc = readYamlFile(file, scenarioSchema(spec.actions, spec.settings), {
+    ...yamlOptions(spec.twin),
+    shownAs,
+    unreadableFix: 'pass --scenario with an existing YAML file',
+  });
+  return toScenario(doc, shownAs, spec);
 }
 
 /** Validates scenario text (the file name is only used in messages). */
@@ -313,37 +360,16 @@ export function parseScenario<Settings>(
   file: string,
   spec: ScenarioSpec<Settings>,
 ): Scenario<Settings> {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  if (doc.errors.length > 0) {
-    const lines = doc.errors.slice(0, 5).map((e) => {
-      // prettyErrors is off, so linePos is not filled in: ask the line counter.
-      const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
-      return `${file}:${pos?.line ?? 1}:${pos?.col ?? 1}: YAML: ${e.message.split('\n')[0]}`;
-    });
-    throw new UsageError(
-      `invalid scenario:\n  ${lines.join('\n  ')}\nfix the YAML syntax (see guides/scenarios/${spec.twin}.yaml for a working example)`,
-    );
-  }
   const schema = scenarioSchema(spec.actions, spec.settings);
-  const parsed = schema.safeParse(doc.toJS() ?? {});
-  if (!parsed.success) {
-    const lines = parsed.error.issues.slice(0, 5).map((issue) => {
-      const keys = issue.code === 'unrecognized_keys' ? (issue as { keys: string[] }).keys : [];
-      const path = keys.length > 0 ? [...issue.path, keys[0]!] : issue.path;
-      const { line, col } = positionOf(doc, lineCounter, path as (string | number)[]);
-      const field = formatPath(path as (string | number)[]) || '(top level)';
-      const message =
-        issue.code === 'unrecognized_keys'
-          ? `unknown field (allowed here: ${allowedKeysHint(path)})`
-          : issue.message;
-      return `${file}:${line}:${col}: ${field}: ${message}`;
-    });
-    throw new UsageError(
-      `invalid scenario:\n  ${lines.join('\n  ')}\nfix the field(s) above (see guides/scenarios/${spec.twin}.yaml for a working example)`,
-    );
-  }
-  const data = parsed.data as {
+  return toScenario(parseYamlText(text, file, schema, yamlOptions(spec.twin)), file, spec);
+}
+
+function toScenario<Settings>(
+  doc: YamlDocument<unknown>,
+  file: string,
+  spec: ScenarioSpec<Settings>,
+): Scenario<Settings> {
+  const data = doc.data as {
     twin?: string;
     description?: string;
     seed?: number;
@@ -353,9 +379,9 @@ export function parseScenario<Settings>(
     steps?: Step[];
   };
   if (data.twin !== undefined && data.twin !== spec.twin) {
-    const { line, col } = positionOf(doc, lineCounter, ['twin']);
+    const issue = doc.issueAt(['twin'], `this scenario is for "${data.twin}", not "${spec.twin}"`);
     throw new UsageError(
-      `invalid scenario:\n  ${file}:${line}:${col}: twin: this scenario is for "${data.twin}", not "${spec.twin}"\nrun \`k8s-read twin run ${data.twin} --scenario ${file}\` instead`,
+      `invalid scenario:\n  ${formatIssue(issue)}\nrun \`k8s-read twin run ${data.twin} --scenario ${file}\` instead`,
     );
   }
   return {
@@ -370,40 +396,7 @@ export function parseScenario<Settings>(
   };
 }
 
-/** The line and column of the deepest node on `path` that exists in the document. */
-function positionOf(
-  doc: Document,
-  lineCounter: LineCounter,
-  path: readonly (string | number)[],
-): { line: number; col: number } {
-  for (let depth = path.length; depth >= 0; depth--) {
-    const prefix = path.slice(0, depth);
-    // For a key of a map, point at the key itself: that is where the reader looks.
-    if (depth > 0) {
-      const parent = prefix.length === 1 ? doc.contents : doc.getIn(prefix.slice(0, -1), true);
-      if (isMap(parent)) {
-        const last = prefix[prefix.length - 1];
-        const pair = parent.items.find((item) => isScalar(item.key) && item.key.value === last);
-        const range = (pair?.key as { range?: [number, number, number] } | undefined)?.range;
-        if (range) return lineCounter.linePos(range[0]);
-      }
-    }
-    const node = depth === 0 ? doc.contents : doc.getIn(prefix, true);
-    const range = (node as { range?: [number, number, number] } | null | undefined)?.range;
-    if (range) return lineCounter.linePos(range[0]);
-  }
-  return { line: 1, col: 1 };
-}
-
-/** `steps[2].create.kind` */
-function formatPath(path: readonly (string | number)[]): string {
-  let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${part}` : part;
-  return out;
-}
-
-function allowedKeysHint(path: readonly PropertyKey[]): string {
-  const parent = path.slice(0, -1);
+function allowedKeysHint(parent: YamlPath): string {
   if (parent.length === 0) return 'twin, description, seed, duration, settings, objects, steps';
   if (parent.length === 2 && parent[0] === 'steps') return `at and one action`;
   if (parent[0] === 'settings' && parent.length === 1) return "see the twin's example scenario";

@@ -84,8 +84,8 @@ describe('the TUI’s trace pane', () => {
 });
 
 describe('trace, export trace and tui', () => {
-  it('take the same flags for the trace they draw', () => {
-    const program = buildProgram(ctx);
+  it('take the same flags for the trace they draw', async () => {
+    const program = await buildProgram(ctx);
     const command = (...names: string[]) => {
       let cmd = program;
       for (const name of names) cmd = cmd.commands.find((c) => c.name() === name)!;

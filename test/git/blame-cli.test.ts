@@ -253,11 +253,11 @@ describe('k8s-read history and pr', () => {
     ]);
   });
 
-  it('shows a pull request: merge commit, title and files; says how to list symbols without an index', async () => {
+  it('shows a pull request: merge commit, title and files; says when no package path names its symbols', async () => {
     const result = await cli(['pr', '#12']);
     expect(result).toEqual({
       code: 0,
-      stderr: `note: no index for ${repo.root}; run \`k8s-read index\` to list the symbols this pull request touched\n`,
+      stderr: `note: no package path for 1 changed Go file (no go.mod at ${short(merged.merge)} and none in the index); their symbols are not listed\n`,
       stdout: [
         '#12 Add to the queue',
         'https://github.com/kubernetes/demo/pull/12',
@@ -265,6 +265,8 @@ describe('k8s-read history and pr', () => {
         '',
         'Files (1):',
         '  M pkg/queue.go',
+        '',
+        `Symbols touched (0), lines as of ${short(merged.merge)}:`,
         '',
       ].join('\n'),
     });

@@ -21,7 +21,15 @@ export interface RunCliOptions {
   env?: Record<string, string | undefined>;
   input?: string;
   timeoutMs?: number;
+  /**
+   * Run as a user without special rights (uid/gid 65534 when the tests run as root), so that file
+   * permissions mean what they mean for a user. The files involved must be reachable by that user.
+   */
+  unprivileged?: boolean;
 }
+
+/** True when `unprivileged` changes the user: the tests run as root. */
+export const dropsPrivileges = process.getuid?.() === 0;
 
 export function runCli(args: readonly string[], options: RunCliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
@@ -37,6 +45,7 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
       cwd: options.cwd ?? projectRoot,
       env: env as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
+      ...(options.unprivileged && dropsPrivileges ? { uid: 65534, gid: 65534 } : {}),
     });
     let stdout = '';
     let stderr = '';

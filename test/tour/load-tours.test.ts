@@ -66,6 +66,20 @@ describe('parseTour', () => {
     ]);
   });
 
+  it('says a field of the wrong type has the wrong type, not that it is missing (issue 14, case 8)', () => {
+    const text = tourYaml()
+      .replace('order: 1', 'order: "first"')
+      .replace('    prose: Filter, score, select.', '    prose: [Filter, score, select]');
+    expect(issuesOf(text)).toEqual([
+      expect.objectContaining({
+        line: 3,
+        field: 'order',
+        message: 'expected number, not a string ("first")',
+      }),
+      expect.objectContaining({ field: 'steps[1].prose', message: 'expected string, not a list' }),
+    ]);
+  });
+
   it('rejects a short name where a full symbol belongs, pointing at the value', () => {
     const text = tourYaml().replace(
       'symbol: (*k8s.io/kubernetes/pkg/scheduler.Scheduler).schedulePod',

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   AmbiguousSymbolError,
+  DatabasePathError,
   IndexMissingError,
   SymbolNotFoundError,
   UsageError,
@@ -128,9 +129,15 @@ function parseCount(value: string): number {
 }
 
 function parsePullRequestNumber(value: string): number {
-  const match = /^#?(\d+)$/.exec(value);
+  const match = /^#?(\d+)$/.exec(value.trim());
   if (!match || Number(match[1]) === 0)
     throw new InvalidArgumentError('write the pull request number, e.g. 123 or #123');
+  // GitHub numbers issues and pull requests with 32-bit integers; beyond that a number is a typo
+  // (and beyond 2^53 it would print as 1e+23).
+  if (match[1]!.length > 10 || Number(match[1]) > 2 ** 31 - 1)
+    throw new InvalidArgumentError(
+      `no pull request has a number that large (${match[1]!.length} digits)`,
+    );
   return Number(match[1]);
 }
 
@@ -161,7 +168,10 @@ async function openGitSession(options: GitCommandOptions, ctx: CliContext): Prom
   try {
     cache = await openGitCache(choice.dbPath);
   } catch (error) {
-    debug(`no cache at ${choice.dbPath}: ${String(error)}`);
+    // A --db that is not k8s-read's is worth a line: the user named it, and it is left alone.
+    if (error instanceof DatabasePathError)
+      ctx.stderr.write(`warning: ${error.message}; answers are not cached\n`);
+    else debug(`no cache at ${choice.dbPath}: ${String(error)}`);
   }
   return {
     choice,
@@ -360,52 +370,43 @@ async function runPullRequest(
 ): Promise<void> {
   await withGitSession(options, ctx, async (session) => {
     const [
-      { findPullRequestDetails, symbolsTouched },
+      { findPullRequestDetails },
+      { findSymbolsAtMerge },
       { renderPullRequestText },
       { default: picocolors },
     ] = await Promise.all([
       import('../../git/pr-lookup.js'),
+      import('../pr-symbols.js'),
       import('../../git/render-text.js'),
       import('picocolors'),
     ]);
     const details = await findPullRequestDetails(session.repo, number, {
       github: options.github ?? null,
     });
-    const goFiles = details.files
-      .filter((f) => f.path.endsWith('.go') && f.status !== 'D')
-      .map((f) => f.path);
-    const definitions = goFiles.length ? await findIndexedDefinitions(goFiles, options, ctx) : [];
-    const symbols = definitions
-      ? symbolsTouched(definitions, details.files).map(({ symbol, kind, file, line, endLine }) => ({
-          symbol,
-          kind,
-          file,
-          line,
-          endLine,
-        }))
-      : undefined;
-    if (!symbols)
+    const touched = await findSymbolsAtMerge(session.repo, details, () =>
+      indexedPackages(options, ctx),
+    );
+    if (touched.unplaced.length > 0)
       ctx.stderr.write(
-        `note: no index for ${session.choice.root}; run \`k8s-read index\` to list the symbols this pull request touched\n`,
+        `note: no package path for ${touched.unplaced.length} changed Go file${touched.unplaced.length === 1 ? '' : 's'} (no go.mod at ${touched.at.slice(0, 8)} and none in the index); their symbols are not listed\n`,
       );
 
     if (options.output === 'json') {
-      writeJson(ctx.stdout, { ...details, symbols: symbols ?? null });
+      writeJson(ctx.stdout, { ...details, symbolsAt: touched.at, symbols: touched.symbols });
       return;
     }
     ctx.stdout.write(
-      renderPullRequestText(details, symbols, picocolors.createColors(useColor(ctx))),
+      renderPullRequestText(details, touched, picocolors.createColors(useColor(ctx))),
     );
   });
 }
 
-/** The indexed definitions in these files, or undefined when there is no index to ask (none is built for this). */
-async function findIndexedDefinitions(
-  files: readonly string[],
+/** Package paths by directory from the index, when there is one (none is built for this). */
+async function indexedPackages(
   options: RepoOptions,
   ctx: CliContext,
-): Promise<DefinitionRow[] | undefined> {
-  const [{ openIndex }, { findDefinitionsInFiles }] = await Promise.all([
+): Promise<Map<string, string>> {
+  const [{ openIndex }, { findPackagesByDirectory }] = await Promise.all([
     import('../open-index.js'),
     import('../../store/symbols.js'),
   ]);
@@ -413,13 +414,11 @@ async function findIndexedDefinitions(
   try {
     index = await openIndex(ctx, options, { autoIndex: false, quiet: true });
   } catch (error) {
-    if (error instanceof IndexMissingError) return undefined;
+    if (error instanceof IndexMissingError) return new Map();
     throw error;
   }
   try {
-    return (await findDefinitionsInFiles(index.store, index.treeId, files)).filter(
-      (d) => d.kind !== 'external',
-    );
+    return await findPackagesByDirectory(index.store, index.treeId);
   } finally {
     await index.close();
   }

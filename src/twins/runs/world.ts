@@ -10,6 +10,43 @@ import { Timeline, type TimelineEvent } from '../sim/timeline.js';
 import { FakeApiServer, verbMirrors, type NewObject } from '../apiserver.js';
 import { metaNamespaceKeyFunc, selectorMatches, type KubeObject, type Pod } from '../objects.js';
 import type { ObjectSpec, Scenario, Step, StepAction } from '../scenario.js';
+import { UsageError } from '../../errors.js';
+
+/**
+ * The most events one run records. A timeline is for reading, and its events live in memory (a
+ * million took 3.5 GB); default scenarios make a few hundred.
+ */
+export const MAX_EVENTS = 50_000;
+
+/** The most clock tasks one run executes: a scenario that never settles stops here. */
+const MAX_TASKS = 20_000_000;
+
+/** A scenario that would make a run too big to read or to hold: stopped, and said how to shrink it. */
+export class TwinRunLimitError extends UsageError {
+  constructor(what: string, atMs: number) {
+    super(
+      `the scenario made ${what} by t=${(atMs / 1000).toFixed(3)}s, more than a twin run narrates; shorten its duration, or lower its replicas, objects or steps`,
+      { code: 'E_TWIN_LIMIT' },
+    );
+  }
+}
+
+/** A timeline that stops the run once it holds `limit` events. */
+class CappedTimeline extends Timeline {
+  constructor(
+    private readonly clockRef: VirtualClock,
+    private readonly limit: number,
+  ) {
+    super(clockRef);
+  }
+
+  override emit(component: string, event: string, key: string, detail: string, mirrors: string) {
+    // Thrown again at every later emit, so a twin that catches errors cannot run on.
+    if (this.events.length >= this.limit)
+      throw new TwinRunLimitError(`more than ${this.limit} events`, this.clockRef.now());
+    super.emit(component, event, key, detail, mirrors);
+  }
+}
 
 /** The result of `twin run`: exactly the JSON contract of `-o json`. */
 export interface TwinRun {
@@ -30,6 +67,8 @@ export interface World {
 export interface WorldOptions {
   /** The watch cache's history per kind. @default 1000 */
   historySize?: number;
+  /** The most events the run records before it stops with a TwinRunLimitError. @default MAX_EVENTS */
+  maxEvents?: number;
 }
 
 /** A clock, a random source, a timeline and an API server holding the scenario's objects. */
@@ -40,7 +79,7 @@ export function createWorld(
 ): World {
   const clock = new VirtualClock();
   const rand = new SeededRandom(seed);
-  const timeline = new Timeline(clock);
+  const timeline = new CappedTimeline(clock, options.maxEvents ?? MAX_EVENTS);
   const apiserver = new FakeApiServer({
     clock,
     rand,
@@ -161,9 +200,19 @@ export function scenarioDuration(scenario: Scenario<unknown>, settle = 5000): nu
 
 /** Runs the clock to the scenario's end, stops every goroutine, and returns the timeline. */
 export function finishRun(world: World, twin: string, durationMs: number): TwinRun {
-  world.clock.run({ until: durationMs });
+  const run = () => {
+    const before = world.clock.steps;
+    try {
+      world.clock.run({ until: durationMs, maxTasks: before + MAX_TASKS });
+    } catch (error) {
+      if (error instanceof TwinRunLimitError || world.clock.steps <= before + MAX_TASKS)
+        throw error;
+      throw new TwinRunLimitError(`more than ${MAX_TASKS} steps`, world.clock.now());
+    }
+  };
+  run();
   world.stop.close();
-  world.clock.run({ until: durationMs });
+  run();
   return { twin, seed: world.rand.seed, events: world.timeline.events };
 }
 
