@@ -5,8 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inflateRawSync } from 'node:zlib';
-import type { FileFacts } from '../index/facts.js';
+import { decodeFacts } from '../index/facts-codec.js';
 import type { IndexProgress, ParsedTree } from '../index/index-repository.js';
 import type { Store } from '../store/db.js';
 import { findTree, loadBlobs, replaceTree } from '../store/index-store.js';
@@ -107,7 +106,7 @@ async function loadAndLink(store: Store, parsed: ParsedTree, extraRules: readonl
     if (!row?.facts) continue;
     inputs.push({
       path: f.path,
-      facts: JSON.parse(inflateRawSync(row.facts).toString('utf8')) as FileFacts,
+      facts: decodeFacts(row.facts),
     });
   }
   blobs.clear();
