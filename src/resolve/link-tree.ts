@@ -125,6 +125,8 @@ async function loadAndLink(store: Store, parsed: ParsedTree, extraRules: readonl
     literals: model.funcs.filter((f) => f.fact.kind === 'lit').length,
     types: [...model.packages.values()].reduce((n, p) => n + p.types.size, 0),
     excludedByBuild: model.excluded.size,
+    // Files tree-sitter could not parse whole: their facts outside the errors are kept.
+    syntaxErrors: parsed.files.filter((f) => f.status === 'syntax').length,
   };
   return { link, packageOf, excluded: new Set(model.excluded.keys()), counts, t1 };
 }
