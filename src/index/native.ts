@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { K8sReadError } from '../errors.js';
-import { readQuerySources } from './queries.js';
+import { joinedQuerySource } from './query-files.js';
 
 /** What one parse hands back (offsets in UTF-16 code units, as JavaScript strings index). */
 export interface NativeParse {
@@ -76,9 +76,7 @@ export function nativeParser(rules: WalkRules): {
     const binding = createRequire(import.meta.url)(nativeBindingPath) as Binding;
     const names = binding.configure({
       ...rules,
-      query: readQuerySources()
-        .map((s) => s.source)
-        .join('\n'),
+      query: joinedQuerySource(),
       fieldedTypes: fieldedTypes(),
     });
     loaded = { binding, names };
