@@ -55,6 +55,8 @@ export interface ParsedTree {
   parsed: number;
   reused: number;
   bytesParsed: number;
+  /** Encoded facts of the blobs parsed by this run, so the link phase need not read them back. */
+  facts: Map<string, Uint8Array>;
   timings: { discoverMs: number; parseMs: number };
 }
 
@@ -110,6 +112,7 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
 
   const t1 = performance.now();
   const results = new Map<string, ParseResult>();
+  const facts = new Map<string, Uint8Array>();
   let bytes = 0;
   let pending: BlobRow[] = [];
   const flush = async () => {
@@ -120,10 +123,10 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   };
   const accept = async (batch: ParseResult[]) => {
     for (const r of batch) {
-      // Facts live only until written: keeping them for every file cost ~1.5 GB on Kubernetes.
-      const { facts: _facts, ...slim } = r;
+      const { facts: encoded, ...slim } = r;
       results.set(r.abs, slim);
       bytes += r.bytes;
+      if (r.blob && encoded) facts.set(r.blob, encoded);
       if (r.blob) {
         pending.push({
           blob: r.blob,
@@ -177,6 +180,7 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     parsed: tasks.length,
     reused: tree.files.length - tasks.length,
     bytesParsed: bytes,
+    facts,
     timings: { discoverMs, parseMs: performance.now() - t1 },
   };
 }

@@ -99,17 +99,20 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
  * garbage by the time the (long) write runs: collections during the write then walk ~1 GB less.
  */
 async function loadAndLink(store: Store, parsed: ParsedTree, extraRules: readonly string[]) {
-  const blobs = await loadBlobs(store, [...new Set(parsed.files.map((f) => f.blob))]);
+  // Blobs parsed by this run are still in memory; the others are read back from the database.
+  const stored = [
+    ...new Set(parsed.files.flatMap((f) => (parsed.facts.has(f.blob) ? [] : [f.blob]))),
+  ];
+  const blobs = await loadBlobs(store, stored);
   const inputs: ModelInput[] = [];
   for (const f of parsed.files) {
-    const row = blobs.get(f.blob);
-    if (!row?.facts) continue;
-    inputs.push({
-      path: f.path,
-      facts: decodeFacts(row.facts),
-    });
+    const encoded = parsed.facts.get(f.blob) ?? blobs.get(f.blob)?.facts;
+    if (!encoded) continue;
+    inputs.push({ path: f.path, facts: decodeFacts(encoded) });
   }
   blobs.clear();
+  // Decoded now; a later link of the same parse reads them from the database.
+  parsed.facts.clear();
   const t1 = performance.now();
   const model = buildModel(inputs, parsed.tree.layout);
   fixImportNames(model);
