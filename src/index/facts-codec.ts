@@ -78,8 +78,14 @@ class Writer {
   }
 }
 
+// Reused across calls (encoding is synchronous): a fresh 16 KB buffer a file cost more than the
+// strings it held. The result is an exact-size copy.
+const bodyWriter = new Writer();
+const headWriter = new Writer();
+
 export function encodeFacts(facts: unknown): Uint8Array {
-  const body = new Writer();
+  const body = bodyWriter;
+  body.pos = 0;
   const strings = new Map<string, number>();
   const shapes = new Map<string, Shape>();
   const shapeList: Shape[] = [];
@@ -149,7 +155,8 @@ export function encodeFacts(facts: unknown): Uint8Array {
 
   // Header: version, strings (count, UTF-16 lengths, UTF-8 bytes; JSON text for the rare string
   // that is not well-formed UTF-16), shapes (count, then key count and key string indexes).
-  const head = new Writer();
+  const head = headWriter;
+  head.pos = 0;
   head.byte(VERSION);
   const list = [...strings.keys()];
   const odd: number[] = [];
