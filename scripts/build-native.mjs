@@ -34,7 +34,13 @@ const candidates = [
 ].filter(Boolean);
 const nodeGyp = candidates.find((c) => existsSync(c));
 const args = ['rebuild', '--loglevel=error'];
-if (process.env.npm_config_nodedir) args.push(`--nodedir=${process.env.npm_config_nodedir}`);
+// Node's own headers when they sit beside it (a distribution's node), else npm's setting, else
+// node-gyp's cache (which it fills from the network when empty).
+const prefix = path.join(path.dirname(process.execPath), '..');
+const nodedir =
+  process.env.npm_config_nodedir ??
+  (existsSync(path.join(prefix, 'include', 'node', 'node_api.h')) ? prefix : undefined);
+if (nodedir) args.push(`--nodedir=${nodedir}`);
 const r = nodeGyp
   ? spawnSync(process.execPath, [nodeGyp, ...args], { stdio: ['ignore', 'ignore', 'inherit'] })
   : spawnSync('node-gyp', args, { stdio: ['ignore', 'ignore', 'inherit'], shell: true });

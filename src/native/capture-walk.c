@@ -308,16 +308,26 @@ static napi_value named_property(napi_env env, napi_value object, const char *na
   return value;
 }
 
+/* The one argument of a call and this thread's state (NULL before configure). */
+static int read_call(napi_env env, napi_callback_info info, napi_value *arg, State **st) {
+  size_t argc = 1;
+  if (napi_get_cb_info(env, info, &argc, arg, NULL, NULL) != napi_ok || argc < 1) {
+    napi_throw_error(env, NULL, "k8s-read native: one argument expected");
+    return 0;
+  }
+  *st = NULL;
+  napi_get_instance_data(env, (void **)st);
+  return 1;
+}
+
 /*
  * configure({ query, leafTypes, bodyTypes, fieldedTypes, keptTokens, docCaptures, skipCaptures })
  * -> { captureNames, typeNames, typeNamed, fieldNames }
  */
 static napi_value configure(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  State *st = NULL;
-  napi_get_instance_data(env, (void **)&st);
+  State *st;
+  if (!read_call(env, info, argv, &st)) return NULL;
   if (st) {
     napi_throw_error(env, NULL, "k8s-read native: configure() runs once per thread");
     return NULL;
@@ -441,11 +451,9 @@ static napi_value to_int32_array(napi_env env, const IntBuf *b) {
  * named child count, parent's comments (count, pairs).
  */
 static napi_value parse(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  State *st = NULL;
-  napi_get_instance_data(env, (void **)&st);
+  State *st;
+  if (!read_call(env, info, argv, &st)) return NULL;
   if (!st) {
     napi_throw_error(env, NULL, "k8s-read native: configure() first");
     return NULL;
