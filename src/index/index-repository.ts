@@ -205,8 +205,7 @@ async function runParse(
     }
     return;
   }
-  // A small heap makes V8 collect often, which also frees the parse trees' native memory (V8
-  // does not see it, so a large heap lets it pile up: 3.2 GB peak on Kubernetes without this).
+  // A worker's heap holds one batch's facts at a time; the limit keeps four of them small.
   const pool = new Piscina({
     filename: workerFile,
     minThreads: jobs,
