@@ -228,16 +228,11 @@ export interface TreeReplacement {
 export async function replaceTree(store: Store, t: TreeReplacement): Promise<number> {
   // One large transaction: in WAL mode, synchronous=OFF skips the fsyncs but keeps the database
   // consistent (a crash loses the transaction, never corrupts the previous index). ~1 s saved.
-  // A large page cache and in-memory sorting for the index builds at the end.
-  await store.exec(
-    'PRAGMA synchronous = OFF; PRAGMA cache_size = -131072; PRAGMA temp_store = MEMORY',
-  );
+  await store.exec('PRAGMA synchronous = OFF');
   try {
     return await replaceTreeInTransaction(store, t);
   } finally {
-    await store.exec(
-      'PRAGMA synchronous = NORMAL; PRAGMA cache_size = -2000; PRAGMA temp_store = DEFAULT',
-    );
+    await store.exec('PRAGMA synchronous = NORMAL');
   }
 }
 
