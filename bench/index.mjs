@@ -1,126 +1,216 @@
 #!/usr/bin/env node
-// Benchmarks `k8s-read index` on a real Kubernetes tree (issue: full index <= 30 s, <= 2 GB peak
-// RSS, database <= 500 MB, no-op re-run <= 3 s), universal-ctags on the same files for scale, and
-// a second version sharing the database (client-go at two tags: only changed blobs are parsed).
+// Benchmarks `k8s-read index` beside the parse-only floor of the same files (bench/parse-floor.mjs:
+// tree-sitter alone, one thread) and universal-ctags (definitions only; skipped when not
+// installed), in one run, per tree: wall and CPU, the index's phases, ratios, peak RSS, database
+// size and a no-op re-run. Then a second version sharing the database (only changed blobs may be
+// parsed) and the start-up time of commands (`<command> --help`: everything before an action).
 //
-//   node bench/index.mjs [--repo /tmp/k/SeeTheWorld1+kubernetes] [--client-go /tmp/k/kubernetes+client-go]
+//   node bench/index.mjs --repo <kubernetes> [--repo <client-go> ...] [--runs 3]
+//        [--second-version <git repo>@<tag>..<tag>] [--startup-runs 10]
+//
+// Issue targets (v1.24, 2 cores): full index <= 12 s (about 3.75x the 2-core parse floor), peak
+// RSS <= 1.5 GB, database <= 200 MB, no-op re-index <= 0.5 s, start-up <= 100 ms before a
+// command's own work. Nothing is written into the trees: a second version is a shared clone.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const cli = path.join(here, '..', 'dist', 'cli.js');
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-};
-const repo = arg('--repo', process.env.KUBERNETES_SRC ?? '/tmp/k/SeeTheWorld1+kubernetes');
-const clientGo = arg('--client-go', '/tmp/k/kubernetes+client-go');
+const dist = path.join(here, '..', 'dist');
+const cli = path.join(dist, 'cli.js');
+const args = process.argv.slice(2);
+const all = (name) => args.flatMap((a, i) => (a === name && args[i + 1] ? [args[i + 1]] : []));
+const one = (name, fallback) => all(name)[0] ?? fallback;
+const repos = all('--repo');
+if (repos.length === 0 && process.env.KUBERNETES_SRC) repos.push(process.env.KUBERNETES_SRC);
+const runs = Number(one('--runs', '3'));
+const startupRuns = Number(one('--startup-runs', '10'));
+const secondVersion = one('--second-version');
+const jobs = os.availableParallelism();
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'k8s-read-bench-index-'));
+const haveTime = existsSync('/usr/bin/time');
+const haveCtags = spawnSync('ctags', ['--version'], { encoding: 'utf8' }).status === 0;
 
-/** Runs the CLI under /usr/bin/time -v when present, for the peak RSS of the whole process. */
-function timed(args) {
-  const haveTime = existsSync('/usr/bin/time');
+const median = (xs) => {
+  const s = xs.filter((x) => typeof x === 'number').sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : null;
+};
+
+/** Runs a command under /usr/bin/time -v when present: wall, CPU (user + sys) and peak RSS. */
+function timed(command, commandArgs, options = {}) {
   const started = process.hrtime.bigint();
   const r = haveTime
-    ? spawnSync('/usr/bin/time', ['-v', process.execPath, cli, ...args], {
+    ? spawnSync('/usr/bin/time', ['-v', command, ...commandArgs], {
         encoding: 'utf8',
         maxBuffer: 1 << 28,
+        ...options,
       })
-    : spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+    : spawnSync(command, commandArgs, { encoding: 'utf8', maxBuffer: 1 << 28, ...options });
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
-  if (r.status !== 0) throw new Error(`k8s-read ${args.join(' ')} failed:\n${r.stderr}`);
-  const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr ?? '');
-  return { wallMs, peakMb: rss ? Number(rss[1]) / 1024 : null, json: JSON.parse(r.stdout) };
+  if (r.status !== 0) throw new Error(`${command} ${commandArgs.join(' ')} failed:\n${r.stderr}`);
+  const field = (re) => Number(re.exec(r.stderr ?? '')?.[1] ?? NaN);
+  const cpuMs =
+    (field(/User time \(seconds\): ([\d.]+)/) + field(/System time \(seconds\): ([\d.]+)/)) * 1000;
+  const rssKb = field(/Maximum resident set size \(kbytes\): (\d+)/);
+  return {
+    wallMs: Math.round(wallMs),
+    cpuMs: Number.isFinite(cpuMs) ? Math.round(cpuMs) : null,
+    peakMb: Number.isFinite(rssKb) ? Math.round(rssKb / 1024) : null,
+    stdout: r.stdout,
+  };
 }
 
-const results = {};
-if (existsSync(repo)) {
-  const db = path.join(scratch, 'k8s.sqlite');
-  const full = timed(['index', '--repo', repo, '--db', db, '-o', 'json']);
-  const noop = timed(['index', '--repo', repo, '--db', db, '-o', 'json']);
-  results.full = {
-    wallMs: Math.round(full.wallMs),
-    peakMb: full.peakMb && Math.round(full.peakMb),
-    timings: full.json.timings,
-    counts: full.json.counts,
-    files: full.json.files,
-    megabytes: full.json.megabytes,
-  };
-  results.noop = {
-    wallMs: Math.round(noop.wallMs),
-    parsed: noop.json.parsed,
-    peakMb: noop.peakMb && Math.round(noop.peakMb),
-  };
-  results.dbMb = Math.round(statSync(db).size / 1e6);
-  // universal-ctags over the same files (definitions only), for scale.
-  const files = execFileSync('git', ['ls-files', '--', '*.go'], {
-    cwd: repo,
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-  })
-    .split('\n')
-    .filter(
-      (f) =>
-        f &&
-        !f.startsWith('vendor/') &&
-        !f.includes('/vendor/') &&
-        !f.endsWith('_test.go') &&
-        !/(^|\/)(testdata|_|\.)/.test(f),
-    );
-  const list = path.join(scratch, 'files.txt');
-  writeFileSync(list, files.join('\n'));
-  const ctags = spawnSync('ctags', ['--version'], { encoding: 'utf8' });
-  if (ctags.status === 0) {
-    const t0 = process.hrtime.bigint();
-    spawnSync('ctags', ['-L', list, '-f', path.join(scratch, 'tags'), '--languages=Go'], {
-      cwd: repo,
-    });
-    results.ctagsMs = Math.round(Number(process.hrtime.bigint() - t0) / 1e6);
-    results.ctagsFiles = files.length;
-  }
+const index = (repo, db) => {
+  const r = timed(process.execPath, [cli, 'index', '--repo', repo, '--db', db, '-o', 'json']);
+  return { ...r, json: JSON.parse(r.stdout) };
+};
+
+/** The files `index` parses, from its own discovery. */
+async function listFiles(repo) {
+  const { discoverTree } = await import(
+    pathToFileURL(path.join(dist, 'index', 'discover.js')).href
+  );
+  const tree = await discoverTree(repo, {});
+  const list = path.join(scratch, `files-${path.basename(repo)}.txt`);
+  writeFileSync(list, tree.files.map((f) => path.join(repo, f.path)).join('\n'));
+  return list;
 }
-if (existsSync(clientGo)) {
+
+async function benchTree(repo) {
+  const list = await listFiles(repo);
+  const floors = [];
+  const ctags = [];
+  const full = [];
+  let db;
+  for (let i = 0; i < runs; i++) {
+    const floor = timed(process.execPath, [path.join(here, 'parse-floor.mjs'), '--list', list]);
+    floors.push({ ...floor, ...JSON.parse(floor.stdout) });
+    if (haveCtags) {
+      ctags.push(
+        timed('ctags', ['-L', list, '-f', path.join(scratch, 'tags'), '--languages=Go'], {
+          cwd: repo,
+        }),
+      );
+    }
+    db = path.join(scratch, `${path.basename(repo)}-${i}.sqlite`);
+    const r = index(repo, db);
+    full.push({
+      wallMs: r.wallMs,
+      cpuMs: r.cpuMs,
+      peakMb: r.peakMb,
+      timings: r.json.timings,
+      files: r.json.files,
+      megabytes: r.json.megabytes,
+      counts: r.json.counts,
+    });
+    if (i < runs - 1) rmSync(db, { force: true });
+  }
+  const noop = index(repo, db);
+  const dbMb = Math.round(statSync(db).size / 1e6);
+  const wall = median(full.map((r) => r.wallMs));
+  const floorWall = median(floors.map((f) => f.wallMs));
+  const ctagsWall = median(ctags.map((c) => c.wallMs));
+  const phase = (name) => median(full.map((r) => r.timings[name]));
+  return {
+    repo,
+    files: full[0].files,
+    megabytes: full[0].megabytes,
+    index: {
+      wallMs: wall,
+      runs: full.map((r) => r.wallMs),
+      cpuMs: median(full.map((r) => r.cpuMs)),
+      peakMb: median(full.map((r) => r.peakMb)),
+      phasesMs: Object.fromEntries(
+        ['discoverMs', 'parseMs', 'loadMs', 'linkMs', 'writeMs'].map((p) => [p, phase(p)]),
+      ),
+      counts: full[0].counts,
+    },
+    parseFloor: {
+      oneThreadWallMs: floorWall,
+      runs: floors.map((f) => f.wallMs),
+      cpuMs: median(floors.map((f) => f.cpuMs)),
+      files: floors[0].files,
+    },
+    ctags: haveCtags ? { wallMs: ctagsWall, runs: ctags.map((c) => c.wallMs) } : 'not installed',
+    ratios: {
+      indexToFloorOneThread: Number((wall / floorWall).toFixed(2)),
+      [`indexToFloorOn${jobs}Cores`]: Number((wall / (floorWall / jobs)).toFixed(2)),
+      ...(haveCtags ? { indexToCtags: Number((wall / ctagsWall).toFixed(1)) } : {}),
+    },
+    noop: { wallMs: noop.wallMs, parsed: noop.json.parsed },
+    dbMb,
+  };
+}
+
+/** A second version in the same database: a shared clone (nothing written to the source repo). */
+function benchSecondVersion(spec) {
+  const m = /^(.+)@([^.]+(?:\.[^.]+)*?)\.\.(.+)$/.exec(spec);
+  if (!m) throw new Error(`--second-version takes <repo>@<tag>..<tag>, not ${spec}`);
+  const [, source, from, to] = m;
+  const clone = path.join(scratch, 'second-version');
+  execFileSync('git', ['clone', '-q', '--shared', '--no-checkout', source, clone]);
   const db = path.join(scratch, 'shared.sqlite');
   const trees = {};
-  for (const tag of ['v0.24.0', 'v0.25.0']) {
-    const dir = path.join(scratch, `client-go-${tag}`);
-    execFileSync('git', ['worktree', 'add', '--detach', '-q', dir, tag], { cwd: clientGo });
-    try {
-      const r = timed(['index', '--repo', dir, '--db', db, '-o', 'json']);
-      trees[tag] = {
-        files: r.json.files,
-        parsed: r.json.parsed,
-        reused: r.json.reused,
-        wallMs: Math.round(r.wallMs),
-      };
-    } finally {
-      execFileSync('git', ['worktree', 'remove', '--force', dir], { cwd: clientGo });
-    }
+  for (const tag of [from, to]) {
+    execFileSync('git', ['checkout', '-q', '--force', tag], { cwd: clone });
+    const r = index(clone, db);
+    trees[tag] = {
+      files: r.json.files,
+      parsed: r.json.parsed,
+      reused: r.json.reused,
+      wallMs: r.wallMs,
+    };
   }
-  const changed = execFileSync('git', ['diff', '--name-only', 'v0.24.0', 'v0.25.0', '--', '*.go'], {
-    cwd: clientGo,
+  const changed = execFileSync('git', ['diff', '--name-only', from, to, '--', '*.go'], {
+    cwd: clone,
     encoding: 'utf8',
   })
     .split('\n')
     .filter((f) => f && !f.endsWith('_test.go') && !f.startsWith('vendor/'));
-  results.secondVersion = { trees, goFilesChangedBetweenTags: changed.length };
+  return { repo: source, trees, goFilesChangedBetweenTags: changed.length };
 }
-rmSync(scratch, { recursive: true, force: true });
-console.log(
-  JSON.stringify(
-    {
-      machine: {
-        cpus: os.cpus().length,
-        cpu: os.cpus()[0]?.model,
-        memGb: Math.round(os.totalmem() / 2 ** 30),
-        node: process.version,
+
+/** `<command> --help` parses flags and registers every command, then stops before any action. */
+function benchStartup() {
+  const commands = [['--help'], ['def', '--help'], ['trace', '--help'], ['blame', '--help']];
+  commands.push(['tour', 'list', '--help']);
+  const measure = (argv) =>
+    median(Array.from({ length: startupRuns }, () => timed(process.execPath, argv).wallMs));
+  const nodeAlone = measure(['-e', '0']);
+  return {
+    nodeAloneMs: nodeAlone,
+    commands: Object.fromEntries(
+      commands.map((c) => {
+        const ms = measure([cli, ...c]);
+        return [c.join(' '), { wallMs: ms, overNodeMs: ms - nodeAlone }];
+      }),
+    ),
+  };
+}
+
+try {
+  const results = { trees: [] };
+  for (const repo of repos) results.trees.push(await benchTree(repo));
+  if (secondVersion) results.secondVersion = benchSecondVersion(secondVersion);
+  if (startupRuns > 0) results.startup = benchStartup();
+  console.log(
+    JSON.stringify(
+      {
+        machine: {
+          cpus: os.cpus().length,
+          cpu: os.cpus()[0]?.model,
+          memGb: Math.round(os.totalmem() / 2 ** 30),
+          node: process.version,
+          loadAverage: os.loadavg().map((l) => Number(l.toFixed(1))),
+        },
+        ...results,
       },
-      ...results,
-    },
-    null,
-    2,
-  ),
-);
+      null,
+      2,
+    ),
+  );
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}

@@ -193,6 +193,11 @@ export async function runStats(
         `  ${c.files} files, ${c.packages} packages, ${c.functions} functions, ${c.methods} methods, ${c.types} types, ${c.literals} closures`,
         `  ${c.calls} calls: ${c.resolved} resolved, ${c.external} into unindexed packages, ${c.unresolved} unresolved, ${c.builtin} builtins/conversions`,
         `  ${c.edges} edges (${c.frameworkEdges} from framework rules)`,
+        ...(Number(c.syntaxErrors) > 0
+          ? [
+              `  ${c.syntaxErrors} file${c.syntaxErrors === 1 ? '' : 's'} with syntax errors (facts outside the errors kept; \`index -v\` lists them)`,
+            ]
+          : []),
       ].join('\n') + '\n',
     );
     const sources = describeSources(

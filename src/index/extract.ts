@@ -1,9 +1,8 @@
 /**
  * Turns one parsed Go file into FileFacts. The queries in queries/go/*.scm find every construct
- * of interest in one pass; this file only reads the few fields of each captured node (and
- * reduces expressions to tuples), so no JavaScript walks the whole tree.
+ * of interest in one pass (in native code, with the captured subtrees: see light-node.ts); this
+ * file only reads the few fields of each captured node (and reduces expressions to tuples).
  */
-import type Parser from 'tree-sitter';
 import type {
   CallFact,
   Expr,
@@ -15,10 +14,10 @@ import type {
   ValueFact,
 } from './facts.js';
 import { FACTS_VERSION } from './facts.js';
-import { readCapturedNodes, type LightNode } from './light-node.js';
+import { readCaptures, type DocSpans, type LightNode } from './light-node.js';
+import type { NativeNames, NativeParse } from './native.js';
 
 type Node = LightNode;
-type SyntaxNode = Parser.SyntaxNode;
 
 interface FuncRange {
   index: number;
@@ -29,8 +28,7 @@ interface FuncRange {
 /** Expressions nest deeply in generated code; past this depth they are kept as text. */
 const MAX_EXPR_DEPTH = 12;
 
-export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: string): FileFacts {
-  const root = tree.rootNode;
+export function extractFacts(parsed: NativeParse, names: NativeNames, source: string): FileFacts {
   const facts: FileFacts = {
     v: FACTS_VERSION,
     package: '',
@@ -46,45 +44,39 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
     sends: [],
     recvs: [],
     errors: [],
-    lines: root.endPosition.row + 1,
+    lines: parsed.lines,
   };
-  const captures = query.captures(root);
-  const nodes = readCapturedNodes(
-    tree,
-    source,
-    captures.flatMap((c) => (c.name === 'comment.build' || c.name === 'package' ? [] : [c.node])),
-  );
-  const readLight = (node: SyntaxNode): LightNode => {
-    const found = nodes.find(node);
-    if (!found)
-      throw new Error(`captured ${node.type} at ${node.startIndex} not found in the tree walk`);
-    return found;
-  };
+  const captures = readCaptures(parsed, names, source);
+  const docOf = (spans: DocSpans['own']) => docComment(spans, source);
 
   // Pass 1: functions, so that every other capture can be attributed to its innermost function;
   // and which calls stand in `go`/`defer` statements.
   const ranges: FuncRange[] = [];
-  const funcNodes: SyntaxNode[] = [];
+  const funcNodes: Node[] = [];
+  const funcDocs: (DocSpans | null)[] = [];
   // By span: `go New(x).Run(y)` starts its goroutine with Run, not with New, which begins where Run's
   // call does.
   const goCalls = new Set<string>();
   const deferCalls = new Set<string>();
-  for (const { name, node } of captures) {
+  for (const { name, node, startIndex, endIndex, docs } of captures) {
     if (
-      name === 'definition.function' ||
-      name === 'definition.method' ||
-      name === 'definition.closure'
+      node &&
+      (name === 'definition.function' ||
+        name === 'definition.method' ||
+        name === 'definition.closure')
     ) {
       ranges.push({ index: funcNodes.length, start: node.startIndex, end: node.endIndex });
       funcNodes.push(node);
-    } else if (name === 'reference.call.go') goCalls.add(`${node.startIndex}:${node.endIndex}`);
-    else if (name === 'reference.call.defer') deferCalls.add(`${node.startIndex}:${node.endIndex}`);
+      funcDocs.push(docs);
+    } else if (name === 'reference.call.go') goCalls.add(`${startIndex}:${endIndex}`);
+    else if (name === 'reference.call.defer') deferCalls.add(`${startIndex}:${endIndex}`);
   }
   const enclosing = makeEnclosingLookup(ranges);
   const literalCounters = new Map<number, number>();
   funcNodes.forEach((node, index) => {
     const parent = enclosing(node.startIndex, node.endIndex, index);
-    facts.funcs.push(readFunc(readLight(node), node, parent, literalCounters));
+    const doc = funcDocs[index] ? docOf(funcDocs[index].own) : undefined;
+    facts.funcs.push(readFunc(node, doc, parent, literalCounters));
   });
   const fnOf = (node: Node) => enclosing(node.startIndex, node.endIndex, -1);
   const funcIndexByStart = new Map<number, number>();
@@ -104,15 +96,16 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
       continue;
     if (name === 'comment.build') {
       // Only comments before the package clause constrain the build.
-      if (!facts.package) readBuildConstraint(capture.node.text, facts);
+      if (!facts.package)
+        readBuildConstraint(source.slice(capture.startIndex, capture.endIndex), facts);
       continue;
     }
     if (name === 'package') {
-      facts.package = capture.node.text;
+      facts.package = source.slice(capture.startIndex, capture.endIndex);
       continue;
     }
-    const real = capture.node;
-    const node = readLight(real);
+    const node = capture.node;
+    if (!node) continue;
     switch (name) {
       case 'reference.import': {
         const pathNode = node.childForFieldName('path');
@@ -127,12 +120,13 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
         break;
       }
       case 'definition.type':
-        facts.types.push(readType(node, real));
+        facts.types.push(readType(node, typeDoc(capture.docs, docOf)));
         break;
       case 'definition.var':
       case 'definition.const': {
         const fn = fnOf(node);
-        readValueSpec(node, real, name === 'definition.const', fn, facts, expr);
+        const doc = fn >= 0 ? undefined : valueDoc(capture.docs, docOf);
+        readValueSpec(node, doc, name === 'definition.const', fn, facts, expr);
         break;
       }
       case 'reference.call':
@@ -262,7 +256,7 @@ export function extractFacts(tree: Parser.Tree, query: Parser.Query, source: str
         break;
     }
   }
-  if (root.hasError) collectErrors(root, facts.errors);
+  if (parsed.hasError) facts.errors.push(...parsed.errors);
   return facts;
 }
 
@@ -305,7 +299,7 @@ function makeEnclosingLookup(
 
 function readFunc(
   node: Node,
-  real: SyntaxNode,
+  doc: string | undefined,
   parent: number,
   literalCounters: Map<number, number>,
 ): FuncFact {
@@ -324,7 +318,6 @@ function readFunc(
     return { kind: 'lit', name: String(ordinal), parent, col: node.startPosition.column, ...base };
   }
   const nameNode = node.childForFieldName('name');
-  const doc = docComment(real);
   const typeParams = node.childForFieldName('type_parameters');
   const fact: FuncFact = {
     kind: node.type === 'method_declaration' ? 'method' : 'func',
@@ -395,13 +388,32 @@ function readTypeParams(list: Node): Param[] {
   return out;
 }
 
-function readType(node: Node, real: SyntaxNode): TypeFact {
+/** A type's doc sits above `type X ...`, or above its spec inside a `type ( ... )` group. */
+function typeDoc(
+  docs: DocSpans | null,
+  docOf: (spans: DocSpans['own']) => string | undefined,
+): string | undefined {
+  if (!docs) return undefined;
+  return docOf(
+    docs.parentType === 'type_declaration' && docs.parentNamedChildCount === 1
+      ? docs.parent
+      : docs.own,
+  );
+}
+
+/** A package-level var/const's doc: above its declaration, else above its spec in a group. */
+function valueDoc(
+  docs: DocSpans | null,
+  docOf: (spans: DocSpans['own']) => string | undefined,
+): string | undefined {
+  if (!docs) return undefined;
+  const grouped = docs.parentType === 'var_declaration' || docs.parentType === 'const_declaration';
+  return docOf(grouped ? docs.parent : docs.own) ?? docOf(docs.own);
+}
+
+function readType(node: Node, doc: string | undefined): TypeFact {
   const nameNode = node.childForFieldName('name');
   const typeNode = node.childForFieldName('type');
-  const parent = real.parent;
-  const doc = docComment(
-    parent?.type === 'type_declaration' && parent.namedChildCount === 1 ? parent : real,
-  );
   const typeParams = node.childForFieldName('type_parameters');
   const base = {
     name: nameNode?.text ?? '_',
@@ -454,7 +466,7 @@ function readType(node: Node, real: SyntaxNode): TypeFact {
 
 function readValueSpec(
   node: Node,
-  real: SyntaxNode,
+  doc: string | undefined,
   isConst: boolean,
   fn: number,
   facts: FileFacts,
@@ -480,11 +492,6 @@ function readValueSpec(
     });
     return;
   }
-  const parent = real.parent;
-  const doc =
-    docComment(
-      parent?.type === 'var_declaration' || parent?.type === 'const_declaration' ? parent : real,
-    ) ?? docComment(real);
   names.forEach((n, i) => {
     const value: ValueFact = {
       name: n.text,
@@ -777,16 +784,11 @@ function unquote(text: string): string {
 }
 
 /** The comment lines directly above a declaration, joined, without `//`. */
-function docComment(node: SyntaxNode): string | undefined {
-  const lines: string[] = [];
-  let prev = node.previousSibling;
-  let expectedRow = node.startPosition.row - 1;
-  while (prev && prev.type === 'comment' && prev.endPosition.row === expectedRow) {
-    lines.unshift(prev.text.replace(/^\/\/ ?|^\/\*|\*\/$/g, ''));
-    expectedRow = prev.startPosition.row - 1;
-    prev = prev.previousSibling;
-  }
-  if (lines.length === 0) return undefined;
+function docComment(spans: DocSpans['own'], source: string): string | undefined {
+  if (spans.length === 0) return undefined;
+  const lines = spans.map(([start, end]) =>
+    source.slice(start, end).replace(/^\/\/ ?|^\/\*|\*\/$/g, ''),
+  );
   const doc = lines.join('\n').trim();
   return doc.length > 2000 ? `${doc.slice(0, 2000)}…` : doc;
 }
@@ -806,18 +808,4 @@ function readBuildConstraint(text: string, facts: FileFacts): void {
       .map((alt) => `(${alt.split(',').join(' && ')})`)
       .join(' || ');
   }
-}
-
-function collectErrors(root: SyntaxNode, out: number[]): void {
-  // Only subtrees that contain an error are visited: a recovered file has few of them.
-  const visit = (node: SyntaxNode) => {
-    if (out.length >= 20) return;
-    if (node.type === 'ERROR' || node.isMissing) {
-      out.push(node.startPosition.row + 1);
-      return;
-    }
-    if (!node.hasError) return;
-    for (const child of node.children) visit(child);
-  };
-  visit(root);
 }

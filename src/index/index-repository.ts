@@ -55,6 +55,8 @@ export interface ParsedTree {
   parsed: number;
   reused: number;
   bytesParsed: number;
+  /** Encoded facts of the blobs parsed by this run, so the link phase need not read them back. */
+  facts: Map<string, Uint8Array>;
   timings: { discoverMs: number; parseMs: number };
 }
 
@@ -115,6 +117,7 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
 
   const t1 = performance.now();
   const results = new Map<string, ParseResult>();
+  const facts = new Map<string, Uint8Array>();
   let bytes = 0;
   let pending: BlobRow[] = [];
   const flush = async () => {
@@ -125,10 +128,10 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   };
   const accept = async (batch: ParseResult[]) => {
     for (const r of batch) {
-      // Facts live only until written: keeping them for every file cost ~1.5 GB on Kubernetes.
-      const { facts: _facts, ...slim } = r;
+      const { facts: encoded, ...slim } = r;
       results.set(r.abs, slim);
       bytes += r.bytes;
+      if (r.blob && encoded) facts.set(r.blob, encoded);
       if (r.blob) {
         pending.push({
           blob: r.blob,
@@ -182,6 +185,7 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     parsed: tasks.length,
     reused: tree.files.length - tasks.length,
     bytesParsed: bytes,
+    facts,
     timings: { discoverMs, parseMs: performance.now() - t1 },
   };
 }
@@ -211,8 +215,7 @@ async function runParse(
   const stop = new Int32Array(new SharedArrayBuffer(4));
   const onAbort = () => Atomics.store(stop, 0, 1);
   options.signal?.addEventListener('abort', onAbort, { once: true });
-  // A small heap makes V8 collect often, which also frees the parse trees' native memory (V8
-  // does not see it, so a large heap lets it pile up: 3.2 GB peak on Kubernetes without this).
+  // A worker's heap holds one batch's facts at a time; the limit keeps four of them small.
   const pool = new Piscina({
     filename: workerFile,
     minThreads: jobs,

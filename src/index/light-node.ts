@@ -1,25 +1,14 @@
 /**
- * The captured constructs of a parsed file read into plain JavaScript nodes through a TreeCursor.
+ * The captured constructs of a parsed file as plain JavaScript nodes, built from the flat arrays
+ * the native walk returns (src/index/native.ts).
  *
  * Why: node-tree-sitter marshals every SyntaxNode it hands out (childForFieldName, namedChildren,
- * parent), several microseconds each, while a cursor step costs a fraction of that. Reading the
- * captured subtrees once through a cursor and answering field look-ups in JavaScript is several
- * times cheaper than navigating SyntaxNodes (see docs/benchmarks.md). The queries in
- * queries/go/*.scm decide what is extracted: captures are mapped onto these nodes.
+ * parent, a cursor step), several microseconds each; over Kubernetes that cost more than the parse
+ * itself. The native side walks the captured subtrees once and extraction answers field look-ups
+ * here, in JavaScript. The queries in queries/go/*.scm decide what is extracted: captures are
+ * mapped onto these nodes.
  */
-import type Parser from 'tree-sitter';
-import Go from 'tree-sitter-go';
-
-/**
- * Types of anonymous nodes (punctuation, keywords), from the grammar's own node-types data. In
- * tree-sitter-go no type is both named and anonymous, so the type decides named-ness and the walk
- * saves one native call per node (of five).
- */
-const ANONYMOUS_TYPES = new Set(
-  ((Go as unknown as { nodeTypeInfo?: { type: string; named: boolean }[] }).nodeTypeInfo ?? [])
-    .filter((t) => !t.named)
-    .map((t) => t.type),
-);
+import type { NativeNames, NativeParse, WalkRules } from './native.js';
 
 export class LightNode {
   readonly children: LightNode[] = [];
@@ -71,9 +60,24 @@ export class LightNode {
   }
 }
 
+/** The comments directly above a declaration (and above its parent), for doc comments. */
+export interface DocSpans {
+  own: readonly (readonly [number, number])[];
+  parentType: string | null;
+  parentNamedChildCount: number;
+  parent: readonly (readonly [number, number])[];
+}
+
+export interface Capture {
+  name: string;
+  /** The walked node, or null for captures read only by their text (`package`, comments). */
+  node: LightNode | null;
+  startIndex: number;
+  endIndex: number;
+  docs: DocSpans | null;
+}
+
 export class FileNodes {
-  /** Walked named nodes by start index (several nodes can start at one index). */
-  private readonly byStart = new Map<number, LightNode | LightNode[]>();
   private readonly lineStarts: number[] = [0];
 
   constructor(readonly source: string) {
@@ -92,119 +96,90 @@ export class FileNodes {
     return { row: lo, column: index - this.lineStarts[lo]! };
   }
 
-  add(node: LightNode): void {
-    const at = this.byStart.get(node.startIndex);
-    if (at === undefined) this.byStart.set(node.startIndex, node);
-    else if (Array.isArray(at)) at.push(node);
-    else this.byStart.set(node.startIndex, [at, node]);
-  }
-
-  /** The walked node a query captured (same start, end and type). */
-  find(node: { startIndex: number; endIndex: number; type: string }): LightNode | undefined {
-    const at = this.byStart.get(node.startIndex);
-    if (at === undefined) return undefined;
-    for (const n of Array.isArray(at) ? at : [at])
-      if (n.endIndex === node.endIndex && n.type === node.type) return n;
-    return undefined;
+  text(start: number, end: number): string {
+    return this.source.slice(start, end);
   }
 }
 
 /** Nodes whose inside no extraction reads (their text is enough): not walked into. */
-const LEAF_TYPES = new Set([
-  'interpreted_string_literal',
-  'raw_string_literal',
-  'rune_literal',
-  'comment',
-]);
+const LEAF_TYPES = ['interpreted_string_literal', 'raw_string_literal', 'rune_literal', 'comment'];
 
 /**
  * Bodies: what a body holds that extraction reads is captured on its own (calls, assignments,
  * declarations), so a walk stops at a block and the captures inside it start walks of their own.
  * Statement skeletons and conditions (`if err != nil`) are never walked.
  */
-const BODY_TYPES = new Set(['block']);
-
-/** Named types that have fields: only their children are asked for a field name. */
-const FIELDED_TYPES = new Set(
-  (
-    (Go as unknown as { nodeTypeInfo?: { type: string; named: boolean; fields?: object }[] })
-      .nodeTypeInfo ?? []
-  )
-    .filter((t) => t.named && t.fields && Object.keys(t.fields).length > 0)
-    .map((t) => t.type),
-);
+const BODY_TYPES = ['block'];
 
 /**
  * Tokens extraction reads besides those in a field (operators): `:=` in a range clause, the `*`
  * of an embedded pointer field. Other punctuation and keywords get no node.
  */
-const KEPT_TOKENS = new Set([':=', '*']);
+const KEPT_TOKENS = [':=', '*'];
 
-/** Names of node types and fields by id, learnt from the cursor the first time an id is seen. */
-const typeNames: (string | undefined)[] = [];
-const typeIsNamed: boolean[] = [];
-const fieldNames: (string | null | undefined)[] = [null];
+export const walkRules: WalkRules = {
+  leafTypes: LEAF_TYPES,
+  bodyTypes: BODY_TYPES,
+  keptTokens: KEPT_TOKENS,
+  docCaptures: [
+    'definition.function',
+    'definition.method',
+    'definition.type',
+    'definition.var',
+    'definition.const',
+  ],
+  skipCaptures: ['comment.build', 'package'],
+};
 
-/**
- * Reads the subtrees of the captured nodes (in document order, as queries return them) into
- * LightNodes. A capture already inside a walked subtree is not walked again.
- */
-export function readCapturedNodes(
-  tree: Parser.Tree,
-  source: string,
-  captured: readonly Parser.SyntaxNode[],
-): FileNodes {
+/** Builds the walked nodes and the captures of one native parse. */
+export function readCaptures(parsed: NativeParse, names: NativeNames, source: string): Capture[] {
   const file = new FileNodes(source);
-  const cursor = tree.walk();
-  for (const node of captured) {
-    if (file.find(node)) continue;
-    cursor.reset(node);
-    walk(file, cursor);
+  const { nodes, captures, docs } = parsed;
+  const built: LightNode[] = new Array<LightNode>(nodes.length / 5);
+  for (let i = 0, n = 0; i < nodes.length; i += 5, n++) {
+    const start = nodes[i + 2]!;
+    const node = new LightNode(
+      file,
+      names.typeNames[nodes[i]!]!,
+      start >= 0,
+      names.fieldNames[nodes[i + 1]!] ?? null,
+      start,
+      nodes[i + 3]!,
+    );
+    built[n] = node;
+    const parent = nodes[i + 4]!;
+    if (parent >= 0) built[parent]!.children.push(node);
   }
-  return file;
+  const out: Capture[] = [];
+  for (let i = 0; i < captures.length; i += 5) {
+    const index = captures[i + 1]!;
+    const docsAt = captures[i + 4]!;
+    out.push({
+      name: names.captureNames[captures[i]!]!,
+      node: index >= 0 ? built[index]! : null,
+      startIndex: captures[i + 2]!,
+      endIndex: captures[i + 3]!,
+      docs: docsAt >= 0 ? readDocs(docs, docsAt, names) : null,
+    });
+  }
+  return out;
 }
 
-function walk(file: FileNodes, cursor: Parser.TreeCursor): void {
-  const stack: LightNode[] = [];
-  let parent: LightNode | undefined;
-  let fielded = false;
-  for (;;) {
-    const id = cursor.nodeTypeId;
-    let type = typeNames[id];
-    if (type === undefined) {
-      type = typeNames[id] = cursor.nodeType;
-      typeIsNamed[id] = !ANONYMOUS_TYPES.has(type);
-    }
-    let field: string | null = null;
-    if (fielded) {
-      const fieldId = cursor.currentFieldId;
-      field = fieldNames[fieldId] ?? null;
-      if (fieldNames[fieldId] === undefined)
-        field = fieldNames[fieldId] = cursor.currentFieldName ?? null;
-    }
-    let descend = false;
-    if (typeIsNamed[id]) {
-      const node = new LightNode(file, type, true, field, cursor.startIndex, cursor.endIndex);
-      if (parent && type !== 'comment') parent.children.push(node);
-      file.add(node);
-      if (!LEAF_TYPES.has(type) && !(parent && BODY_TYPES.has(type)) && cursor.gotoFirstChild()) {
-        stack.push(node);
-        parent = node;
-        fielded = FIELDED_TYPES.has(type);
-        descend = true;
-      }
-    } else if (parent && (field !== null || KEPT_TOKENS.has(type))) {
-      parent.children.push(new LightNode(file, type, false, field, -1, -1));
-    }
-    if (descend) continue;
-    for (;;) {
-      // The walk's root has no siblings to visit: its cursor would step outside the subtree.
-      if (stack.length === 0) return;
-      if (cursor.gotoNextSibling()) break;
-      cursor.gotoParent();
-      stack.pop();
-      parent = stack[stack.length - 1];
-      fielded = parent !== undefined && FIELDED_TYPES.has(parent.type);
-    }
-  }
+function readDocs(docs: Int32Array, at: number, names: NativeNames): DocSpans {
+  const spans = (): (readonly [number, number])[] => {
+    const count = docs[at++]!;
+    const out: (readonly [number, number])[] = [];
+    for (let k = 0; k < count; k++, at += 2) out.push([docs[at]!, docs[at + 1]!]);
+    return out;
+  };
+  const own = spans();
+  const type = docs[at++]!;
+  const parentNamedChildCount = docs[at++]!;
+  const parent = spans();
+  return {
+    own,
+    parentType: type >= 0 ? names.typeNames[type]! : null,
+    parentNamedChildCount,
+    parent,
+  };
 }

@@ -3,12 +3,12 @@
  * indexing for small trees, where starting workers costs more than it saves).
  */
 import { readFileSync } from 'node:fs';
-import { deflateRawSync } from 'node:zlib';
-import type Parser from 'tree-sitter';
 import { gitBlobId } from '../shared/git-blob.js';
 import { extractFacts } from './extract.js';
+import { encodeFacts } from './facts-codec.js';
 import type { FileFacts } from './facts.js';
-import { compileQueries, createGoParser } from './queries.js';
+import { walkRules } from './light-node.js';
+import { nativeParser, type NativeParse } from './native.js';
 
 export interface ParseTask {
   /** Absolute path on disk. */
@@ -23,22 +23,18 @@ export interface ParseResult {
   bytes: number;
   status: 'ok' | 'syntax' | 'encoding' | 'unreadable' | 'too-large';
   message?: string;
-  /** deflate-raw compressed JSON of FileFacts (absent unless parsed). */
+  /** FileFacts encoded by facts-codec.ts (absent unless parsed). */
   facts?: Uint8Array;
   lines?: number;
 }
 
-export { gitBlobId };
-
-let parser: Parser | undefined;
-let query: Parser.Query | undefined;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export { gitBlobId };
 
 /** The facts of Go source that is not on disk as a file of the tree (a file at another commit). */
 export function factsOfSource(text: string): FileFacts {
-  parser ??= createGoParser();
-  query ??= compileQueries();
-  return extractFacts(parser.parse(text), query, text);
+  return extractText(text);
 }
 
 export function parseFile(task: ParseTask, maxBytes: number): ParseResult {
@@ -65,6 +61,7 @@ export function parseFile(task: ParseTask, maxBytes: number): ParseResult {
     };
   }
   let text: string;
+  let bytes: Uint8Array = content;
   let status: ParseResult['status'] = 'ok';
   let message: string | undefined;
   try {
@@ -72,27 +69,64 @@ export function parseFile(task: ParseTask, maxBytes: number): ParseResult {
   } catch {
     // Go source must be UTF-8; parse what we can and say so.
     text = content.toString('utf8');
+    bytes = Buffer.from(text, 'utf8');
     status = 'encoding';
     message = 'not valid UTF-8';
   }
-  parser ??= createGoParser();
-  query ??= compileQueries();
-  const tree = parser.parse(text);
-  const facts = extractFacts(tree, query, text);
+  const facts = extractText(text, bytes);
   if (facts.errors.length > 0 && status === 'ok') {
     status = 'syntax';
     message = `syntax errors near line ${facts.errors.slice(0, 5).join(', ')}`;
   }
-  const json = JSON.stringify(facts);
   return {
     abs: task.abs,
     blob,
     bytes: content.length,
     status,
     ...(message ? { message } : {}),
-    // An exact-size copy: posting a Buffer to the main thread clones its whole backing store,
-    // which zlib can leave much larger than the compressed bytes.
-    facts: new Uint8Array(deflateRawSync(json, { level: 1 })),
+    facts: encodeFacts(facts),
     lines: facts.lines,
   };
 }
+
+/** The facts of one Go source text (`bytes`: its UTF-8 encoding, when already at hand). */
+export function extractText(
+  text: string,
+  bytes: Uint8Array = Buffer.from(text, 'utf8'),
+): FileFacts {
+  const native = nativeParser(walkRules);
+  return extractFacts(parseGo(native.parse, bytes, text), native.names, text);
+}
+
+/**
+ * Go 1.26 lets `new` take an expression (`new(f())`, `new(1024)`), which tree-sitter-go 0.25
+ * (the newest grammar) does not parse. Such a file is parsed again with those `new` renamed to an
+ * identifier of the same length, which parses as the call it is; offsets do not move and every
+ * text is read from the real source, so the facts say `new`. Only files with errors pay for it.
+ */
+function parseGo(
+  parse: (source: Uint8Array) => NativeParse,
+  bytes: Uint8Array,
+  text: string,
+): NativeParse {
+  const parsed = parse(bytes);
+  if (!parsed.hasError || !NEW_EXPR.test(text)) return parsed;
+  const renamed = Buffer.from(bytes);
+  for (const m of text.matchAll(NEW_EXPR_ALL)) {
+    const at = Buffer.byteLength(text.slice(0, m.index));
+    renamed[at + 2] = 0x57; // `neW(`
+  }
+  const again = parse(renamed);
+  return again.errors.length < parsed.errors.length ? again : parsed;
+}
+
+/**
+ * `new(` whose operand is not a type: the types `new` took before Go 1.26 start with `*`, `[`,
+ * `map`, `chan`, `func`, `struct`, `interface` or `<-`, or are a (qualified, instantiated) name
+ * alone, which both grammars read alike.
+ */
+const NEW_EXPR_SOURCE =
+  /(?<![\w.])new\((?!\s*(?:[*[]|<-|(?:map|chan|func|struct|interface)\b|[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)?\s*[)[]))/u
+    .source;
+const NEW_EXPR = new RegExp(NEW_EXPR_SOURCE, 'u');
+const NEW_EXPR_ALL = new RegExp(NEW_EXPR_SOURCE, 'gu');

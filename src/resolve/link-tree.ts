@@ -5,8 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { inflateRawSync } from 'node:zlib';
-import type { FileFacts } from '../index/facts.js';
+import { decodeFacts } from '../index/facts-codec.js';
 import type { IndexProgress, ParsedTree } from '../index/index-repository.js';
 import type { Store } from '../store/db.js';
 import { findTree, loadBlobs, replaceTree } from '../store/index-store.js';
@@ -100,17 +99,20 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
  * garbage by the time the (long) write runs: collections during the write then walk ~1 GB less.
  */
 async function loadAndLink(store: Store, parsed: ParsedTree, extraRules: readonly string[]) {
-  const blobs = await loadBlobs(store, [...new Set(parsed.files.map((f) => f.blob))]);
+  // Blobs parsed by this run are still in memory; the others are read back from the database.
+  const stored = [
+    ...new Set(parsed.files.flatMap((f) => (parsed.facts.has(f.blob) ? [] : [f.blob]))),
+  ];
+  const blobs = await loadBlobs(store, stored);
   const inputs: ModelInput[] = [];
   for (const f of parsed.files) {
-    const row = blobs.get(f.blob);
-    if (!row?.facts) continue;
-    inputs.push({
-      path: f.path,
-      facts: JSON.parse(inflateRawSync(row.facts).toString('utf8')) as FileFacts,
-    });
+    const encoded = parsed.facts.get(f.blob) ?? blobs.get(f.blob)?.facts;
+    if (!encoded) continue;
+    inputs.push({ path: f.path, facts: decodeFacts(encoded) });
   }
   blobs.clear();
+  // Decoded now; a later link of the same parse reads them from the database.
+  parsed.facts.clear();
   const t1 = performance.now();
   const model = buildModel(inputs, parsed.tree.layout);
   fixImportNames(model);
@@ -126,6 +128,8 @@ async function loadAndLink(store: Store, parsed: ParsedTree, extraRules: readonl
     literals: model.funcs.filter((f) => f.fact.kind === 'lit').length,
     types: [...model.packages.values()].reduce((n, p) => n + p.types.size, 0),
     excludedByBuild: model.excluded.size,
+    // Files tree-sitter could not parse whole: their facts outside the errors are kept.
+    syntaxErrors: parsed.files.filter((f) => f.status === 'syntax').length,
   };
   return { link, packageOf, excluded: new Set(model.excluded.keys()), counts, t1 };
 }

@@ -10,7 +10,7 @@ import { Store } from './db.js';
 import { openK8sReadDatabase, recordTreeRows } from './verify.js';
 
 /** Bump with any change to schema.sql or to what the link phase writes. */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const readSql = (name: string) => readFileSync(path.join(here, name), 'utf8');
@@ -237,19 +237,22 @@ export async function replaceTree(store: Store, t: TreeReplacement): Promise<num
   }
 }
 
+const DERIVED_TABLES = ['files', 'symbols', 'edges', 'bindings', 'packages', 'made', 'details'];
+const indexNames = [
+  ...readSql('indexes.sql').matchAll(/CREATE (?:UNIQUE )?INDEX IF NOT EXISTS (\w+)/g),
+].map((m) => m[1]!);
+
 async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promise<number> {
   return store.transaction(async () => {
     const old = await findTree(store, t.root);
-    if (old) {
-      for (const table of [
-        'files',
-        'symbols',
-        'edges',
-        'bindings',
-        'packages',
-        'made',
-        'details',
-      ]) {
+    const trees = await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM trees');
+    if (old && trees?.n === 1) {
+      // The only tree: empty the tables whole (SQLite truncates them without visiting rows) and
+      // drop their indexes, so the reload builds them once at the end instead of row by row.
+      for (const name of indexNames) await store.exec(`DROP INDEX IF EXISTS ${name}`);
+      for (const table of DERIVED_TABLES) await store.exec(`DELETE FROM ${table}`);
+    } else if (old) {
+      for (const table of DERIVED_TABLES) {
         await store.run(`DELETE FROM ${table} WHERE tree = ?`, [old.id]);
       }
     }

@@ -124,6 +124,11 @@ describe('k8s-read index', () => {
     expect(r.stderr).toMatch(/broken\.go: syntax \(syntax errors near line 3/);
     const summary = await indexJson(['--repo', dir, '--db', db, '--max-file-size', '4000']);
     expect(summary.counts.functions).toBeGreaterThan(3);
+    expect(summary.counts.syntaxErrors).toBe(1);
+    const stats = await runCli(['stats', '--repo', dir, '--db', db], { env });
+    expect(stats.stdout).toContain(
+      '1 file with syntax errors (facts outside the errors kept; `index -v` lists them)',
+    );
   });
 
   it('refuses to run while another index holds the database', async () => {

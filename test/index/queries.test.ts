@@ -131,7 +131,7 @@ func pump(in <-chan int, out chan<- int, stop chan struct{}) {
   });
 
   it('the extractor records channel sends and receives, and ranges that may receive', async () => {
-    const { extractFacts } = await import('../../src/index/extract.js');
+    const { extractText } = await import('../../src/index/parse-file.js');
     const text = `package p
 
 type loop struct{ updates chan int }
@@ -144,8 +144,7 @@ func (l *loop) run(done chan bool) {
 	<-done
 }
 `;
-    const tree = createGoParser().parse(text);
-    const facts = extractFacts(tree, compileQueries(), text);
+    const facts = extractText(text);
     expect(facts.sends).toEqual([{ fn: 0, ch: ['s', ['i', 'l'], 'updates', 9, 3], line: 9 }]);
     expect(facts.recvs).toEqual([
       { fn: 0, ch: ['s', ['i', 'l'], 'updates', 6, 18], line: 6, range: true },

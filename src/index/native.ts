@@ -1,0 +1,100 @@
+/**
+ * The native half of parsing (src/native/capture-walk.c, built by node-gyp at install): tree-sitter
+ * parses a file, runs queries/go/*.scm and walks the captured subtrees in C, and hands back flat
+ * integer arrays that src/index/light-node.ts turns into nodes. One native call a file, instead of
+ * one per node.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { K8sReadError } from '../errors.js';
+import { joinedQuerySource } from './query-files.js';
+
+/** What one parse hands back (offsets in UTF-16 code units, as JavaScript strings index). */
+export interface NativeParse {
+  /** 5 ints a walked node: type id, field id, start, end (-1 for a token), parent index or -1. */
+  nodes: Int32Array;
+  /** 5 ints a capture: capture id, node index (-1 when not walked), start, end, docs offset or -1. */
+  captures: Int32Array;
+  /**
+   * At a capture's offset: own doc comments (count, then start/end pairs), the parent's type id,
+   * the parent's named-child count, the parent's doc comments (count, pairs).
+   */
+  docs: Int32Array;
+  /** Lines of the first syntax errors (at most 20). */
+  errors: Int32Array;
+  lines: number;
+  hasError: boolean;
+}
+
+export interface NativeNames {
+  captureNames: string[];
+  typeNames: string[];
+  typeNamed: boolean[];
+  /** By field id; index 0 is null. */
+  fieldNames: (string | null)[];
+}
+
+/** How much of each captured subtree the walk reads: see light-node.ts for why. */
+export interface WalkRules {
+  leafTypes: readonly string[];
+  bodyTypes: readonly string[];
+  keptTokens: readonly string[];
+  /** Captures whose doc comments extraction reads. */
+  docCaptures: readonly string[];
+  /** Captures read only by their text (no walk). */
+  skipCaptures: readonly string[];
+}
+
+interface Binding {
+  configure(config: WalkRules & { query: string; fieldedTypes: string[] }): NativeNames;
+  parse(source: Uint8Array): NativeParse;
+}
+
+export class NativeParserMissingError extends K8sReadError {
+  constructor(file: string) {
+    super(
+      `the native parser (${file}) is not built; run \`npm run build:native\` in the k8s-read package (needs a C compiler, as sqlite3 does)`,
+      { code: 'E_NATIVE_MISSING' },
+    );
+  }
+}
+
+const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const nativeBindingPath = path.join(packageRoot, 'build', 'Release', 'k8s_read_native.node');
+
+let loaded: { binding: Binding; names: NativeNames } | undefined;
+
+/** Loads and configures the binding once per thread. */
+export function nativeParser(rules: WalkRules): {
+  parse: (source: Uint8Array) => NativeParse;
+  names: NativeNames;
+} {
+  if (!loaded) {
+    if (!existsSync(nativeBindingPath)) throw new NativeParserMissingError(nativeBindingPath);
+    const binding = createRequire(import.meta.url)(nativeBindingPath) as Binding;
+    const names = binding.configure({
+      ...rules,
+      query: joinedQuerySource(),
+      fieldedTypes: fieldedTypes(),
+    });
+    loaded = { binding, names };
+  }
+  const { binding, names } = loaded;
+  return { parse: (source) => binding.parse(source), names };
+}
+
+/** Named node types that have fields, from the grammar's node-types.json. */
+function fieldedTypes(): string[] {
+  const require = createRequire(import.meta.url);
+  const file = path.join(path.dirname(require.resolve('tree-sitter-go/package.json')), 'src');
+  const types = JSON.parse(readFileSync(path.join(file, 'node-types.json'), 'utf8')) as {
+    type: string;
+    named: boolean;
+    fields?: object;
+  }[];
+  return types
+    .filter((t) => t.named && t.fields && Object.keys(t.fields).length > 0)
+    .map((t) => t.type);
+}

@@ -1,0 +1,116 @@
+/**
+ * One file through the native parser and the extractor: Go 1.26's `new(expr)`, facts kept around
+ * a syntax error, offsets in lines with non-ASCII text, and doc comments.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeFacts } from '../../src/index/facts-codec.js';
+import type { FileFacts } from '../../src/index/facts.js';
+import { parseFile } from '../../src/index/parse-file.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tmp = useTempDir('k8s-read-parse-file-');
+let n = 0;
+
+function parse(source: string) {
+  const abs = path.join(tmp, `f${++n}.go`);
+  writeFileSync(abs, source);
+  const result = parseFile({ abs }, 1 << 20);
+  return { ...result, facts: decodeFacts(result.facts!) };
+}
+
+const calls = (facts: FileFacts) =>
+  facts.calls.map((c) => ({ callee: c.callee, args: c.args, line: c.line, col: c.col }));
+
+describe('parseFile', () => {
+  it('parses Go 1.26 new(expr) as a call of new, with the facts around it', () => {
+    const { status, facts } = parse(
+      [
+        'package opts',
+        '',
+        'func defaults(d bool) *Options {',
+        '\tsize := new(1024)',
+        '\tflag := new(bool(d))',
+        '\tplain := new(Options)',
+        '\treturn &Options{Size: size, Flag: flag, Next: plain}',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    expect(status).toBe('ok');
+    expect(facts.errors).toEqual([]);
+    expect(calls(facts)).toEqual([
+      { callee: ['i', 'new'], args: [['n', 'int']], line: 4, col: 9 },
+      { callee: ['i', 'new'], args: [['c', ['i', 'bool'], [['i', 'd']]]], line: 5, col: 9 },
+      { callee: ['i', 'bool'], args: [['i', 'd']], line: 5, col: 13 },
+      { callee: ['i', 'new'], args: [['i', 'Options']], line: 6, col: 10 },
+    ]);
+    expect(facts.locals.map((l) => l.name)).toEqual(['size', 'flag', 'plain']);
+    expect(facts.composites.map((c) => c.fields.map((f) => f[0]))).toEqual([
+      ['Size', 'Flag', 'Next'],
+    ]);
+  });
+
+  it('keeps the facts outside a syntax error and says where the error is', () => {
+    const { status, message, facts } = parse(
+      [
+        'package broken',
+        '',
+        'func before() { helper() }',
+        '',
+        'func broken() {',
+        '\tx := )(',
+        '}',
+        '',
+        'func after() { helper() }',
+        '',
+        'func helper() {}',
+        '',
+      ].join('\n'),
+    );
+    expect(status).toBe('syntax');
+    expect(message).toMatch(/^syntax errors near line 6/);
+    expect(facts.funcs.map((f) => f.name)).toEqual(['before', 'broken', 'after', 'helper']);
+    expect(calls(facts).map((c) => c.line)).toEqual([3, 9]);
+  });
+
+  it('counts columns in UTF-16 code units after non-ASCII text, as JavaScript strings do', () => {
+    const { facts } = parse(
+      [
+        'package u',
+        '',
+        'func f() { g("héllo 🙂"); h() }',
+        'func g(string) {}',
+        'func h() {}',
+        '',
+      ].join('\n'),
+    );
+    const line = 'func f() { g("héllo 🙂"); h() }';
+    expect(calls(facts).map((c) => c.col)).toEqual([line.indexOf('g('), line.indexOf('h()')]);
+  });
+
+  it('reads doc comments above declarations, grouped or not', () => {
+    const { facts } = parse(
+      [
+        'package d',
+        '',
+        '// Run starts the loop.',
+        '// It never returns.',
+        'func Run() {}',
+        '',
+        '// Config holds settings.',
+        'type Config struct{}',
+        '',
+        'var (',
+        '\t// Verbose turns on logging.',
+        '\tVerbose = false',
+        ')',
+        '',
+      ].join('\n'),
+    );
+    expect(facts.funcs.map((f) => f.doc)).toEqual(['Run starts the loop.\nIt never returns.']);
+    expect(facts.types.map((t) => t.doc)).toEqual(['Config holds settings.']);
+    expect(facts.values.map((v) => v.doc)).toEqual(['Verbose turns on logging.']);
+  });
+});
