@@ -39,8 +39,13 @@ export function resolveCall(
   ctx: Ctx,
 ): CallResolution {
   let callee: Expr = call.callee;
-  while (callee[0] === 'g' || (callee[0] === 'u' && callee[1] === '*'))
-    callee = callee[0] === 'g' ? callee[1] : callee[2];
+  // `F[T](x)` calls F (one type argument reads like an index expression); `(*f)(x)` calls f.
+  while (
+    callee[0] === 'g' ||
+    (callee[0] === 'u' && callee[1] === '*') ||
+    (callee[0] === 'x' && callee[2] !== undefined && types.genericFunc(callee[1], ctx))
+  )
+    callee = callee[0] === 'u' ? callee[2] : callee[1];
   const values = (list: FuncTarget[], kind: (t: FuncTarget) => EdgeKind): CallResolution =>
     list.length === 0
       ? { k: 'unresolved' }
@@ -195,9 +200,12 @@ function abstractMethod(
   const found = types.interfaceMethodDecl(t, name);
   if (!found) return undefined;
   const { decl, method } = found;
+  // A generic interface is named by its origin with its declared type-parameter names, as generic
+  // methods are: `(k8s.io/client-go/util/workqueue.TypedInterface[T]).Add`.
+  const params = types.typeDecl(t)?.fact.typeParams?.map(([n]) => n ?? '_');
   return {
     abstract: true,
-    symbol: `(${typeKey(t)}).${name}`,
+    symbol: `(${typeKey(t)}${params?.length ? `[${params.join(',')}]` : ''}).${name}`,
     name,
     pkg: t.pkg,
     file: decl.file.path,
