@@ -172,33 +172,60 @@ export class TypeChecker {
   /** A type declaration's scope: its file's, with its type parameters. */
   declScope(decl: TypeDecl): TypeScope {
     let scope = this.declScopeMemo.get(decl);
-    if (!scope) {
-      const names = typeParamNames(decl.fact.typeParams);
-      scope =
-        names.length > 0
-          ? { ...decl.file.scope, typeParams: new Set(names.filter((n): n is string => !!n)) }
-          : decl.file.scope;
-      this.declScopeMemo.set(decl, scope);
+    if (scope) return scope;
+    const params = decl.fact.typeParams ?? [];
+    if (params.length === 0) scope = decl.file.scope;
+    else {
+      // While the constraints are read (one may name the type itself), the parameters are unbound.
+      const names = typeParamNames(params).filter((n): n is string => !!n);
+      this.declScopeMemo.set(decl, { ...decl.file.scope, typeParams: new Set(names) });
+      scope = this.withTypeParams(decl.file.scope, params);
     }
+    this.declScopeMemo.set(decl, scope);
     return scope;
+  }
+
+  /**
+   * A scope with type parameters in it, each bound to its constraint when that is a named
+   * interface: a method called on a value of type `T objectWithMeta` is `objectWithMeta`'s, as
+   * go/ssa calls it (on the interface). Constraints are read with the parameters in scope, unbound.
+   */
+  private withTypeParams(
+    base: TypeScope,
+    params: readonly (readonly [string | null, string])[],
+  ): TypeScope {
+    const names = new Set<string>();
+    for (const [n] of params) if (n) names.add(n);
+    const plain: TypeScope = { ...base, typeParams: names };
+    const bounds = new Map<string, GoType>();
+    for (const [n, constraint] of params) {
+      if (!n || bounds.has(n)) continue;
+      const t = this.parse(constraint, plain);
+      if (t.k === 'named' && t.pkg !== '' && this.isInterface(t)) bounds.set(n, t);
+    }
+    return bounds.size > 0 ? { ...plain, bounds } : plain;
   }
 
   scopeFor(ctx: Ctx): TypeScope {
     // Type parameters of the enclosing generic function (and its receiver) are in scope.
+    let byFn = this.scopeMemo.get(ctx.file);
+    const hit = byFn?.get(ctx.fn);
+    if (hit) return hit;
     let fn = ctx.fn;
-    let names: Set<string> | undefined;
+    const params: (readonly [string | null, string])[] = [];
     while (fn >= 0) {
       const f = ctx.file.facts.funcs[fn];
       if (!f) break;
-      for (const [n] of f.typeParams ?? []) if (n) (names ??= new Set()).add(n);
-      for (const a of f.recv?.typeArgs ?? []) (names ??= new Set()).add(a);
+      params.push(...(f.typeParams ?? []));
+      // A receiver's type parameters are constrained as its type declares them, by position.
+      const declared = f.recv?.typeArgs && ctx.file.pkg.types.get(f.recv.type)?.fact.typeParams;
+      f.recv?.typeArgs?.forEach((a, i) => params.push([a, declared?.[i]?.[1] ?? 'any']));
       fn = f.kind === 'lit' ? (f.parent ?? -1) : -1;
     }
-    if (!names) return ctx.file.scope;
-    let byFn = this.scopeMemo.get(ctx.file);
+    if (params.length === 0) return ctx.file.scope;
     if (!byFn) this.scopeMemo.set(ctx.file, (byFn = new Map()));
-    let scope = byFn.get(ctx.fn);
-    if (!scope) byFn.set(ctx.fn, (scope = { ...ctx.file.scope, typeParams: names }));
+    const scope = this.withTypeParams(ctx.file.scope, params);
+    byFn.set(ctx.fn, scope);
     return scope;
   }
 
@@ -500,7 +527,8 @@ export class TypeChecker {
         if (!f?.recv) return UNKNOWN;
         // The receiver of a generic type's method is that type instantiated with the method's own
         // names for its type parameters: `(q *Typed[T])`.
-        const args = f.recv.typeArgs?.map((name): GoType => ({ k: 'typeparam', name }));
+        const scope = this.scopeFor({ file: b.file, fn: b.fn, line: 0 });
+        const args = f.recv.typeArgs?.map((name) => this.parse(name, scope));
         const named: GoType = {
           k: 'named',
           pkg: b.file.pkg.path,
@@ -641,6 +669,8 @@ export class TypeChecker {
    */
   select(t: GoType, name: string): Selection | undefined {
     const base = deref(t);
+    // A value of a type parameter has the methods of its constraint (an interface).
+    if (base.k === 'typeparam') return base.bound ? this.select(base.bound, name) : undefined;
     if (base.k !== 'named') return this.selectUncached(base, name);
     if (base.args) {
       const key = instanceKey(base);

@@ -15,7 +15,8 @@ export type GoType =
   | { k: 'struct'; fields: { name: string | null; type: GoType }[] }
   | { k: 'iface'; methods: string[] }
   | { k: 'tuple'; items: GoType[] }
-  | { k: 'typeparam'; name: string }
+  /** A type parameter; `bound`: its constraint when that is a named interface (its methods). */
+  | { k: 'typeparam'; name: string; bound?: GoType }
   | { k: 'unknown' };
 
 export const UNKNOWN: GoType = { k: 'unknown' };
@@ -61,6 +62,8 @@ export interface TypeScope {
   imports: ReadonlyMap<string, string>;
   /** Type parameters in scope (generic functions and types). */
   typeParams?: ReadonlySet<string>;
+  /** Their constraints, where those are named interfaces (`T objectWithMeta`). */
+  bounds?: ReadonlyMap<string, GoType>;
 }
 
 export function parseType(text: string, scope: TypeScope): GoType {
@@ -157,7 +160,8 @@ class TypeParser {
       const pkg = this.scope.imports.get(first);
       t = pkg === undefined ? UNKNOWN : { k: 'named', pkg, name };
     } else if (this.scope.typeParams?.has(first)) {
-      t = { k: 'typeparam', name: first };
+      const bound = this.scope.bounds?.get(first);
+      t = bound ? { k: 'typeparam', name: first, bound } : { k: 'typeparam', name: first };
     } else if (BUILTIN_TYPES.has(first)) {
       t = builtin(first);
     } else {
