@@ -414,6 +414,11 @@ export class ValueFlow {
         return expr[1] === '...' ? [] : this.funcTargets(expr[2], ctx, local, depth + 1, seen);
       case 'g':
         return this.funcTargets(expr[1], ctx, local, depth + 1, seen);
+      case 'x':
+        // `F[T]`: one type argument reads like an index; the value is the generic function F.
+        return expr[2] !== undefined && t.genericFunc(expr[1], ctx)
+          ? this.funcTargets(expr[1], ctx, local, depth + 1, seen)
+          : [];
       default:
         return [];
     }
