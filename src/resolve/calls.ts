@@ -165,7 +165,13 @@ export function externalRoot(
   depth = 0,
 ): string | undefined {
   let e: Expr = expr;
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < 80; i++) {
+    // A call returning a type of an unindexed package (`f.NewBuilder()` returning kubectl's
+    // `*resource.Builder`): the rest of the chain is that package's.
+    if (e[0] === 'c' && i > 0) {
+      const t = deref(types.typeOf(e, ctx));
+      if (t.k === 'named' && t.pkg !== '' && !types.model.packages.has(t.pkg)) return t.pkg;
+    }
     if (e[0] === 's') e = e[1];
     else if (e[0] === 'c' || e[0] === 'x' || e[0] === 'g' || e[0] === 'sl') e = e[1];
     else if (e[0] === 'u') e = e[2];
