@@ -296,22 +296,37 @@ export function deref(t: GoType): GoType {
   return t.k === 'ptr' ? t.elem : t;
 }
 
+/** A type's identity by origin: `pkg.List` for every instantiation of `List` (symbols, owners). */
 export function typeKey(t: GoType): string {
+  return keyOf(t, false);
+}
+
+/** typeKey with the type arguments of instantiations: `pkg.List[*pkg.Item]` (memo keys). */
+export function instanceKey(t: GoType): string {
+  return keyOf(t, true);
+}
+
+function keyOf(t: GoType, args: boolean): string {
+  const key = (x: GoType) => keyOf(x, args);
   switch (t.k) {
-    case 'named':
-      return t.pkg ? `${t.pkg}.${t.name}` : t.name;
+    case 'named': {
+      const base = t.pkg ? `${t.pkg}.${t.name}` : t.name;
+      return args && t.args ? `${base}[${t.args.map(key).join(',')}]` : base;
+    }
     case 'ptr':
-      return `*${typeKey(t.elem)}`;
+      return `*${key(t.elem)}`;
     case 'slice':
-      return `[]${typeKey(t.elem)}`;
+      return `[]${key(t.elem)}`;
     case 'map':
-      return `map[${typeKey(t.key)}]${typeKey(t.elem)}`;
+      return `map[${key(t.key)}]${key(t.elem)}`;
     case 'chan':
-      return `chan ${typeKey(t.elem)}`;
-    case 'func':
-      return `func(${t.params.map(typeKey).join(', ')})`;
+      return `chan ${key(t.elem)}`;
+    case 'func': {
+      const results = args && t.results.length > 0 ? ` (${t.results.map(key).join(', ')})` : '';
+      return `func(${t.params.map(key).join(', ')})${results}`;
+    }
     case 'tuple':
-      return `(${t.items.map(typeKey).join(', ')})`;
+      return `(${t.items.map(key).join(', ')})`;
     case 'struct':
       return 'struct{...}';
     case 'iface':
@@ -394,30 +409,6 @@ export function isOpen(t: GoType): boolean {
       return t.fields.some((f) => isOpen(f.type));
     default:
       return false;
-  }
-}
-
-/** typeKey with the type arguments of instantiations: `pkg.List[*pkg.Item]` (memo keys). */
-export function instanceKey(t: GoType): string {
-  switch (t.k) {
-    case 'named': {
-      const base = typeKey(t);
-      return t.args ? `${base}[${t.args.map(instanceKey).join(',')}]` : base;
-    }
-    case 'ptr':
-      return `*${instanceKey(t.elem)}`;
-    case 'slice':
-      return `[]${instanceKey(t.elem)}`;
-    case 'map':
-      return `map[${instanceKey(t.key)}]${instanceKey(t.elem)}`;
-    case 'chan':
-      return `chan ${instanceKey(t.elem)}`;
-    case 'func':
-      return `func(${t.params.map(instanceKey).join(',')})(${t.results.map(instanceKey).join(',')})`;
-    case 'tuple':
-      return `(${t.items.map(instanceKey).join(',')})`;
-    default:
-      return typeKey(t);
   }
 }
 

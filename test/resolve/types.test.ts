@@ -45,8 +45,8 @@ describe('Go types', () => {
     const bound = substitute(t, args);
     expect(isOpen(bound)).toBe(false);
     expect(instanceKey(bound)).toBe(
-      'func(k8s.io/client-go/tools/cache.ObjectName,[]k8s.io/client-go/tools/cache.ObjectName)' +
-        '(map[string]*k8s.io/client-go/util/workqueue.Typed[k8s.io/client-go/tools/cache.ObjectName],error)',
+      'func(k8s.io/client-go/tools/cache.ObjectName, []k8s.io/client-go/tools/cache.ObjectName)' +
+        ' (map[string]*k8s.io/client-go/util/workqueue.Typed[k8s.io/client-go/tools/cache.ObjectName], error)',
     );
   });
 
