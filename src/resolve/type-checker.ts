@@ -432,15 +432,16 @@ export class TypeChecker {
 
   /** `T` or `pkg.T` used as a value (a conversion `T(x)`), or undefined. */
   asType(expr: Expr, ctx: Ctx): GoType | undefined {
+    // An alias converts to what it stands for: `reconcile.Func(f)` is a `TypedFunc[Request]`.
     if (expr[0] === 'i') {
       const b = this.resolveIdent(expr[1], ctx);
-      return b?.k === 'type' ? b.type : undefined;
+      return b?.k === 'type' ? this.unalias(b.type) : undefined;
     }
     if (expr[0] === 's' && expr[1][0] === 'i') {
       const b = this.resolveIdent(expr[1][1], ctx);
       if (b?.k !== 'import') return undefined;
       const pkg = this.model.packages.get(b.path);
-      if (pkg?.types.has(expr[2])) return { k: 'named', pkg: b.path, name: expr[2] };
+      if (pkg?.types.has(expr[2])) return this.unalias({ k: 'named', pkg: b.path, name: expr[2] });
       return undefined;
     }
     if (expr[0] === '?' && expr[1].startsWith('type:'))
