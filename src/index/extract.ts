@@ -25,8 +25,13 @@ interface FuncRange {
   end: number;
 }
 
-/** Expressions nest deeply in generated code; past this depth they are kept as text. */
+/**
+ * Expressions nest deeply in generated code; past this depth they are kept as text. Steps along
+ * a chain's spine (`b.For(x).Owns(y)...`: operands of selectors, called functions) do not count:
+ * a fluent chain keeps its type to the last call, up to MAX_CHAIN steps.
+ */
 const MAX_EXPR_DEPTH = 12;
+const MAX_CHAIN = 80;
 
 export function extractFacts(parsed: NativeParse, names: NativeNames, source: string): FileFacts {
   const facts: FileFacts = {
@@ -536,8 +541,15 @@ function readCall(
   isGo: boolean,
   isDefer: boolean,
 ): CallFact {
-  const callee = node.childForFieldName('function');
-  const args = node.childForFieldName('arguments')?.namedChildren ?? [];
+  // `F[T](x)` parses as a conversion to a generic type (calls.scm captures those as calls too).
+  const conversion = node.type === 'type_conversion_expression';
+  const callee = node.childForFieldName(conversion ? 'type' : 'function');
+  const operand = conversion ? node.childForFieldName('operand') : null;
+  const args = conversion
+    ? operand
+      ? [operand]
+      : []
+    : (node.childForFieldName('arguments')?.namedChildren ?? []);
   // The site is where the called name is: in a chain split over lines (`b.\n  For(x).\n  Complete(r)`)
   // each call sits on its own line, not on the line the chain starts.
   const at = calleeNode(callee);
@@ -558,6 +570,7 @@ function calleeNode(node: Node | null): Node | undefined {
   let n = node;
   while (n) {
     if (n.type === 'selector_expression') return n.childForFieldName('field') ?? n;
+    if (n.type === 'qualified_type') return n.childForFieldName('name') ?? n;
     if (n.type === 'identifier') return n;
     if (
       n.type === 'parenthesized_expression' ||
@@ -585,10 +598,17 @@ const BASIC_LITERALS: Record<string, string> = {
   iota: 'int',
 };
 
-function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth: number): Expr {
+function toExpr(
+  node: Node | null | undefined,
+  lits: Map<number, number>,
+  depth: number,
+  chain = 0,
+): Expr {
   if (!node) return ['?', ''];
-  if (depth > MAX_EXPR_DEPTH) return ['?', node.text.slice(0, 80)];
+  if (depth - chain > MAX_EXPR_DEPTH || chain > MAX_CHAIN) return ['?', node.text.slice(0, 80)];
   const d = depth + 1;
+  // One step further along the spine of a chain.
+  const spine = (n: Node | null | undefined) => toExpr(n, lits, d, chain + 1);
   switch (node.type) {
     case 'identifier':
     case 'type_identifier':
@@ -599,7 +619,7 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
       const field = node.childForFieldName('field');
       return [
         's',
-        toExpr(node.childForFieldName('operand'), lits, d),
+        spine(node.childForFieldName('operand')),
         field?.text ?? '?',
         (field ?? node).startPosition.row + 1,
         (field ?? node).startPosition.column,
@@ -619,7 +639,7 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
     case 'call_expression': {
       const fn = node.childForFieldName('function');
       const typeArgs = node.childForFieldName('type_arguments');
-      const callee = toExpr(fn, lits, d);
+      const callee = spine(fn);
       // Arguments of a nested call do not matter to its type, so they are not walked (walking them
       // was most of the indexing time). Builtins that take a type or give their argument's type
       // are the exception. Call sites keep their own arguments (readCall).
@@ -653,6 +673,16 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
         kept,
       ];
     }
+    case 'type_conversion_expression': {
+      // `F[T](x)` parses as a conversion to an instantiated type; it is a call of a generic
+      // function as often (`builder.TypedControllerManagedBy[request](mgr)`). The resolver tells
+      // them apart, as it does for `T(x)`.
+      const t = node.childForFieldName('type');
+      const operand = node.childForFieldName('operand');
+      const kept: Expr[] = depth < 3 && operand ? [toExpr(operand, lits, d)] : [];
+      if (t?.type === 'generic_type') return ['c', spine(t), kept];
+      return ['c', ['?', `type:${t ? typeText(t) : '?'}`], kept];
+    }
     case 'composite_literal': {
       const t = node.childForFieldName('type');
       // Keyed fields matter where a literal is a value being passed or bound; deeper ones only
@@ -679,7 +709,7 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
         toExpr(node.childForFieldName('operand'), lits, d),
       ];
     case 'parenthesized_expression':
-      return toExpr(node.firstNamedChild, lits, d);
+      return spine(node.firstNamedChild);
     case 'variadic_argument':
       // `f(opts...)`: the slice is passed as the variadic parameter itself, not as one element.
       return ['u', '...', toExpr(node.firstNamedChild, lits, d)];
@@ -689,20 +719,20 @@ function toExpr(node: Node | null | undefined, lits: Map<number, number>, depth:
       const index = node.childForFieldName('index');
       const key = index && index.endIndex - index.startIndex <= 60 ? index.text : undefined;
       return key === undefined
-        ? ['x', toExpr(node.childForFieldName('operand'), lits, d)]
-        : ['x', toExpr(node.childForFieldName('operand'), lits, d), key];
+        ? ['x', spine(node.childForFieldName('operand'))]
+        : ['x', spine(node.childForFieldName('operand')), key];
     }
     case 'generic_type':
       return [
         'g',
-        toExpr(node.childForFieldName('type'), lits, d),
+        spine(node.childForFieldName('type')),
         node.childForFieldName('type_arguments')?.namedChildren.map((a) => a.text) ?? [],
       ];
     case 'slice_expression':
       return ['sl', toExpr(node.childForFieldName('operand'), lits, d)];
     case 'type_assertion_expression': {
       const t = node.childForFieldName('type');
-      return ['a', toExpr(node.childForFieldName('operand'), lits, d), t ? typeText(t) : null];
+      return ['a', spine(node.childForFieldName('operand')), t ? typeText(t) : null];
     }
     case 'binary_expression':
       return [

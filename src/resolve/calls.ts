@@ -39,8 +39,13 @@ export function resolveCall(
   ctx: Ctx,
 ): CallResolution {
   let callee: Expr = call.callee;
-  while (callee[0] === 'g' || (callee[0] === 'u' && callee[1] === '*'))
-    callee = callee[0] === 'g' ? callee[1] : callee[2];
+  // `F[T](x)` calls F (one type argument reads like an index expression); `(*f)(x)` calls f.
+  while (
+    callee[0] === 'g' ||
+    (callee[0] === 'u' && callee[1] === '*') ||
+    (callee[0] === 'x' && callee[2] !== undefined && types.genericFunc(callee[1], ctx))
+  )
+    callee = callee[0] === 'u' ? callee[2] : callee[1];
   const values = (list: FuncTarget[], kind: (t: FuncTarget) => EdgeKind): CallResolution =>
     list.length === 0
       ? { k: 'unresolved' }
@@ -160,7 +165,13 @@ export function externalRoot(
   depth = 0,
 ): string | undefined {
   let e: Expr = expr;
-  for (let i = 0; i < 20; i++) {
+  for (let i = 0; i < 80; i++) {
+    // A call returning a type of an unindexed package (`f.NewBuilder()` returning kubectl's
+    // `*resource.Builder`): the rest of the chain is that package's.
+    if (e[0] === 'c' && i > 0) {
+      const t = deref(types.typeOf(e, ctx));
+      if (t.k === 'named' && t.pkg !== '' && !types.model.packages.has(t.pkg)) return t.pkg;
+    }
     if (e[0] === 's') e = e[1];
     else if (e[0] === 'c' || e[0] === 'x' || e[0] === 'g' || e[0] === 'sl') e = e[1];
     else if (e[0] === 'u') e = e[2];
@@ -195,9 +206,12 @@ function abstractMethod(
   const found = types.interfaceMethodDecl(t, name);
   if (!found) return undefined;
   const { decl, method } = found;
+  // A generic interface is named by its origin with its declared type-parameter names, as generic
+  // methods are: `(k8s.io/client-go/util/workqueue.TypedInterface[T]).Add`.
+  const params = types.typeDecl(t)?.fact.typeParams?.map(([n]) => n ?? '_');
   return {
     abstract: true,
-    symbol: `(${typeKey(t)}).${name}`,
+    symbol: `(${typeKey(t)}${params?.length ? `[${params.join(',')}]` : ''}).${name}`,
     name,
     pkg: t.pkg,
     file: decl.file.path,

@@ -9,13 +9,19 @@ import type { CallFact, Expr, LocalFact, TypeFact } from '../index/facts.js';
 import type { FileModel, FuncRef, ProgramModel, TypeDecl, ValueDecl } from './model.js';
 import { localsOf } from './model.js';
 import {
+  bindTypeArgs,
   builtin,
   deref,
+  instanceKey,
   isBuiltinType,
+  isOpen,
   parseType,
+  substitute,
   typeKey,
+  unify,
   UNKNOWN,
   type GoType,
+  type TypeArgs,
   type TypeScope,
 } from './types.js';
 
@@ -37,7 +43,8 @@ export type Binding =
   | { k: 'builtin'; name: string };
 
 export type Selection =
-  | { k: 'method'; fn: FuncRef; depth: number }
+  /** `on`: the named type declaring the method, instantiated (`Client[*v1.Pod]`) for generic ones. */
+  | { k: 'method'; fn: FuncRef; depth: number; on: GoType }
   | { k: 'imethod'; iface: GoType; name: string; depth: number; embeddedIn?: string }
   | { k: 'field'; type: GoType; owner: string; name: string; depth: number };
 
@@ -71,6 +78,15 @@ export class TypeChecker {
   private readonly scopeMemo = new WeakMap<FileModel, Map<number, TypeScope>>();
   /** pkg -> type name -> member -> selection (null: none), for named types. */
   private readonly selectMemo = new Map<string, Map<string, Map<string, Selection | null>>>();
+  /** Instantiated type (instanceKey) -> member -> selection (null: none). */
+  private readonly instanceSelectMemo = new Map<string, Map<string, Selection | null>>();
+  /** Alias type key -> what it stands for and its type-parameter names (null: not an alias). */
+  private readonly aliasMemo = new Map<
+    string,
+    { type: GoType; params: (string | null)[] } | null
+  >();
+  /** A type declaration's scope: its file's, with its own type parameters. */
+  private readonly declScopeMemo = new WeakMap<TypeDecl, TypeScope>();
   private readonly inProgress = new WeakSet<object>();
   private readonly underlyingMemo = new Map<string, GoType>();
   private methodIndex: Map<string, Set<string>> | undefined;
@@ -84,31 +100,132 @@ export class TypeChecker {
     return { file: ref.file, fn: ref.index, line: ref.fact.line };
   }
 
-  /** Type text parsed once per scope (most scopes are a file's; the text repeats a lot). */
+  /**
+   * Type text parsed once per scope (most scopes are a file's; the text repeats a lot), aliases
+   * replaced by what they stand for, as go/types does: `*workqueue.Type` is `*workqueue.Typed[any]`,
+   * `*builder.Builder` is `*builder.TypedBuilder[reconcile.Request]`.
+   */
   parse(text: string, scope: TypeScope): GoType {
     let memo = this.parseMemo.get(scope);
     if (!memo) this.parseMemo.set(scope, (memo = new Map()));
     let t = memo.get(text);
-    if (!t) memo.set(text, (t = parseType(text, scope)));
+    if (!t) memo.set(text, (t = this.unalias(parseType(text, scope))));
     return t;
+  }
+
+  /** `t` with every alias in it replaced by its target (type arguments of generic aliases bound). */
+  unalias(t: GoType, depth = 0): GoType {
+    if (depth > 8) return t;
+    switch (t.k) {
+      case 'named': {
+        const args = t.args?.map((a) => this.unalias(a, depth + 1));
+        const target = this.aliasTarget(t, depth);
+        if (target) return args ? substitute(target.type, target.bind(args)) : target.type;
+        return args ? { ...t, args } : t;
+      }
+      case 'ptr':
+      case 'slice':
+      case 'chan': {
+        const elem = this.unalias(t.elem, depth + 1);
+        return elem === t.elem ? t : { ...t, elem };
+      }
+      case 'map':
+        return {
+          k: 'map',
+          key: this.unalias(t.key, depth + 1),
+          elem: this.unalias(t.elem, depth + 1),
+        };
+      case 'func':
+        return {
+          ...t,
+          params: t.params.map((p) => this.unalias(p, depth + 1)),
+          results: t.results.map((r) => this.unalias(r, depth + 1)),
+        };
+      default:
+        return t;
+    }
+  }
+
+  private aliasTarget(
+    t: Extract<GoType, { k: 'named' }>,
+    depth: number,
+  ): { type: GoType; bind: (args: GoType[]) => TypeArgs | undefined } | undefined {
+    const key = `${t.pkg}\u0000${t.name}`;
+    let target = this.aliasMemo.get(key);
+    if (target === undefined) {
+      const decl = this.typeDecl(t);
+      const type =
+        decl?.fact.kind === 'alias' && decl.fact.underlying
+          ? this.unalias(parseType(decl.fact.underlying, this.declScope(decl)), depth + 1)
+          : UNKNOWN;
+      target =
+        decl && type.k !== 'unknown'
+          ? { type, params: typeParamNames(decl.fact.typeParams) }
+          : null;
+      this.aliasMemo.set(key, target);
+    }
+    if (!target) return undefined;
+    const { type, params } = target;
+    return { type, bind: (args) => bindTypeArgs(params, args) };
+  }
+
+  /** A type declaration's scope: its file's, with its type parameters. */
+  declScope(decl: TypeDecl): TypeScope {
+    let scope = this.declScopeMemo.get(decl);
+    if (scope) return scope;
+    const params = decl.fact.typeParams ?? [];
+    if (params.length === 0) scope = decl.file.scope;
+    else {
+      // While the constraints are read (one may name the type itself), the parameters are unbound.
+      const names = typeParamNames(params).filter((n): n is string => !!n);
+      this.declScopeMemo.set(decl, { ...decl.file.scope, typeParams: new Set(names) });
+      scope = this.withTypeParams(decl.file.scope, params);
+    }
+    this.declScopeMemo.set(decl, scope);
+    return scope;
+  }
+
+  /**
+   * A scope with type parameters in it, each bound to its constraint when that is a named
+   * interface: a method called on a value of type `T objectWithMeta` is `objectWithMeta`'s, as
+   * go/ssa calls it (on the interface). Constraints are read with the parameters in scope, unbound.
+   */
+  private withTypeParams(
+    base: TypeScope,
+    params: readonly (readonly [string | null, string])[],
+  ): TypeScope {
+    const names = new Set<string>();
+    for (const [n] of params) if (n) names.add(n);
+    const plain: TypeScope = { ...base, typeParams: names };
+    const bounds = new Map<string, GoType>();
+    for (const [n, constraint] of params) {
+      if (!n || bounds.has(n)) continue;
+      const t = this.parse(constraint, plain);
+      if (t.k === 'named' && t.pkg !== '' && this.isInterface(t)) bounds.set(n, t);
+    }
+    return bounds.size > 0 ? { ...plain, bounds } : plain;
   }
 
   scopeFor(ctx: Ctx): TypeScope {
     // Type parameters of the enclosing generic function (and its receiver) are in scope.
+    let byFn = this.scopeMemo.get(ctx.file);
+    const hit = byFn?.get(ctx.fn);
+    if (hit) return hit;
     let fn = ctx.fn;
-    let names: Set<string> | undefined;
+    const params: (readonly [string | null, string])[] = [];
     while (fn >= 0) {
       const f = ctx.file.facts.funcs[fn];
       if (!f) break;
-      for (const [n] of f.typeParams ?? []) if (n) (names ??= new Set()).add(n);
-      for (const a of f.recv?.typeArgs ?? []) (names ??= new Set()).add(a);
+      params.push(...(f.typeParams ?? []));
+      // A receiver's type parameters are constrained as its type declares them, by position.
+      const declared = f.recv?.typeArgs && ctx.file.pkg.types.get(f.recv.type)?.fact.typeParams;
+      f.recv?.typeArgs?.forEach((a, i) => params.push([a, declared?.[i]?.[1] ?? 'any']));
       fn = f.kind === 'lit' ? (f.parent ?? -1) : -1;
     }
-    if (!names) return ctx.file.scope;
-    let byFn = this.scopeMemo.get(ctx.file);
+    if (params.length === 0) return ctx.file.scope;
     if (!byFn) this.scopeMemo.set(ctx.file, (byFn = new Map()));
-    let scope = byFn.get(ctx.fn);
-    if (!scope) byFn.set(ctx.fn, (scope = { ...ctx.file.scope, typeParams: names }));
+    const scope = this.withTypeParams(ctx.file.scope, params);
+    byFn.set(ctx.fn, scope);
     return scope;
   }
 
@@ -174,7 +291,7 @@ export class TypeChecker {
         const sel = this.select(this.methodExpressionType(x, ctx) ?? this.typeOf(x, ctx), name);
         if (!sel) return UNKNOWN;
         if (sel.k === 'field') return sel.type;
-        if (sel.k === 'method') return this.funcType(sel.fn);
+        if (sel.k === 'method') return this.methodType(sel);
         return this.interfaceMethodType(sel.iface, name);
       }
       case 'c': {
@@ -193,8 +310,9 @@ export class TypeChecker {
         }
         const conversion = this.asType(callee, ctx);
         if (conversion) return conversion;
-        const ft = this.typeOf(callee, ctx);
+        let ft = this.typeOf(callee, ctx);
         if (ft.k !== 'func') return UNKNOWN;
+        if (isOpen(ft) && callee[0] !== 'g') ft = this.inferCall(ft, callee, expr, ctx);
         if (ft.results.length === 1) return ft.results[0]!;
         return ft.results.length === 0 ? UNKNOWN : { k: 'tuple', items: ft.results };
       }
@@ -216,12 +334,18 @@ export class TypeChecker {
         return inner;
       }
       case 'x': {
+        // `F[T]` with one type argument reads like an index expression.
+        const generic = expr[2] === undefined ? undefined : this.genericFunc(expr[1], ctx);
+        if (generic) return this.instantiate(generic, [expr[2]!], ctx);
         const u = this.underlying(deref(this.typeOf(expr[1], ctx)));
         if (u.k === 'slice' || u.k === 'map') return u.elem;
         if (u.k === 'named' && u.name === 'string') return builtin('byte');
         return UNKNOWN;
       }
-      case 'g':
+      case 'g': {
+        const ref = this.genericFunc(expr[1], ctx);
+        return ref ? this.instantiate(ref, expr[2], ctx) : this.typeOf(expr[1], ctx);
+      }
       case 'sl':
         return this.typeOf(expr[1], ctx);
       case 'a':
@@ -308,21 +432,77 @@ export class TypeChecker {
 
   /** `T` or `pkg.T` used as a value (a conversion `T(x)`), or undefined. */
   asType(expr: Expr, ctx: Ctx): GoType | undefined {
+    // An alias converts to what it stands for: `reconcile.Func(f)` is a `TypedFunc[Request]`.
     if (expr[0] === 'i') {
       const b = this.resolveIdent(expr[1], ctx);
-      return b?.k === 'type' ? b.type : undefined;
+      return b?.k === 'type' ? this.unalias(b.type) : undefined;
     }
     if (expr[0] === 's' && expr[1][0] === 'i') {
       const b = this.resolveIdent(expr[1][1], ctx);
       if (b?.k !== 'import') return undefined;
       const pkg = this.model.packages.get(b.path);
-      if (pkg?.types.has(expr[2])) return { k: 'named', pkg: b.path, name: expr[2] };
+      if (pkg?.types.has(expr[2])) return this.unalias({ k: 'named', pkg: b.path, name: expr[2] });
       return undefined;
     }
     if (expr[0] === '?' && expr[1].startsWith('type:'))
-      return parseType(expr[1].slice(5), this.scopeFor(ctx));
-    if (expr[0] === 'g') return this.asType(expr[1], ctx);
+      return this.parse(expr[1].slice(5), this.scopeFor(ctx));
+    if (expr[0] === 'g' || (expr[0] === 'x' && expr[2] !== undefined)) {
+      // `List[T]` used as a value: a conversion to, or a method expression of, an instantiation.
+      const base = this.asType(expr[1], ctx);
+      if (base?.k !== 'named') return base;
+      const scope = this.scopeFor(ctx);
+      const args = expr[0] === 'g' ? expr[2] : [expr[2]!];
+      return this.unalias({ ...base, args: args.map((a) => this.parse(a, scope)) });
+    }
     return undefined;
+  }
+
+  /** `F[X, Y]`: a generic function's type with its type parameters bound in order. */
+  private instantiate(ref: FuncRef, typeArgs: readonly string[], ctx: Ctx): GoType {
+    const scope = this.scopeFor(ctx);
+    const args = bindTypeArgs(
+      typeParamNames(ref.fact.typeParams),
+      typeArgs.map((a) => this.parse(a, scope)),
+    );
+    return substitute(this.funcType(ref), args);
+  }
+
+  /** The generic function an expression names (`F`, `pkg.F`), or undefined. */
+  genericFunc(expr: Expr, ctx: Ctx): FuncRef | undefined {
+    let ref: FuncRef | undefined;
+    if (expr[0] === 'i') {
+      const b = this.resolveIdent(expr[1], ctx);
+      if (b?.k === 'func') ref = b.ref;
+    } else if (expr[0] === 's' && expr[1][0] === 'i') {
+      const b = this.resolveIdent(expr[1][1], ctx);
+      if (b?.k === 'import') ref = this.model.packages.get(b.path)?.funcs.get(expr[2]);
+    }
+    return ref?.fact.typeParams?.length ? ref : undefined;
+  }
+
+  /**
+   * A call of a generic function without type arguments: they are inferred from the arguments'
+   * types (`NewTypedMaxOfRateLimiter(limiter)` with a `TypedRateLimiter[cache.ObjectName]`).
+   */
+  private inferCall(
+    ft: Extract<GoType, { k: 'func' }>,
+    callee: Expr,
+    call: Extract<Expr, { 0: 'c' }>,
+    ctx: Ctx,
+  ): Extract<GoType, { k: 'func' }> {
+    if (!this.genericFunc(callee, ctx)) return ft;
+    const args = call[2].length > 0 ? call[2] : (this.callFactAt(call, ctx)?.args ?? []);
+    if (args.length === 0) return ft;
+    const bound = new Map<string, GoType>();
+    const last = ft.params.length - 1;
+    args.forEach((arg, i) => {
+      let param = ft.params[Math.min(i, last)];
+      if (!param || arg[0] === 'f') return;
+      const spread = arg[0] === 'u' && arg[1] === '...';
+      if (ft.variadic && i >= last && !spread && param.k === 'slice') param = param.elem;
+      if (isOpen(param)) unify(param, this.typeOf(spread ? arg[2] : arg, ctx), bound);
+    });
+    return bound.size > 0 ? (substitute(ft, bound) as Extract<GoType, { k: 'func' }>) : ft;
   }
 
   private typeOfQualified(pkgPath: string, name: string): GoType {
@@ -346,7 +526,16 @@ export class TypeChecker {
       case 'recv': {
         const f = b.file.facts.funcs[b.fn];
         if (!f?.recv) return UNKNOWN;
-        const named: GoType = { k: 'named', pkg: b.file.pkg.path, name: f.recv.type };
+        // The receiver of a generic type's method is that type instantiated with the method's own
+        // names for its type parameters: `(q *Typed[T])`.
+        const scope = this.scopeFor({ file: b.file, fn: b.fn, line: 0 });
+        const args = f.recv.typeArgs?.map((name) => this.parse(name, scope));
+        const named: GoType = {
+          k: 'named',
+          pkg: b.file.pkg.path,
+          name: f.recv.type,
+          ...(args?.length ? { args } : {}),
+        };
         return f.recv.ptr ? { k: 'ptr', elem: named } : named;
       }
       case 'value':
@@ -418,6 +607,18 @@ export class TypeChecker {
     return t;
   }
 
+  /** A selected method's type, the receiver's type arguments bound (`Get` of `*Typed[*item]`). */
+  methodType(sel: Extract<Selection, { k: 'method' }>): GoType {
+    return substitute(this.funcType(sel.fn), this.receiverArgs(sel));
+  }
+
+  /** The method's receiver type-parameter names bound to the arguments of the type it was found on. */
+  private receiverArgs(sel: Extract<Selection, { k: 'method' }>): TypeArgs | undefined {
+    const names = sel.fn.fact.recv?.typeArgs;
+    const on = deref(sel.on);
+    return names && on.k === 'named' ? bindTypeArgs(names, on.args) : undefined;
+  }
+
   // ---------------------------------------------------------------- declarations and selectors
 
   typeDecl(t: GoType): TypeDecl | undefined {
@@ -428,28 +629,28 @@ export class TypeChecker {
   /** The underlying type: struct, interface, map, func... (named types followed, aliases too). */
   underlying(t: GoType, depth = 0): GoType {
     if (t.k !== 'named' || depth > 10) return t;
-    const key = t.args ? typeKey(t) : `${t.pkg}\u0000${t.name}`;
+    // Each instantiation has its own: the fields of `Client[*v1.Pod]` are of `*v1.Pod`.
+    const key = t.args ? instanceKey(t) : `${t.pkg}\u0000${t.name}`;
     const memo = this.underlyingMemo.get(key);
     if (memo) return memo;
     const decl = this.typeDecl(t);
     let u: GoType = t;
     if (decl) {
-      const scope = decl.file.scope;
+      const scope = this.declScope(decl);
       const f = decl.fact;
-      const tpScope = f.typeParams
-        ? { ...scope, typeParams: new Set(f.typeParams.map(([n]) => n ?? '')) }
-        : scope;
+      const args = bindTypeArgs(typeParamNames(f.typeParams), t.args);
       if (f.kind === 'struct')
         u = {
           k: 'struct',
           fields: (f.fields ?? []).map((fl) => ({
             name: fl.name,
-            type: this.parse(fl.type, tpScope),
+            type: substitute(this.parse(fl.type, scope), args),
           })),
         };
       else if (f.kind === 'interface')
         u = { k: 'iface', methods: (f.methods ?? []).map((m) => m.name) };
-      else if (f.underlying) u = this.underlying(parseType(f.underlying, tpScope), depth + 1);
+      else if (f.underlying)
+        u = this.underlying(substitute(this.parse(f.underlying, scope), args), depth + 1);
     }
     this.underlyingMemo.set(key, u);
     return u;
@@ -469,7 +670,19 @@ export class TypeChecker {
    */
   select(t: GoType, name: string): Selection | undefined {
     const base = deref(t);
-    if (base.k !== 'named' || base.args) return this.selectUncached(base, name);
+    // A value of a type parameter has the methods of its constraint (an interface).
+    if (base.k === 'typeparam') return base.bound ? this.select(base.bound, name) : undefined;
+    if (base.k !== 'named') return this.selectUncached(base, name);
+    if (base.args) {
+      const key = instanceKey(base);
+      let byMember = this.instanceSelectMemo.get(key);
+      if (!byMember) this.instanceSelectMemo.set(key, (byMember = new Map()));
+      const hit = byMember.get(name);
+      if (hit !== undefined) return hit ?? undefined;
+      const sel = this.selectUncached(base, name);
+      byMember.set(name, sel ?? null);
+      return sel;
+    }
     let byName = this.selectMemo.get(base.pkg);
     if (!byName) this.selectMemo.set(base.pkg, (byName = new Map()));
     let byMember = byName.get(base.name);
@@ -489,12 +702,12 @@ export class TypeChecker {
     for (let depth = 0; depth < 6 && level.length > 0; depth++) {
       const next: GoType[] = [];
       for (const cur of level) {
-        const key = typeKey(cur);
+        const key = instanceKey(cur);
         if (seen.has(key)) continue;
         seen.add(key);
         if (cur.k === 'named') {
           const method = this.model.packages.get(cur.pkg)?.methods.get(cur.name)?.get(name);
-          if (method) return { k: 'method', fn: method, depth };
+          if (method) return { k: 'method', fn: method, depth, on: cur };
         }
         const u = this.underlying(cur);
         if (u.k === 'iface') {
@@ -527,7 +740,7 @@ export class TypeChecker {
   /** Method names of an interface, embedded interfaces included, with their signatures' shapes. */
   interfaceMethods(t: GoType, depth = 0): Map<string, MethodShape> {
     if (t.k !== 'named' || depth > 0) return this.interfaceMethodsUncached(t, depth);
-    const key = `${t.pkg}\u0000${t.name}`;
+    const key = t.args ? instanceKey(t) : `${t.pkg}\u0000${t.name}`;
     let memo = this.ifaceMemo.get(key);
     if (!memo) this.ifaceMemo.set(key, (memo = this.interfaceMethodsUncached(t, depth)));
     return memo;
@@ -541,36 +754,50 @@ export class TypeChecker {
       return out;
     }
     const decl = this.typeDecl(t);
-    if (!decl || decl.fact.kind !== 'interface') {
-      if (decl?.fact.kind === 'alias' || decl?.fact.kind === 'named') {
-        const target = parseType(decl.fact.underlying ?? '', decl.file.scope);
-        return this.interfaceMethods(target, depth + 1);
-      }
+    if (!decl) return out;
+    const scope = this.declScope(decl);
+    const args =
+      t.k === 'named' ? bindTypeArgs(typeParamNames(decl.fact.typeParams), t.args) : undefined;
+    const inScope = (text: string) => substitute(this.parse(text, scope), args);
+    if (decl.fact.kind !== 'interface') {
+      if (decl.fact.kind === 'alias' || decl.fact.kind === 'named')
+        return this.interfaceMethods(inScope(decl.fact.underlying ?? ''), depth + 1);
       return out;
     }
-    // A generic interface's methods mention its type parameters: only their arity is compared.
+    // A generic interface's methods mention its type parameters: their types are compared only
+    // once the instantiation binds them all (`TypedReconciler[reconcile.Request]`), else the arity.
     const generic = (decl.fact.typeParams?.length ?? 0) > 0;
     for (const m of decl.fact.methods ?? [])
       out.set(m.name, {
         params: m.params.length,
-        shape: generic ? null : signatureShape(m.params, m.results, decl.file.scope),
+        shape: generic
+          ? closedShape(
+              m.params.map(([, text]) => inScope(text)),
+              m.results.map(([, text]) => inScope(text)),
+            )
+          : signatureShape(m.params, m.results, scope, (text, sc) => this.parse(text, sc)),
       });
     for (const e of decl.fact.embeds ?? []) {
-      for (const [n, c] of this.interfaceMethods(parseType(e, decl.file.scope), depth + 1))
+      for (const [n, c] of this.interfaceMethods(inScope(e), depth + 1))
         if (!out.has(n)) out.set(n, c);
     }
     return out;
   }
 
-  /** The signature of an interface's method (embedded interfaces searched), as a func type. */
+  /**
+   * The signature of an interface's method (embedded interfaces searched), as a func type, the
+   * interface's type arguments bound (`Get` of `TypedInterface[cache.ObjectName]`).
+   */
   interfaceMethodType(t: GoType, name: string): GoType {
     const found = this.interfaceMethodDecl(t, name);
     if (!found) return UNKNOWN;
-    const scope = found.decl.file.scope;
+    const scope = this.declScope(found.decl);
+    const inScope = ([, text]: readonly [string | null, string]) =>
+      substitute(this.parse(text, scope), found.args);
     return {
       k: 'func',
-      params: found.method.params.map(([, text]) => parseType(text, scope)),
-      results: found.method.results.map(([, text]) => parseType(text, scope)),
+      params: found.method.params.map(inScope),
+      results: found.method.results.map(inScope),
     };
   }
 
@@ -579,7 +806,7 @@ export class TypeChecker {
    * includes all of the interface's methods, by name and signature (parameter and result types).
    */
   implementations(iface: GoType): GoType[] {
-    const key = typeKey(iface);
+    const key = instanceKey(iface);
     const memo = this.implMemo.get(key);
     if (memo) return memo;
     const methods = this.interfaceMethods(iface);
@@ -611,13 +838,12 @@ export class TypeChecker {
             const fact = sel.fn.fact;
             if (want.params >= 0 && fact.params.length !== want.params) ok = false;
             // Same parameter and result types: `Get(string) (*v1.Pod, error)` is not implemented by a
-            // lister's `Get(string) (*v1.Example, error)`.
-            else if (
-              want.shape !== null &&
-              !fact.recv?.typeArgs &&
-              this.shapeOf(sel.fn) !== want.shape
-            )
-              ok = false;
+            // lister's `Get(string) (*v1.Example, error)`, nor by `Get` of the generic client
+            // `gentype.Client[*v1.Example]` a typed client embeds.
+            else if (want.shape !== null) {
+              const have = this.selectedShape(sel);
+              if (have !== null && have !== want.shape) ok = false;
+            }
             if (!ok) break;
             concrete++;
           }
@@ -633,12 +859,23 @@ export class TypeChecker {
     return result;
   }
 
-  private shapeOf(fn: FuncRef): string {
+  /**
+   * The shape of a selected method: its declared signature, or for a method of a generic type the
+   * signature with the receiver's type arguments bound (null while any is still a parameter).
+   */
+  private selectedShape(sel: Extract<Selection, { k: 'method' }>): string | null {
+    const fn = sel.fn;
+    if (fn.fact.recv?.typeArgs?.length) {
+      const t = this.methodType(sel);
+      return t.k === 'func' ? closedShape(t.params, t.results) : null;
+    }
     let shape = this.shapeMemo.get(fn.id);
     if (shape === undefined)
       this.shapeMemo.set(
         fn.id,
-        (shape = signatureShape(fn.fact.params, fn.fact.results, fn.file.scope)),
+        (shape = signatureShape(fn.fact.params, fn.fact.results, fn.file.scope, (text, sc) =>
+          this.parse(text, sc),
+        )),
       );
     return shape;
   }
@@ -696,6 +933,12 @@ export class TypeChecker {
 
   /** Functions a call reaches directly (named functions and concrete methods), no value flow. */
   directCallees(callee: Expr, ctx: Ctx): FuncRef[] {
+    // `F[T](x)` calls F.
+    if (callee[0] === 'g') return this.directCallees(callee[1], ctx);
+    if (callee[0] === 'x' && callee[2] !== undefined) {
+      const generic = this.genericFunc(callee[1], ctx);
+      return generic ? [generic] : [];
+    }
     if (callee[0] === 'i') {
       const b = this.resolveIdent(callee[1], ctx);
       return b?.k === 'func' ? [b.ref] : [];
@@ -739,21 +982,23 @@ export class TypeChecker {
     t: GoType,
     name: string,
     depth = 0,
-  ): { decl: TypeDecl; method: NonNullable<TypeFact['methods']>[number] } | undefined {
+  ):
+    | { decl: TypeDecl; method: NonNullable<TypeFact['methods']>[number]; args?: TypeArgs }
+    | undefined {
     if (depth > 8) return undefined;
     const decl = this.typeDecl(t);
     if (!decl) return undefined;
-    if (decl.fact.kind === 'alias' || decl.fact.kind === 'named') {
-      return this.interfaceMethodDecl(
-        parseType(decl.fact.underlying ?? '', decl.file.scope),
-        name,
-        depth + 1,
-      );
-    }
+    const scope = this.declScope(decl);
+    const args =
+      t.k === 'named' ? bindTypeArgs(typeParamNames(decl.fact.typeParams), t.args) : undefined;
+    // Embedded interfaces and underlying types are instantiated with this one's arguments.
+    const inScope = (text: string) => substitute(this.parse(text, scope), args);
+    if (decl.fact.kind === 'alias' || decl.fact.kind === 'named')
+      return this.interfaceMethodDecl(inScope(decl.fact.underlying ?? ''), name, depth + 1);
     const method = decl.fact.methods?.find((x) => x.name === name);
-    if (method) return { decl, method };
+    if (method) return { decl, method, ...(args ? { args } : {}) };
     for (const e of decl.fact.embeds ?? []) {
-      const found = this.interfaceMethodDecl(parseType(e, decl.file.scope), name, depth + 1);
+      const found = this.interfaceMethodDecl(inScope(e), name, depth + 1);
       if (found) return found;
     }
     return undefined;
@@ -785,17 +1030,36 @@ export function signatureShape(
   params: readonly (readonly [string | null, string])[],
   results: readonly (readonly [string | null, string])[],
   scope: TypeScope,
+  parse: (text: string, scope: TypeScope) => GoType = parseType,
 ): string {
   const types = (list: readonly (readonly [string | null, string])[]) =>
     list
       .map(([, text]) => {
-        const key = typeKey(parseType(text, scope));
+        const key = typeKey(parse(text, scope));
         return key.includes('?')
           ? text.replace(/\b[A-Za-z_]\w*\.(?=[A-Za-z_])/g, '').replace(/\s+/g, '')
-          : key.replace(/\bany\b/g, 'interface{...}');
+          : shapeKey(key);
       })
       .join(',');
   return `(${types(params)})(${types(results)})`;
+}
+
+/** The shape of a signature given as types, or null while a type parameter is left in it. */
+function closedShape(params: readonly GoType[], results: readonly GoType[]): string | null {
+  if (params.some(isOpen) || results.some(isOpen)) return null;
+  const types = (list: readonly GoType[]) => list.map((t) => shapeKey(typeKey(t))).join(',');
+  return `(${types(params)})(${types(results)})`;
+}
+
+function shapeKey(key: string): string {
+  return key.replace(/\bany\b/g, 'interface{...}');
+}
+
+/** The names of declared type parameters (`[K comparable, V any]` -> K, V). */
+function typeParamNames(
+  params: readonly (readonly [string | null, string])[] | undefined,
+): (string | null)[] {
+  return params?.map(([n]) => n) ?? [];
 }
 
 function pick(t: GoType, index: number | undefined): GoType {

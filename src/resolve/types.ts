@@ -15,7 +15,8 @@ export type GoType =
   | { k: 'struct'; fields: { name: string | null; type: GoType }[] }
   | { k: 'iface'; methods: string[] }
   | { k: 'tuple'; items: GoType[] }
-  | { k: 'typeparam'; name: string }
+  /** A type parameter; `bound`: its constraint when that is a named interface (its methods). */
+  | { k: 'typeparam'; name: string; bound?: GoType }
   | { k: 'unknown' };
 
 export const UNKNOWN: GoType = { k: 'unknown' };
@@ -61,6 +62,8 @@ export interface TypeScope {
   imports: ReadonlyMap<string, string>;
   /** Type parameters in scope (generic functions and types). */
   typeParams?: ReadonlySet<string>;
+  /** Their constraints, where those are named interfaces (`T objectWithMeta`). */
+  bounds?: ReadonlyMap<string, GoType>;
 }
 
 export function parseType(text: string, scope: TypeScope): GoType {
@@ -157,7 +160,8 @@ class TypeParser {
       const pkg = this.scope.imports.get(first);
       t = pkg === undefined ? UNKNOWN : { k: 'named', pkg, name };
     } else if (this.scope.typeParams?.has(first)) {
-      t = { k: 'typeparam', name: first };
+      const bound = this.scope.bounds?.get(first);
+      t = bound ? { k: 'typeparam', name: first, bound } : { k: 'typeparam', name: first };
     } else if (BUILTIN_TYPES.has(first)) {
       t = builtin(first);
     } else {
@@ -292,22 +296,37 @@ export function deref(t: GoType): GoType {
   return t.k === 'ptr' ? t.elem : t;
 }
 
+/** A type's identity by origin: `pkg.List` for every instantiation of `List` (symbols, owners). */
 export function typeKey(t: GoType): string {
+  return keyOf(t, false);
+}
+
+/** typeKey with the type arguments of instantiations: `pkg.List[*pkg.Item]` (memo keys). */
+export function instanceKey(t: GoType): string {
+  return keyOf(t, true);
+}
+
+function keyOf(t: GoType, args: boolean): string {
+  const key = (x: GoType) => keyOf(x, args);
   switch (t.k) {
-    case 'named':
-      return t.pkg ? `${t.pkg}.${t.name}` : t.name;
+    case 'named': {
+      const base = t.pkg ? `${t.pkg}.${t.name}` : t.name;
+      return args && t.args ? `${base}[${t.args.map(key).join(',')}]` : base;
+    }
     case 'ptr':
-      return `*${typeKey(t.elem)}`;
+      return `*${key(t.elem)}`;
     case 'slice':
-      return `[]${typeKey(t.elem)}`;
+      return `[]${key(t.elem)}`;
     case 'map':
-      return `map[${typeKey(t.key)}]${typeKey(t.elem)}`;
+      return `map[${key(t.key)}]${key(t.elem)}`;
     case 'chan':
-      return `chan ${typeKey(t.elem)}`;
-    case 'func':
-      return `func(${t.params.map(typeKey).join(', ')})`;
+      return `chan ${key(t.elem)}`;
+    case 'func': {
+      const results = args && t.results.length > 0 ? ` (${t.results.map(key).join(', ')})` : '';
+      return `func(${t.params.map(key).join(', ')})${results}`;
+    }
     case 'tuple':
-      return `(${t.items.map(typeKey).join(', ')})`;
+      return `(${t.items.map(key).join(', ')})`;
     case 'struct':
       return 'struct{...}';
     case 'iface':
@@ -316,5 +335,118 @@ export function typeKey(t: GoType): string {
       return t.name;
     case 'unknown':
       return '?';
+  }
+}
+
+/** Type-parameter name -> the type argument it stands for in one instantiation. */
+export type TypeArgs = ReadonlyMap<string, GoType>;
+
+/** Binds declared type-parameter names to the arguments of an instantiation, pairwise. */
+export function bindTypeArgs(
+  names: readonly (string | null)[],
+  args: readonly GoType[] | undefined,
+): TypeArgs | undefined {
+  if (!args?.length || names.length === 0) return undefined;
+  const bound = new Map<string, GoType>();
+  names.forEach((n, i) => {
+    const a = args[i];
+    if (n && a) bound.set(n, a);
+  });
+  return bound.size > 0 ? bound : undefined;
+}
+
+/** `t` with every type parameter bound in `args` replaced by its argument. */
+export function substitute(t: GoType, args: TypeArgs | undefined): GoType {
+  if (!args || args.size === 0) return t;
+  switch (t.k) {
+    case 'typeparam':
+      return args.get(t.name) ?? t;
+    case 'named':
+      return t.args ? { ...t, args: t.args.map((a) => substitute(a, args)) } : t;
+    case 'ptr':
+    case 'slice':
+    case 'chan':
+      return { ...t, elem: substitute(t.elem, args) };
+    case 'map':
+      return { k: 'map', key: substitute(t.key, args), elem: substitute(t.elem, args) };
+    case 'func':
+      return {
+        ...t,
+        params: t.params.map((p) => substitute(p, args)),
+        results: t.results.map((r) => substitute(r, args)),
+      };
+    case 'tuple':
+      return { k: 'tuple', items: t.items.map((i) => substitute(i, args)) };
+    case 'struct':
+      return {
+        k: 'struct',
+        fields: t.fields.map((f) => ({ name: f.name, type: substitute(f.type, args) })),
+      };
+    default:
+      return t;
+  }
+}
+
+/** Whether a type mentions a type parameter or a type the text did not resolve. */
+export function isOpen(t: GoType): boolean {
+  switch (t.k) {
+    case 'typeparam':
+    case 'unknown':
+      return true;
+    case 'named':
+      return t.args?.some(isOpen) ?? false;
+    case 'ptr':
+    case 'slice':
+    case 'chan':
+      return isOpen(t.elem);
+    case 'map':
+      return isOpen(t.key) || isOpen(t.elem);
+    case 'func':
+      return t.params.some(isOpen) || t.results.some(isOpen);
+    case 'tuple':
+      return t.items.some(isOpen);
+    case 'struct':
+      return t.fields.some((f) => isOpen(f.type));
+    default:
+      return false;
+  }
+}
+
+/**
+ * Binds type parameters by matching a parameter's declared type against the type of the argument
+ * passed (function argument type inference, for the shapes that matter here: `T`, `*T`, `[]T`,
+ * `map[K]V`, `func(T) U`, `List[T]`). Bindings already made are kept.
+ */
+export function unify(param: GoType, arg: GoType, into: Map<string, GoType>, depth = 0): void {
+  if (depth > 8 || arg.k === 'unknown') return;
+  switch (param.k) {
+    case 'typeparam':
+      if (!into.has(param.name) && arg.k !== 'tuple') into.set(param.name, arg);
+      return;
+    case 'ptr':
+    case 'slice':
+    case 'chan':
+      if (arg.k === param.k) unify(param.elem, arg.elem, into, depth + 1);
+      return;
+    case 'map':
+      if (arg.k === 'map') {
+        unify(param.key, arg.key, into, depth + 1);
+        unify(param.elem, arg.elem, into, depth + 1);
+      }
+      return;
+    case 'func':
+      if (arg.k === 'func') {
+        param.params.forEach((p, i) => arg.params[i] && unify(p, arg.params[i]!, into, depth + 1));
+        param.results.forEach(
+          (r, i) => arg.results[i] && unify(r, arg.results[i]!, into, depth + 1),
+        );
+      }
+      return;
+    case 'named':
+      if (param.args && arg.k === 'named' && arg.args && typeKey(arg) === typeKey(param))
+        param.args.forEach((p, i) => arg.args![i] && unify(p, arg.args![i]!, into, depth + 1));
+      return;
+    default:
+      return;
   }
 }

@@ -17,7 +17,7 @@ import type { FileModel, FuncRef, ProgramModel } from './model.js';
 import { ALWAYS, both, either, through, type Needs } from './needs.js';
 import { isTestDouble } from '../shared/go-symbol.js';
 import { push, type Binding, type Ctx, type Selection, type TypeChecker } from './type-checker.js';
-import { deref, typeKey, type GoType } from './types.js';
+import { deref, instanceKey, typeKey, type GoType } from './types.js';
 
 export interface SourceRef {
   expr: Expr;
@@ -102,6 +102,8 @@ export class ValueFlow {
     this.remoteMemo = new WeakMap();
     this.storedMemo = new WeakMap();
     this.originMemo = new WeakMap();
+    // Methods forwarded through embedded interface fields depend on what is stored in them.
+    this.methodsMemo.clear();
   }
 
   // ---------------------------------------------------------------- stores
@@ -412,6 +414,11 @@ export class ValueFlow {
         return expr[1] === '...' ? [] : this.funcTargets(expr[2], ctx, local, depth + 1, seen);
       case 'g':
         return this.funcTargets(expr[1], ctx, local, depth + 1, seen);
+      case 'x':
+        // `F[T]`: one type argument reads like an index; the value is the generic function F.
+        return expr[2] !== undefined && t.genericFunc(expr[1], ctx)
+          ? this.funcTargets(expr[1], ctx, local, depth + 1, seen)
+          : [];
       default:
         return [];
     }
@@ -651,8 +658,11 @@ export class ValueFlow {
       storedNeeds.set(key, either(storedNeeds.get(key) ?? [], s.needs));
     }
     for (const [key, needs] of storedNeeds) {
-      const m = methods.byType.get(key);
-      if (m) primary.push({ fn: m, rank: 0, needs });
+      for (const m of methods.byType.get(key) ?? []) {
+        const same = primary.find((p) => p.fn === m.fn);
+        if (same) same.needs = either(same.needs, both(needs, m.needs));
+        else primary.push({ fn: m.fn, rank: 0, needs: both(needs, m.needs) });
+      }
     }
     if (methods.all.length > MAX_ALTERNATIVES) {
       const out: InterfaceTarget[] & { crowded?: number } = primary;
@@ -675,27 +685,60 @@ export class ValueFlow {
 
   private readonly methodsMemo = new Map<
     string,
-    { all: FuncRef[]; byType: Map<string, FuncRef> }
+    { all: FuncRef[]; byType: Map<string, ForwardedMethod[]> }
   >();
   private readonly rankMemo = new Map<string, FuncRef[]>();
 
-  /** The methods named `name` of the types implementing an interface, by type. */
+  /**
+   * The methods named `name` of the types implementing an interface, by type; each function once
+   * in `all` (typed clients that embed one generic client all run its method).
+   */
   private implementingMethods(
     iface: GoType,
     name: string,
-  ): { all: FuncRef[]; byType: Map<string, FuncRef> } {
-    const key = `${typeKey(iface)}\u0000${name}`;
+  ): { all: FuncRef[]; byType: Map<string, ForwardedMethod[]> } {
+    // An instantiation has its own implementations (`TypedReconciler[reconcile.Request]`).
+    const key = `${instanceKey(iface)}\u0000${name}`;
     let hit = this.methodsMemo.get(key);
     if (hit) return hit;
     hit = { all: [], byType: new Map() };
+    const seen = new Set<number>();
     for (const impl of this.types.implementations(iface)) {
-      const m = this.types.select(impl, name);
-      if (m?.k !== 'method') continue;
-      hit.all.push(m.fn);
-      hit.byType.set(typeKey(impl), m.fn);
+      const found = this.methodsOf(impl, name);
+      if (found.length === 0) continue;
+      hit.byType.set(typeKey(impl), found);
+      for (const m of found) {
+        if (seen.has(m.fn.id)) continue;
+        seen.add(m.fn.id);
+        hit.all.push(m.fn);
+      }
     }
     this.methodsMemo.set(key, hit);
     return hit;
+  }
+
+  /**
+   * The method a type has for an interface call: its own or a promoted one, or — when the type only
+   * forwards it to an interface value it embeds (client-go's `rateLimitingType[T]` embeds a
+   * delaying queue, which embeds the queue) — the methods of the types stored in that field, with
+   * the packages the stores are in as needs.
+   */
+  private methodsOf(type: GoType, name: string, depth = 0): ForwardedMethod[] {
+    const m = this.types.select(type, name);
+    if (m?.k === 'method') return [{ fn: m.fn, needs: ALWAYS }];
+    if (m?.k !== 'imethod' || !m.embeddedIn || depth > 3) return [];
+    const out: ForwardedMethod[] = [];
+    for (const src of (this.fieldSources.get(m.embeddedIn) ?? []).slice(0, MAX_SOURCES)) {
+      for (const s of this.storedTypes(src.expr, src.ctx)) {
+        for (const f of this.methodsOf(s.type, name, depth + 1)) {
+          const needs = through(both(s.needs, f.needs), src.ctx.file.pkg.path);
+          const same = out.find((o) => o.fn === f.fn);
+          if (same) same.needs = either(same.needs, needs);
+          else out.push({ fn: f.fn, needs });
+        }
+      }
+    }
+    return out;
   }
 
   /** Real code before test doubles, then nearest to the calling package; computed once per package. */
@@ -802,6 +845,12 @@ export class ValueFlow {
     }
     return out;
   }
+}
+
+/** A method an implementation runs, and what it needs when reached through a stored value. */
+interface ForwardedMethod {
+  fn: FuncRef;
+  needs: Needs;
 }
 
 /** A call's arguments bound to the parameters of the function it called (one call deep). */

@@ -62,7 +62,7 @@ export function baseName(name: string): string {
 
 /** Test doubles (fakes, mocks, testing packages) are never the answer while a real type exists. */
 const TEST_DOUBLE =
-  /(^|\/)(fake|fakes|testing|testutil|testutils|mock|mocks)(\/|$)|\.(fake|Fake|mock|Mock|stub|Stub)[A-Z\w]*\)/;
+  /(^|\/)(fake|fakes|testing|testutil|testutils|mock|mocks)(\/|$)|\.(fake|Fake|mock|Mock|stub|Stub)[A-Z\w]*(\[[^\]]*\])?\)/;
 
 export function isTestDouble(symbol: string, pkg: string): boolean {
   return TEST_DOUBLE.test(pkg) || TEST_DOUBLE.test(symbol);

@@ -70,6 +70,28 @@ describe('queries/go', () => {
     ]);
   });
 
+  it('calls.scm takes a generic function called with one argument for the call it may be', () => {
+    // `F[T](x)` parses as a conversion to a generic type: only the resolver can tell which it is.
+    const q = new Parser.Query(goLanguage(), sources.find((s) => s.file === 'calls.scm')!.source);
+    const text = `package p
+
+func f() {
+	b := builder.TypedControllerManagedBy[request](mgr)
+	go run[int](1)
+	_ = []byte(s)
+}
+`;
+    expect(rows(q, text)).toEqual([
+      {
+        capture: 'reference.call',
+        line: 4,
+        text: 'builder.TypedControllerManagedBy[request](mgr)',
+      },
+      { capture: 'reference.call.go', line: 5, text: 'run[int](1)' },
+      { capture: 'reference.call', line: 5, text: 'run[int](1)' },
+    ]);
+  });
+
   it('imports.scm captures each import spec and the package name', () => {
     const q = new Parser.Query(goLanguage(), sources.find((s) => s.file === 'imports.scm')!.source);
     expect(rows(q)).toEqual([
@@ -150,6 +172,37 @@ func (l *loop) run(done chan bool) {
       { fn: 0, ch: ['s', ['i', 'l'], 'updates', 6, 18], line: 6, range: true },
       { fn: 0, ch: ['i', 'done'], line: 10 },
     ]);
+  });
+
+  it('the extractor keeps a fluent chain whole, however long, and F[T](x) as a call', async () => {
+    const { extractText } = await import('../../src/index/parse-file.js');
+    const links = Array.from({ length: 30 }, (_, i) => `M${i}()`).join('.\n\t\t');
+    const text = `package p
+
+func f() {
+	r := b.\n\t\t${links}
+	_ = r
+	c := builder.TypedControllerManagedBy[request](mgr)
+	_ = c
+}
+`;
+    const facts = extractText(text);
+    // The last call's operand is the whole chain down to \`b\`, nothing of it cut to text.
+    let callee = facts.calls.find((c) => c.callee[0] === 's' && c.callee[2] === 'M29')!.callee;
+    let depth = 0;
+    while (callee[0] === 's' || callee[0] === 'c') {
+      callee = callee[1];
+      depth++;
+    }
+    expect(callee).toEqual(['i', 'b']);
+    expect(depth).toBe(30 + 29); // thirty selectors, the twenty-nine calls before the last
+    const generic = facts.calls.find((c) => c.line === 36)!;
+    expect(generic).toMatchObject({
+      callee: ['g', ['s', ['i', 'builder'], 'TypedControllerManagedBy', 36, 14], ['request']],
+      args: [['i', 'mgr']],
+      line: 36,
+      col: 14,
+    });
   });
 
   it('all query files compile together into the one query the indexer runs', () => {

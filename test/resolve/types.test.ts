@@ -1,0 +1,80 @@
+/**
+ * Go types as text becomes them: instantiations keep their type arguments, which substitution binds
+ * to the declared type parameters, and inference reads off the types of arguments.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  bindTypeArgs,
+  instanceKey,
+  isOpen,
+  parseType,
+  substitute,
+  typeKey,
+  unify,
+  type GoType,
+} from '../../src/resolve/types.js';
+
+const scope = {
+  pkg: 'k8s.io/client-go/util/workqueue',
+  imports: new Map([['cache', 'k8s.io/client-go/tools/cache']]),
+  typeParams: new Set(['T']),
+};
+
+describe('Go types', () => {
+  it('parses an instantiation with its type arguments, a type parameter as one', () => {
+    expect(parseType('*Typed[cache.ObjectName]', scope)).toEqual({
+      k: 'ptr',
+      elem: {
+        k: 'named',
+        pkg: 'k8s.io/client-go/util/workqueue',
+        name: 'Typed',
+        args: [{ k: 'named', pkg: 'k8s.io/client-go/tools/cache', name: 'ObjectName' }],
+      },
+    });
+    expect(parseType('map[T][]T', scope)).toEqual({
+      k: 'map',
+      key: { k: 'typeparam', name: 'T' },
+      elem: { k: 'slice', elem: { k: 'typeparam', name: 'T' } },
+    });
+  });
+
+  it('binds type parameters in every position they can take', () => {
+    const t = parseType('func(item T, rest ...T) (map[string]*Typed[T], error)', scope);
+    const args = bindTypeArgs(['T'], [parseType('cache.ObjectName', scope)]);
+    expect(isOpen(t)).toBe(true);
+    const bound = substitute(t, args);
+    expect(isOpen(bound)).toBe(false);
+    expect(instanceKey(bound)).toBe(
+      'func(k8s.io/client-go/tools/cache.ObjectName, []k8s.io/client-go/tools/cache.ObjectName)' +
+        ' (map[string]*k8s.io/client-go/util/workqueue.Typed[k8s.io/client-go/tools/cache.ObjectName], error)',
+    );
+  });
+
+  it('names an instantiation by its origin in typeKey and by its arguments in instanceKey', () => {
+    const t = parseType('Typed[cache.ObjectName]', scope);
+    expect(typeKey(t)).toBe('k8s.io/client-go/util/workqueue.Typed');
+    expect(instanceKey(t)).toBe(
+      'k8s.io/client-go/util/workqueue.Typed[k8s.io/client-go/tools/cache.ObjectName]',
+    );
+  });
+
+  it('infers type arguments from the types of the arguments passed', () => {
+    const param = parseType('TypedRateLimiter[T]', scope);
+    const arg = parseType('TypedRateLimiter[cache.ObjectName]', scope);
+    const into = new Map<string, GoType>();
+    unify(param, arg, into);
+    expect(into.get('T')).toEqual(parseType('cache.ObjectName', scope));
+    // A different origin binds nothing.
+    const other = new Map<string, GoType>();
+    unify(param, parseType('Typed[cache.ObjectName]', scope), other);
+    expect(other.size).toBe(0);
+    // Through pointers, slices and function types.
+    const fn = new Map<string, GoType>();
+    unify(
+      parseType('func([]*T) error', scope),
+      parseType('func([]*cache.ObjectName) error', scope),
+      fn,
+    );
+    expect(fn.get('T')).toEqual(parseType('cache.ObjectName', scope));
+  });
+});
