@@ -4,12 +4,14 @@
  * name, as Go source writes it) or `(*Scheduler).scheduleOne` (inside its own package) reads.
  */
 
+import { symbolParts } from '../shared/go-symbol.js';
+
 export interface SplitSymbol {
   /** Import path, `''` when the symbol carries none. */
   package: string;
   /** The symbol inside its package: `runCommand`, `(*Scheduler).scheduleOne`, `New$1`. */
   local: string;
-  /** The receiver type without package and pointer (`Scheduler`), or null for a function. */
+  /** The receiver type without package, pointer or type parameters (`Scheduler`), or null. */
   receiver: string | null;
   /** The function or method name with its `$N` suffix: `scheduleOne`, `New$1`. */
   member: string;
@@ -17,18 +19,8 @@ export interface SplitSymbol {
 
 /** Splits a go/ssa symbol into its package path and the rest; see DESIGN.md "Symbols". */
 export function splitSymbol(symbol: string): SplitSymbol {
-  if (symbol.startsWith('(')) {
-    const close = matchingParen(symbol);
-    if (close > 0 && symbol[close + 1] === '.') {
-      const inner = symbol.slice(1, close);
-      const pointer = inner.startsWith('*') ? '*' : '';
-      const [pkg, type] = splitQualified(inner.slice(pointer.length));
-      const member = symbol.slice(close + 2);
-      return { package: pkg, local: `(${pointer}${type}).${member}`, receiver: type, member };
-    }
-  }
-  const [pkg, name] = splitQualified(symbol);
-  return { package: pkg, local: name, receiver: null, member: name };
+  const { package: pkg, local, receiver, name } = symbolParts(symbol);
+  return { package: pkg, local, receiver, member: name };
 }
 
 /**
@@ -53,23 +45,4 @@ export function packageName(importPath: string): string {
   let last = parts.at(-1) ?? importPath;
   if (/^v\d+$/.test(last) && parts.length > 1) last = parts.at(-2) ?? last;
   return last.replace(/\.v\d+$/, '');
-}
-
-/** `pkg/path.Name[...]` -> [`pkg/path`, `Name[...]`]: the first dot after the last slash splits,
- * looking only before any type arguments (they may hold paths of their own). */
-function splitQualified(text: string): [string, string] {
-  const bracket = text.indexOf('[');
-  const head = bracket === -1 ? text : text.slice(0, bracket);
-  const dot = head.indexOf('.', head.lastIndexOf('/') + 1);
-  if (dot === -1) return ['', text];
-  return [text.slice(0, dot), text.slice(dot + 1)];
-}
-
-function matchingParen(text: string): number {
-  let depth = 0;
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === '(') depth++;
-    else if (text[i] === ')' && --depth === 0) return i;
-  }
-  return -1;
 }

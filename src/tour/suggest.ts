@@ -6,7 +6,7 @@
  * staying in the same package or on the same receiver.
  */
 import type { IndexedSymbol, TourIndex } from './anchor.js';
-import { baseName, symbolParts, type SymbolParts } from './symbol-parts.js';
+import { baseName, symbolParts, type SymbolParts } from '../shared/go-symbol.js';
 
 /** At most this many suggestions per step: enough to spot the successor, few enough to read. */
 const MAX_SUGGESTIONS = 5;

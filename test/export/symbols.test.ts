@@ -29,7 +29,8 @@ describe('splitSymbol', () => {
   it('does not split inside type arguments that carry paths of their own', () => {
     expect(splitSymbol('(*k8s.io/x/cache.Store[k8s.io/api/core/v1.Pod]).Add')).toMatchObject({
       package: 'k8s.io/x/cache',
-      receiver: 'Store[k8s.io/api/core/v1.Pod]',
+      receiver: 'Store',
+      local: '(*Store[k8s.io/api/core/v1.Pod]).Add',
     });
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { editDistance, similarity, suggestSymbols } from '../../src/tour/suggest.js';
-import { symbolParts } from '../../src/tour/symbol-parts.js';
+import { symbolParts } from '../../src/shared/go-symbol.js';
 import { memoryIndex } from './sample-index.js';
 
 const at = { file: 'x.go', line: 1, endLine: 2 };
@@ -70,7 +70,7 @@ describe('similarity', () => {
   });
 
   it('ignores the type parameters of a generic receiver', () => {
-    expect(symbolParts('(*k8s.io/client-go/util/workqueue.Typed[T]).Add')).toEqual({
+    expect(symbolParts('(*k8s.io/client-go/util/workqueue.Typed[T]).Add')).toMatchObject({
       package: 'k8s.io/client-go/util/workqueue',
       receiver: 'Typed',
       name: 'Add',
