@@ -7,6 +7,7 @@ import type { ComponentEntry } from '../trace/trace-component.js';
 import type { Trace } from '../trace/types.js';
 import { debugLogger, type CliContext } from './context.js';
 import { openIndex, type OpenIndex } from './open-index.js';
+import { loadTraceRules } from './trace-rules.js';
 
 export interface LoadTraceOptions {
   repo?: string;
@@ -43,14 +44,11 @@ export async function traceIndex(
   index: Pick<OpenIndex, 'store' | 'tree'>,
   options: Omit<LoadTraceOptions, 'repo' | 'db' | 'target'> & { target: string | undefined },
 ): Promise<Trace> {
-  const [{ traceComponent }, { createStoreGraph }, { loadComponentRules }, { loadNoiseRules }] =
-    await Promise.all([
-      import('../trace/trace-component.js'),
-      import('../trace/store-graph.js'),
-      import('../trace/rules-data.js'),
-      import('../resolve/rules.js'),
-    ]);
-  const components = loadComponentRules();
+  const [{ traceComponent }, { createStoreGraph }, { components, noise }] = await Promise.all([
+    import('../trace/trace-component.js'),
+    import('../trace/store-graph.js'),
+    loadTraceRules(ctx),
+  ]);
   const graph = createStoreGraph(index.store, index.tree, {
     components,
     ...(options.github ? { github: options.github } : {}),
@@ -59,7 +57,7 @@ export async function traceIndex(
   const started = performance.now();
   const trace = await traceComponent(graph, target, {
     components,
-    noise: loadNoiseRules(),
+    noise,
     ...(options.depth !== undefined ? { depth: options.depth } : {}),
     ...(options.focus ? { focus: options.focus } : {}),
     ...(options.in ? { in: options.in } : {}),

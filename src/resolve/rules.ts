@@ -2,9 +2,11 @@
  * Framework rules (rules/frameworks.yaml), validated, with errors that name the file and rule.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { rulesDir } from '../shared/rules-dir.js';
 import { readYamlFile } from '../shared/yaml-file.js';
+
+export { rulesDir };
 
 const base = { id: z.string().min(1), description: z.string().optional() };
 
@@ -71,20 +73,13 @@ export interface NoiseRules {
 
 export type FrameworkRule = z.infer<typeof ruleSchema>;
 
-export const rulesDir = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'rules',
-);
-
 export function loadFrameworkRules(extraFiles: readonly string[] = []): FrameworkRule[] {
   const files = [path.join(rulesDir, 'frameworks.yaml'), ...extraFiles];
   return files.flatMap((file) => readYaml(file, fileSchema).rules);
 }
 
-export function loadNoiseRules(): NoiseRules {
-  const data = readYaml(path.join(rulesDir, 'noise.yaml'), noiseSchema);
+export function loadNoiseRules(file = path.join(rulesDir, 'noise.yaml')): NoiseRules {
+  const data = readYaml(file, noiseSchema);
   return { packages: data.packages, functions: data.functions ?? [] };
 }
 

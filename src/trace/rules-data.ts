@@ -1,7 +1,7 @@
 /** rules/components.yaml, validated. */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { rulesDir } from '../shared/rules-dir.js';
 import { readYamlFile } from '../shared/yaml-file.js';
 import type { ComponentRules } from './trace-component.js';
 
@@ -14,8 +14,6 @@ const schema = z.object({
     }),
   ),
 });
-
-const rulesDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'rules');
 
 export function loadComponentRules(
   file = path.join(rulesDir, 'components.yaml'),

@@ -1,0 +1,10 @@
+/** Where the rules k8s-read ships (`rules/*.yaml`) live: beside `dist/` and `src/`. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const rulesDir = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '..',
+  '..',
+  'rules',
+);
