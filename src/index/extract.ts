@@ -52,6 +52,14 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
     lines: parsed.lines,
   };
   const captures = readCaptures(parsed, names, source);
+  // Leading tabs (or spaces) of the line a node starts on: gofmt indents one per block.
+  const indentOf = (startIndex: number): number => {
+    let start = startIndex;
+    while (start > 0 && source.charCodeAt(start - 1) !== 10) start--;
+    let end = start;
+    while (end < startIndex && (source[end] === '\t' || source[end] === ' ')) end++;
+    return end - start;
+  };
   const docOf = (spans: DocSpans['own']) => docComment(spans, source);
 
   // Pass 1: functions, so that every other capture can be attributed to its innermost function;
@@ -81,7 +89,10 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
   funcNodes.forEach((node, index) => {
     const parent = enclosing(node.startIndex, node.endIndex, index);
     const doc = funcDocs[index] ? docOf(funcDocs[index].own) : undefined;
-    facts.funcs.push(readFunc(node, doc, parent, literalCounters));
+    facts.funcs.push({
+      ...readFunc(node, doc, parent, literalCounters),
+      indent: indentOf(node.startIndex),
+    });
   });
   const fnOf = (node: Node) => enclosing(node.startIndex, node.endIndex, -1);
   const funcIndexByStart = new Map<number, number>();
@@ -166,7 +177,7 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
         const fn = fnOf(node);
         const left = node.childForFieldName('left')?.namedChildren ?? [];
         const right = node.childForFieldName('right')?.namedChildren ?? [];
-        bindNames(left, right, fn, facts, expr);
+        bindNames(left, right, fn, facts, expr, indentOf(node.startIndex));
         break;
       }
       case 'local.range': {
@@ -223,12 +234,17 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
           const single = right.length === left.length;
           const source = single ? right[i] : right[0];
           if (!source) return;
+          const line = node.startPosition.row + 1;
+          const endLine = node.endPosition.row + 1;
           facts.assigns.push({
             fn,
             lhs: expr(target),
             rhs: expr(source),
             ...(single ? {} : { index: i }),
-            line: node.startPosition.row + 1,
+            line,
+            ...(target.type === 'identifier'
+              ? { indent: indentOf(node.startIndex), ...(endLine > line ? { endLine } : {}) }
+              : {}),
           });
         });
         break;
@@ -521,10 +537,16 @@ function bindNames(
   fn: number,
   facts: FileFacts,
   expr: (n: Node | null | undefined) => Expr,
+  indent: number,
 ): void {
   left.forEach((target, i) => {
     if (target.type !== 'identifier' || target.text === '_') return;
-    const local: LocalFact = { fn, name: target.text, line: target.startPosition.row + 1 };
+    const local: LocalFact = {
+      fn,
+      name: target.text,
+      line: target.startPosition.row + 1,
+      indent,
+    };
     if (right.length === left.length) local.value = expr(right[i]);
     else if (right[0]) {
       local.value = expr(right[0]);

@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 17;
+export const FACTS_VERSION = 18;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -65,6 +65,8 @@ export interface FuncFact {
   endLine: number;
   /** Column (0-based) of the name, or of `func` for literals. */
   col: number;
+  /** Leading tabs of the line the function starts on: its body's statements are one deeper. */
+  indent?: number;
   doc?: string;
 }
 
@@ -118,6 +120,8 @@ export interface LocalFact {
   /** `range` over `value`. */
   range?: true;
   line: number;
+  /** For `x := v`: leading tabs of the statement's line (the block it is declared in). */
+  indent?: number;
 }
 
 export interface CallFact {
@@ -139,6 +143,10 @@ export interface AssignFact {
   /** Position in a multi-value right-hand side. */
   index?: number;
   line: number;
+  /** For `x = v` to a plain identifier: leading tabs of the line (which block it stands in)... */
+  indent?: number;
+  /** ...and its last line when it spans several. */
+  endLine?: number;
 }
 
 export interface CompositeFact {

@@ -23,6 +23,8 @@ export interface SourceRef {
   expr: Expr;
   ctx: Ctx;
   index?: number;
+  /** For an assignment to a variable: the indentation of its line and its last line. */
+  at?: { indent: number; endLine: number };
   /** Packages the step needs beyond the source's own (a function value it was returned by). */
   needs?: Needs;
 }
@@ -153,7 +155,13 @@ export class ValueFlow {
         } else if (a.lhs[0] === 'i') {
           const b = t.resolveIdent(a.lhs[1], ctx);
           if (b?.k === 'value') push(this.valueSources, b.decl.symbol, source);
-          else if (b?.k === 'local' || b?.k === 'param') pushIn(this.localAssigns, file, b, source);
+          else if (b?.k === 'local' || b?.k === 'param') {
+            const at =
+              a.indent === undefined
+                ? {}
+                : { at: { indent: a.indent, endLine: a.endLine ?? a.line } };
+            pushIn(this.localAssigns, file, b, { ...source, ...at });
+          }
         }
       }
     }
@@ -194,21 +202,36 @@ export class ValueFlow {
           const at = { file: b.file, fn: b.local.fn, line: b.local.line };
           return b.local.index === 1 ? this.elementSources(b.local.value, at) : [];
         }
+        const { assigns, initial } = visibleAssigns(
+          this.localAssigns.get(b.file)?.get(localKey(b)) ?? [],
+          b.local.fn,
+          b.local.indent,
+          b.local.line,
+          ctx,
+        );
         const out: SourceRef[] = [];
-        if (b.local.value) {
+        if (initial && b.local.value) {
           out.push({
             expr: b.local.value,
             ctx: { file: b.file, fn: b.local.fn, line: b.local.line },
             ...(b.local.index !== undefined ? { index: b.local.index } : {}),
           });
         }
-        out.push(...(this.localAssigns.get(b.file)?.get(localKey(b)) ?? []));
+        out.push(...assigns);
         return out;
       }
       if (b.k === 'param') {
+        const decl = b.file.facts.funcs[b.fn];
+        const { assigns, initial } = visibleAssigns(
+          this.localAssigns.get(b.file)?.get(localKey(b)) ?? [],
+          b.fn,
+          decl?.indent === undefined ? undefined : decl.indent + 1,
+          decl?.line ?? 0,
+          ctx,
+        );
         const ref = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
-        const fromCalls = ref ? (this.argSources.get(ref.id)?.get(b.index) ?? []) : [];
-        return [...fromCalls, ...(this.localAssigns.get(b.file)?.get(localKey(b)) ?? [])];
+        const fromCalls = initial && ref ? (this.argSources.get(ref.id)?.get(b.index) ?? []) : [];
+        return [...fromCalls, ...assigns];
       }
       if (b.k === 'value') {
         const out: SourceRef[] = [];
@@ -894,6 +917,44 @@ function spreadOf(e: Expr): Expr | undefined {
 
 function isMake(e: Expr): boolean {
   return e[0] === 'c' && e[1][0] === 'i' && e[1][1] === 'make';
+}
+
+/**
+ * The assignments to a local variable or parameter a use can see. gofmt indents each block one
+ * deeper, so an assignment in scope at the depth of the variable's declaration (the function's
+ * body for a parameter) stands in the declaration's block, in straight line: one that ends
+ * before the use, in the same function, overwrites on every path what came before it (`x =
+ * wrap(x)` hands later uses only the wrapper), and one that starts at or after the use cannot
+ * reach it (the right-hand side of `x = wrap(x)` sees the old `x`, at any depth). Other
+ * assignments in nested blocks and closures may or may not run: they stay. Undefined `initial` when an overwrite hides the
+ * declaration's own value (or, for a parameter, what callers pass).
+ */
+function visibleAssigns(
+  assigns: readonly SourceRef[],
+  fn: number,
+  indent: number | undefined,
+  declLine: number,
+  use: Ctx,
+): { assigns: readonly SourceRef[]; initial: boolean } {
+  if (use.fn !== fn || assigns.length === 0) return { assigns, initial: true };
+  const straight = (a: SourceRef) =>
+    indent !== undefined && a.ctx.fn === fn && a.at?.indent === indent;
+  let last: SourceRef | undefined;
+  for (const a of assigns) {
+    if (!straight(a) || a.ctx.line <= declLine || a.at!.endLine >= use.line) continue;
+    if (!last || a.ctx.line > last.ctx.line) last = a;
+  }
+  // The right-hand side of an assignment sees the value from before it (in a loop, also its own
+  // from the last round: that one is lost, a missing edge rather than an invented one).
+  const own = (a: SourceRef) =>
+    a.ctx.fn === fn && a.at !== undefined && a.ctx.line <= use.line && use.line <= a.at.endLine;
+  const kept = assigns.filter(
+    (a) =>
+      !own(a) &&
+      !(straight(a) && a.at!.endLine >= use.line) &&
+      !(last && a !== last && a.ctx.fn === fn && a.ctx.line < last.ctx.line),
+  );
+  return { assigns: kept, initial: !last };
 }
 
 function pushIn(
