@@ -140,7 +140,10 @@ export async function traceComponent(
     if (shown.size === 0) shown.add(rootNode);
     const starts = program.nodes.filter((n) => n.sym.id === through.id).map((n) => n.id);
     for (const start of starts.length ? starts : [rootNode])
-      for (const id of spine(start, program, expandableNode, maxChildren, budget)) shown.add(id);
+      for (const id of all
+        ? reachableFrom(start, program)
+        : spine(start, program, expandableNode, maxChildren, budget))
+        shown.add(id);
   } else {
     shown = all
       ? new Set(program.nodes.map((n) => n.id))
@@ -527,6 +530,20 @@ function keepPathsTo(
   };
   visit(rootId);
   return new Set([...reaches].filter(([, ok]) => ok).map(([id]) => id));
+}
+
+/** Every node the calls from `start` reach (`--all` below a controller's start function). */
+function reachableFrom(start: number, program: ProgramGraph): Set<number> {
+  const seen = new Set<number>([start]);
+  const stack = [start];
+  while (stack.length > 0) {
+    for (const h of program.hops.get(stack.pop()!) ?? []) {
+      if (seen.has(h.to)) continue;
+      seen.add(h.to);
+      stack.push(h.to);
+    }
+  }
+  return seen;
 }
 
 /** One matcher for symbol globs (`*` matches any run of characters). */

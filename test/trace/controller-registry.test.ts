@@ -16,6 +16,7 @@ const tmp = useTempDir();
 async function trace(
   shape: string,
   target: string,
+  extra: readonly string[] = [],
 ): Promise<{ code: number; trace?: Trace; stderr: string }> {
   const repo = path.join(projectRoot, 'fixtures', 'controller-registry', shape);
   const r = await runCli([
@@ -27,6 +28,7 @@ async function trace(
     path.join(tmp, `${shape}.sqlite`),
     '-o',
     'json',
+    ...extra,
   ]);
   return {
     code: r.code,
@@ -55,6 +57,23 @@ describe.each(shapes)('the %s registry', (shape) => {
         .map((e) => [e.callee.replace(/^.*[.)]/, ''), e.kind]),
     );
     expect(kinds).toEqual({ NewReplicaSetController: 'static', Run: 'goroutine' });
+  });
+
+  it('shows everything below the start function with --all, whatever the view would fold', async () => {
+    const folded = await trace(shape, 'kube-controller-manager/replicaset', [
+      '--max-children',
+      '1',
+    ]);
+    const whole = await trace(shape, 'kube-controller-manager/replicaset', [
+      '--max-children',
+      '1',
+      '--all',
+    ]);
+    const symbols = (t: Trace | undefined) => new Set(t?.nodes.map((n) => n.symbol));
+    const constructor = 'k8s.io/kubernetes/pkg/controller/replicaset.NewReplicaSetController';
+    expect(symbols(folded.trace).has(constructor), folded.stderr).toBe(false);
+    expect(symbols(whole.trace).has(constructor), whole.stderr).toBe(true);
+    for (const s of symbols(folded.trace)) expect(symbols(whole.trace).has(s)).toBe(true);
   });
 
   it('finds deployment, and never another controller on the way', async () => {
