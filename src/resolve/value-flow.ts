@@ -439,9 +439,11 @@ export class ValueFlow {
         return this.funcTargets(expr[1], ctx, local, depth + 1, seen);
       case 'x':
         // `F[T]`: one type argument reads like an index; the value is the generic function F.
-        return expr[2] !== undefined && t.genericFunc(expr[1], ctx)
-          ? this.funcTargets(expr[1], ctx, local, depth + 1, seen)
-          : [];
+        if (expr[2] !== undefined && t.genericFunc(expr[1], ctx))
+          return this.funcTargets(expr[1], ctx, local, depth + 1, seen);
+        // `m[k]`: the functions stored as elements (the predicate and priority maps of the
+        // genericScheduler era, registries filled by `Register(name, fn)`).
+        break;
       default:
         return [];
     }
