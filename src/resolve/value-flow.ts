@@ -79,6 +79,7 @@ export class ValueFlow {
   private remoteMemo = new WeakMap<object, FuncTarget[]>();
   private storedMemo = new WeakMap<object, StoredType[]>();
   private originMemo = new WeakMap<object, ChannelOrigin[]>();
+  private elementMemo = new WeakMap<object, SourceRef[]>();
   /** `struct symbol.field` -> what is stored into it (assignments and keyed literals). */
   readonly fieldSources = new Map<string, SourceRef[]>();
   /** Package-level variable symbol -> assignments to it. */
@@ -104,6 +105,7 @@ export class ValueFlow {
     this.remoteMemo = new WeakMap();
     this.storedMemo = new WeakMap();
     this.originMemo = new WeakMap();
+    this.elementMemo = new WeakMap();
     // Methods forwarded through embedded interface fields depend on what is stored in them.
     this.methodsMemo.clear();
   }
@@ -278,12 +280,18 @@ export class ValueFlow {
 
   /** Values stored as elements of a slice or map: literal entries and `m[k] = v` assignments. */
   elementSources(expr: Expr, ctx: Ctx, depth = 0): SourceRef[] {
+    // Memoized per expression, as funcTargets is: without it a chain of maps handed through
+    // parameters, fields and returns is walked again from every step (exponential past a few).
+    const hit = this.elementMemo.get(expr);
+    if (hit) return hit;
     // sourcesOf and elementSources call each other (`m[k]` of a map of maps): one bound for both.
-    if (depth > 5 || this.elementDepth > 8 || this.elementActive.has(expr)) return [];
+    if (depth > 10 || this.elementDepth > 12 || this.elementActive.has(expr)) return [];
     this.elementDepth++;
     this.elementActive.add(expr);
     try {
-      return this.elementSourcesUnguarded(expr, ctx, depth);
+      const result = this.elementSourcesUnguarded(expr, ctx, depth);
+      this.elementMemo.set(expr, result);
+      return result;
     } finally {
       this.elementDepth--;
       this.elementActive.delete(expr);
