@@ -457,7 +457,12 @@ export class ValueFlow {
     }
     const out: FuncTarget[] = [];
     for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
-      if (s.index !== undefined && s.expr[0] === 'c') continue;
+      if (s.index !== undefined && s.expr[0] === 'c') {
+        // `m, r := factory(args)`: the m-th result of what the call reaches.
+        const results = this.resultTargets(s.expr, s.index, s.ctx, depth + 1, seen);
+        for (const r of results) out.push({ ...r, needs: step(r.needs, s.ctx, ctx) });
+        continue;
+      }
       // A step inside the same function chain keeps asking locally; any other step leaves it.
       const stay = local && s.ctx.file === ctx.file && sameChain(ctx, s.ctx) && !s.needs;
       for (const r of this.funcTargets(s.expr, s.ctx, stay, depth + 1, seen)) {
@@ -465,6 +470,37 @@ export class ValueFlow {
         out.push({ ...r, needs: s.needs ? both(needs, s.needs) : needs });
       }
       if (out.length > MAX_TARGETS) break;
+    }
+    return merge(out);
+  }
+
+  /**
+   * The functions a call's `index`-th result can be: that result of each function the call
+   * reaches (`return m, r`), or, through `return f(x)`, the same result of what that call reaches.
+   */
+  private resultTargets(
+    call: Expr,
+    index: number,
+    ctx: Ctx,
+    depth: number,
+    seen: Set<object>,
+  ): FuncTarget[] {
+    if (call[0] !== 'c' || depth > 6) return [];
+    const out: FuncTarget[] = [];
+    for (const callee of this.funcTargets(call[1], ctx, false, depth + 1, seen)) {
+      if (callee.k !== 'fn') continue;
+      for (const ret of callee.fn.file.facts.returns) {
+        if (ret.fn !== callee.fn.index) continue;
+        const at: Ctx = { file: callee.fn.file, fn: ret.fn, line: ret.line };
+        const value = ret.values[index];
+        const found =
+          ret.values.length > index && value
+            ? this.funcTargets(value, at, false, depth + 1, seen)
+            : ret.values.length === 1 && ret.values[0]
+              ? this.resultTargets(ret.values[0], index, at, depth + 1, seen)
+              : [];
+        for (const r of found) out.push({ ...r, needs: both(r.needs, callee.needs) });
+      }
     }
     return merge(out);
   }
