@@ -88,15 +88,24 @@ export function controllerLines(row: ControllerRow): CellLine[] {
   for (const sync of row.sync)
     lines.push({
       part: 'sync',
-      what:
-        sync.how === 'field' && sync.expr
-          ? `${member(sync.handler.symbol)} ← ${sync.expr}`
-          : member(sync.handler.symbol),
+      what: syncWhat(sync),
       where: at(sync.handler),
       missing: false,
     });
   if (row.sync.length === 0) missing('sync');
   return lines;
+}
+
+/**
+ * `syncReplicaSet ← rsc.syncHandler` (a function-valued field), `syncService (first call after
+ * Get)` (the consumer's first call of its own type after the Get: a weaker sign, and it says so),
+ * or `Reconcile`.
+ */
+function syncWhat(sync: ControllerRow['sync'][number]): string {
+  const name = member(sync.handler.symbol);
+  if (sync.how === 'field' && sync.expr) return `${name} ← ${sync.expr}`;
+  if (sync.how === 'call') return `${name} (first call after Get)`;
+  return name;
 }
 
 /** `informers 38/40 · queue 35/40 · workers 39/40 · sync 35/40`: how many rows fill each column. */

@@ -138,3 +138,26 @@ describe('k8s-read controllers with names longer than their column', () => {
     expect(lines).toContain('replicaset-controller');
   });
 });
+
+describe('k8s-read controllers on a client-go program', () => {
+  it('reads the one program that uses a work queue as one controller, and says how it found each part', async () => {
+    const sample = path.join(projectRoot, 'fixtures', 'sample-controller');
+    const r = await runCli(['controllers', '--repo', sample], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(
+      /^sample-controller {2}[0-9a-f]{12} {2}1 controller {2}\(the program is one controller\)$/,
+    );
+    expect(lines.slice(2, 9)).toEqual([
+      'sample-controller  start     main                                                  main.go:22',
+      '                   informer  fooInformer.Informer() → enqueueFoo, NewController$1  controller.go:76',
+      '                   informer  deploymentInformer.I…→ handleObject, NewController$2  controller.go:83',
+      '                   queue     c.workqueue → processNextWorkItem                     controller.go:48',
+      '                   worker    runWorker ← wait.Until                                controller.go:117',
+      // No syncHandler field here: the first method of its own type processNextWorkItem calls
+      // after its Get, and the cell says that is how it was found.
+      '                   sync      syncHandler (first call after Get)                    controller.go:155',
+      '',
+    ]);
+  });
+});
