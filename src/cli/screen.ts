@@ -4,14 +4,15 @@
  * terminal until the reader quits. The screen itself opens nothing.
  */
 import { sourceLocator } from '../trace/store-graph.js';
-import { UsageError } from '../errors.js';
+import { K8sReadError, UsageError } from '../errors.js';
 import { describeTree } from '../tour/tour-text.js';
 import type { TourView } from '../tour/tour-view.js';
+import type { ControllerTable } from '../trace/controllers.js';
 import type { Trace } from '../trace/types.js';
 import { sourceKey } from '../tui/answer-keys.js';
 import type * as Items from '../tui/items.js';
 import type * as StartScreen from '../tui/start-screen.js';
-import type { AppProps, NavItem } from '../tui/types.js';
+import type { AppProps, NavItem, StartProps } from '../tui/types.js';
 import type { AnswerCache } from '../tui/use-answer.js';
 import { debugLogger, useColor, type CliContext } from './context.js';
 import { traceIndex } from './load-trace.js';
@@ -25,20 +26,39 @@ import { openTourTree, type TourTree } from './tour-tree.js';
 export type ScreenInput =
   { kind: 'tour'; view: TourView; startStep: number } | { kind: 'trace'; trace: Trace };
 
+/** The start screen: a table of controllers, each opening its trace with these flags. */
+export interface StartInput {
+  kind: 'controllers';
+  table: ControllerTable;
+  flags: TraceViewFlags;
+}
+
 export type ScreenModules = [typeof StartScreen, typeof Items];
 
-export function parseTuiTarget(what: readonly string[]): string | undefined {
-  if (what.length === 0) return undefined;
-  if (what[0] === 'trace' && what.length === 2) return what[1];
+/** What `tui` opens: the start screen (the tree's controllers, if it has any), or a trace. */
+export type TuiTarget =
+  | { kind: 'start' }
+  | { kind: 'controllers'; component: string | undefined }
+  | { kind: 'trace'; target: string };
+
+export function parseTuiTarget(what: readonly string[]): TuiTarget {
+  if (what.length === 0) return { kind: 'start' };
+  if (what[0] === 'trace' && what.length === 2) return { kind: 'trace', target: what[1]! };
+  if (what[0] === 'controllers' && what.length <= 2)
+    return { kind: 'controllers', component: what[1] };
   throw new UsageError(
-    `\`k8s-read tui ${what.join(' ')}\`: write \`k8s-read tui\` or \`k8s-read tui trace <component|symbol>\``,
+    `\`k8s-read tui ${what.join(' ')}\`: write \`k8s-read tui\`, \`k8s-read tui trace <component|symbol>\` or \`k8s-read tui controllers [component]\``,
   );
 }
 
-/** `tui [trace X]`: the trace `trace X` prints for the same flags, on the screen. */
+/**
+ * `tui [trace X | controllers [C]]`: the trace `trace X` prints for the same flags, on the screen;
+ * or the start screen of the controllers `k8s-read controllers` lists, each opening its trace.
+ * Without a target, the start screen when the tree has controllers, else the default trace.
+ */
 export async function runTui(
   ctx: CliContext,
-  target: string | undefined,
+  target: TuiTarget,
   flags: RepoOptions & TraceViewFlags,
 ): Promise<void> {
   if (!isInteractive(ctx, process.stdin)) {
@@ -49,10 +69,47 @@ export async function runTui(
   const screen = loadScreenModules();
   const opened = await openTourTree(ctx, flags);
   try {
-    const trace = await traceIndex(ctx, opened.index, { target, ...traceViewOptions(flags) });
+    const table = target.kind === 'trace' ? null : await startTable(ctx, opened, target);
+    if (table) {
+      await runScreen(ctx, opened, { kind: 'controllers', table, flags }, await screen);
+      return;
+    }
+    const trace = await traceIndex(ctx, opened.index, {
+      target: target.kind === 'trace' ? target.target : undefined,
+      ...traceViewOptions(flags),
+    });
     await runScreen(ctx, opened, { kind: 'trace', trace }, await screen);
   } finally {
     await opened.index.close();
+  }
+}
+
+/**
+ * The controllers of the start screen; null when `tui` was given no target and the tree has no
+ * controllers (the screen then starts on the default trace, as `k8s-read trace` does).
+ */
+async function startTable(
+  ctx: CliContext,
+  opened: TourTree,
+  target: Exclude<TuiTarget, { kind: 'trace' }>,
+): Promise<ControllerTable | null> {
+  const { controllersOf } = await import('./load-controllers.js');
+  try {
+    return await controllersOf(ctx, opened.index, {
+      ...(target.kind === 'controllers' && target.component !== undefined
+        ? { component: target.component }
+        : {}),
+    });
+  } catch (error) {
+    if (
+      target.kind === 'start' &&
+      error instanceof K8sReadError &&
+      (error.code === 'E_NO_CONTROLLERS' || error.code === 'E_NO_COMPONENT')
+    ) {
+      debugLogger(ctx, 'tui')(`no start screen: ${error.message}`);
+      return null;
+    }
+    throw error;
   }
 }
 
@@ -68,15 +125,41 @@ export function loadScreenModules(): Promise<ScreenModules> {
 export async function runScreen(
   ctx: CliContext,
   opened: TourTree,
-  input: ScreenInput,
+  input: ScreenInput | StartInput,
   [{ startScreen }]: ScreenModules,
 ): Promise<void> {
   const debug = debugLogger(ctx, 'tui');
-  const screen = await buildScreenProps(ctx, opened, input);
+  // Every trace the start screen opens has providers of its own, released when the screen ends.
+  const closers: (() => Promise<void>)[] = [];
+  const propsOf = async (shown: ScreenInput): Promise<AppProps> => {
+    const screen = await buildScreenProps(ctx, opened, shown);
+    closers.push(screen.close);
+    return screen.props;
+  };
   let firstFrame: string | undefined;
   try {
+    const first: AppProps | StartProps =
+      input.kind === 'controllers'
+        ? {
+            mode: 'start',
+            title: `controllers of ${input.table.component}`,
+            treeLabel: describeTree(opened.tree),
+            table: input.table,
+            color: useColor(ctx),
+            open: async (index) => {
+              const row = input.table.controllers[index];
+              if (!row) throw new UsageError(`no controller at ${index + 1}`);
+              const trace = await traceIndex(ctx, opened.index, {
+                ...traceViewOptions(input.flags),
+                target: row.trace.target,
+                ...(row.trace.in ? { in: row.trace.in } : {}),
+              });
+              return propsOf({ kind: 'trace', trace });
+            },
+          }
+        : await propsOf(input);
     await startScreen(
-      screen.props,
+      first,
       {
         stdin: process.stdin,
         stdout: ctx.stdout as NodeJS.WriteStream,
@@ -94,7 +177,7 @@ export async function runScreen(
     // Written once the screen is gone: a line on stderr mid-screen would be drawn over the panes.
     if (firstFrame) debug(firstFrame);
   } finally {
-    await screen.close();
+    for (const close of closers) await close();
   }
 }
 

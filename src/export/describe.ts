@@ -14,7 +14,7 @@ export function describeEdge(edge: TraceEdge): string {
 }
 
 /** `v1.24.0 (941a0be80ab3)`, `941a0be80ab3`, or `commit unknown`. */
-export function describeVersion(trace: Trace): string {
+export function describeVersion(trace: Pick<Trace, 'repo'>): string {
   const commit = trace.repo.commit?.slice(0, 12) ?? null;
   if (trace.repo.version && commit) return `${trace.repo.version} (${commit})`;
   return trace.repo.version ?? commit ?? 'commit unknown';

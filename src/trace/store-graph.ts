@@ -13,13 +13,15 @@ import {
   listPackages,
   type DefinitionRow,
 } from '../store/symbols.js';
-import type { CallGraph, ComponentEntry, ComponentRules } from './trace-component.js';
+import type { ControllerGraph } from './controllers.js';
+import { describeStruct } from './queries.js';
+import type { ComponentEntry, ComponentRules } from './trace-component.js';
 
 export function createStoreGraph(
   store: Store,
   tree: TreeRow,
   options: { github?: string; components?: Record<string, ComponentRules> } = {},
-): CallGraph {
+): ControllerGraph {
   let components: ComponentEntry[] | undefined;
   return {
     repo: { path: tree.root, commit: tree.commit_sha, version: tree.version },
@@ -55,6 +57,13 @@ export function createStoreGraph(
         out.set(key, target);
       }
       return out;
+    },
+    async structOf(type) {
+      const index = { store, treeId: tree.id };
+      const exact = (await findDefinitions(store, tree.id, type)).some(
+        (d) => d.symbol === type && d.kind === 'struct',
+      );
+      return exact ? describeStruct(index, type) : null;
     },
   };
 }

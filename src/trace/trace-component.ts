@@ -547,7 +547,7 @@ function reachableFrom(start: number, program: ProgramGraph): Set<number> {
 }
 
 /** One matcher for symbol globs (`*` matches any run of characters). */
-function globs(patterns: readonly string[]): (symbol: string) => boolean {
+export function globs(patterns: readonly string[]): (symbol: string) => boolean {
   if (patterns.length === 0) return () => false;
   const escape = (p: string) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
   const re = new RegExp(`^(?:${patterns.map(escape).join('|')})$`);

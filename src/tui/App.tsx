@@ -146,6 +146,9 @@ export function App(props: AppProps) {
         return dispatch({ type: 'openSearch' });
       case 'help':
         return dispatch({ type: 'openHelp' });
+      case 'home':
+        if (props.onHome) return props.onHome();
+        return say('no start screen here: `k8s-read tui controllers` starts on one');
       case 'editor':
         if (!location) return say('this step has no place in this tree to open');
         if (!props.providers.openEditor) return say('opening an editor is not available here');

@@ -24,6 +24,7 @@ export type Command =
   | 'editor'
   | 'copy'
   | 'help'
+  | 'home'
   | 'quit';
 
 export interface KeyBinding {
@@ -90,6 +91,11 @@ export const keyBindings: readonly KeyBinding[] = [
   { command: 'editor', keys: ['o'], help: 'open $EDITOR at the file and line', hint: 'o editor' },
   { command: 'copy', keys: ['y'], help: 'copy the GitHub permalink of the line', hint: 'y link' },
   { command: 'help', keys: ['?'], help: 'this help', hint: '? help' },
+  {
+    command: 'home',
+    keys: ['s'],
+    help: 'back to the start screen: the controllers (`k8s-read tui` without a trace)',
+  },
   { command: 'quit', keys: ['q', 'ctrl-c'], help: 'quit', hint: 'q quit' },
 ];
 
@@ -136,7 +142,19 @@ export function commandFor(name: string): Command | undefined {
   return byKey.get(name);
 }
 
-/** `j/k move · tab pane · ...` for the status bar. */
-export function hintLine(): string {
-  return keyBindings.flatMap((b) => (b.hint ? [b.hint] : [])).join(' · ');
+/**
+ * `j/k move · tab pane · ...` for the status bar: every hint, or those of `commands` (a screen
+ * that answers fewer keys), with `words` for hints that read differently there.
+ */
+export function hintLine(
+  commands?: readonly Command[],
+  words: Partial<Record<Command, string>> = {},
+): string {
+  return keyBindings
+    .flatMap((b) => {
+      if (commands && !commands.includes(b.command)) return [];
+      const hint = words[b.command] ?? b.hint;
+      return hint ? [hint] : [];
+    })
+    .join(' · ');
 }

@@ -5,6 +5,7 @@
  * pane says so instead of showing anything invented.
  */
 import type { BlamedLine, PullRequest } from '../git/types.js';
+import type { ControllerRow, ControllerTable } from '../trace/controllers.js';
 import type { TwinMatch } from '../twins/mirror-tags.js';
 import type { TimelineEvent } from '../twins/sim/timeline.js';
 import type { NavState } from './navigation.js';
@@ -132,4 +133,24 @@ export interface AppProps {
   cache?: AnswerCache;
   /** Told every new navigation state (so the screen can be resumed after an editor). @default ignored */
   onNavigate?: (state: NavState) => void;
+  /** Goes back to the start screen (the `home` key). @default there is none: the key says so */
+  onHome?: () => void;
+}
+
+export type { ControllerRow, ControllerTable };
+
+/** The start screen: the tree's controllers (`k8s-read controllers`), each opening its trace. */
+export interface StartProps {
+  mode: 'start';
+  /** `kube-controller-manager`. */
+  title: string;
+  /** `fixtures/kubernetes (demo tree) @ c3276c3fa3e8`. */
+  treeLabel: string;
+  table: ControllerTable;
+  /** The trace screen of the controller at this index (`tui trace <its target>`). */
+  open(index: number): Promise<AppProps>;
+  /** Syntax colour and highlights. @default true */
+  color?: boolean;
+  /** 0-based controller to start at. @default 0 */
+  initialIndex?: number;
 }

@@ -240,7 +240,7 @@ describe('k8s-read tui', () => {
     const result = await runCli(['tui', 'trace']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      'error: `k8s-read tui trace`: write `k8s-read tui` or `k8s-read tui trace <component|symbol>`\n',
+      'error: `k8s-read tui trace`: write `k8s-read tui`, `k8s-read tui trace <component|symbol>` or `k8s-read tui controllers [component]`\n',
     );
   });
 });

@@ -229,6 +229,22 @@ describe('the tour screen', () => {
     ]);
   });
 
+  it('goes back to the start screen with s, and says when there is none', async () => {
+    let home = 0;
+    const tui = open(tourProps({ onHome: () => (home += 1) }));
+    await tui.waitFor((f) => f.includes('sched.Run()'), 'main');
+    tui.press('s');
+    await tui.waitFor(() => home === 1, 'the start screen asked for');
+    screen?.unmount();
+    const plain = open();
+    await plain.waitFor((f) => f.includes('sched.Run()'), 'main');
+    plain.press('s');
+    await plain.waitFor(
+      (f) => f.includes('no start screen here: `k8s-read tui controllers` starts on one'),
+      'the message',
+    );
+  });
+
   it('says there is no permalink for a tree without a GitHub remote', async () => {
     const tui = open(tourProps({ permalinkBase: null }));
     await tui.waitFor((f) => f.includes('sched.Run()'), 'main');

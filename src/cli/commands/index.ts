@@ -12,7 +12,7 @@ export interface CommandModule {
 /**
  * Every command group, in the order `--help` lists them. Each file holds specs; actions lazy-load.
  * The specs load lazily too: `k8s-read blame x` registers only the module of `blame` (commander
- * and all seven spec modules cost ~45 ms of CPU; one of them ~25).
+ * and all eight spec modules cost ~45 ms of CPU; one of them ~25).
  */
 export const commandModules: readonly CommandModule[] = [
   {
@@ -26,6 +26,10 @@ export const commandModules: readonly CommandModule[] = [
   {
     names: ['trace', 'callers', 'callees', 'impls', 'struct', 'assigns'],
     load: async () => (await import('./trace.js')).registerTraceCommands,
+  },
+  {
+    names: ['controllers'],
+    load: async () => (await import('./controllers.js')).registerControllersCommand,
   },
   {
     names: ['blame', 'history', 'pr'],

@@ -96,15 +96,18 @@ export function registerTourCommands(program: Command, ctx: CliContext): void {
         .command('tui')
         .argument(
           '[what...]',
-          "`trace <component|symbol>`; without it, the trace of kube-scheduler (or of the tree's first component)",
+          "`trace <component|symbol>` or `controllers [component]`; without it, the start screen of the tree's controllers (else the trace of kube-scheduler, or of the tree's first component)",
         )
         .description(
-          'explore a trace on the tour screen: the call tree, the Go source, twins, blame and callers',
+          'explore a trace on the tour screen: the call tree, the Go source, twins, blame and callers; or start on the controllers and open one',
         )
         .addHelpText(
           'after',
-          '\nThe trace is the one `k8s-read trace` prints for the same flags.\n' +
-            '\nExamples:\n  k8s-read tui\n  k8s-read tui trace kube-controller-manager/replicaset\n' +
+          '\nThe trace is the one `k8s-read trace` prints for the same flags. The start screen lists what\n' +
+            '`k8s-read controllers` prints (start function, informers, queue, workers, sync handler);\n' +
+            "enter opens the selected controller's trace, s comes back to the list.\n" +
+            '\nExamples:\n  k8s-read tui\n  k8s-read tui controllers memcached-operator --repo ~/src/operator\n' +
+            '  k8s-read tui trace kube-controller-manager/replicaset\n' +
             '  k8s-read tui trace kube-scheduler --focus selectHost\n',
         ),
     ),
