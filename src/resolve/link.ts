@@ -29,7 +29,7 @@ export interface LinkResult {
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 32;
+export const LINK_VERSION = 33;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
   const types = new TypeChecker(model);

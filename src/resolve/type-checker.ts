@@ -236,10 +236,14 @@ export class TypeChecker {
       const f = file.facts.funcs[fn];
       if (!f) break;
       const candidates = localsOf(file, fn)?.get(name);
+      // `cleaner := cleaner.New(...)`: a variable is in scope after its statement, so on its own
+      // line a name that is also an import is the package.
+      const shadows = file.imports.has(name);
       if (candidates) {
         let best: LocalFact | undefined;
         for (const c of candidates)
-          if (c.line <= ctx.line && (!best || c.line >= best.line)) best = c;
+          if ((shadows ? c.line < ctx.line : c.line <= ctx.line) && (!best || c.line >= best.line))
+            best = c;
         if (best) return { k: 'local', local: best, file };
       }
       const pi = f.params.findIndex(([n]) => n === name);
@@ -247,7 +251,7 @@ export class TypeChecker {
       const ri = f.results.findIndex(([n]) => n === name);
       if (ri >= 0) return { k: 'param', file, fn, index: -1 - ri, type: f.results[ri]![1] };
       if (f.recv?.name === name) return { k: 'recv', file, fn };
-      if (candidates?.[0]) return { k: 'local', local: candidates[0], file };
+      if (candidates?.[0] && !shadows) return { k: 'local', local: candidates[0], file };
       fn = f.kind === 'lit' ? (f.parent ?? -1) : -1;
     }
     const pkg = file.pkg;
