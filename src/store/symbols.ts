@@ -255,17 +255,25 @@ function rankDefinitions(rows: DefinitionRow[]): DefinitionRow[] {
   );
 }
 
-/** Function values passed at the calls these functions make, into the callees' slots. */
-export async function findBindingsFrom(
+/**
+ * Every binding of a tree, by caller: the table is small (thousands of rows where edges are
+ * hundreds of thousands), and one read beats a query per level of a trace.
+ */
+export async function loadBindingsByCaller(
   store: Store,
   treeId: number,
-  callers: readonly number[],
-): Promise<BindingRow[]> {
-  if (callers.length === 0) return [];
-  return store.all<BindingRow>(
-    'SELECT caller, line, col, callee, slot, value, needs FROM bindings WHERE tree = ? AND caller IN (SELECT value FROM json_each(?))',
-    [treeId, JSON.stringify(callers)],
+): Promise<Map<number, BindingRow[]>> {
+  const rows = await store.all<BindingRow>(
+    'SELECT caller, line, col, callee, slot, value, needs FROM bindings WHERE tree = ?',
+    [treeId],
   );
+  const byCaller = new Map<number, BindingRow[]>();
+  for (const r of rows) {
+    const list = byCaller.get(r.caller);
+    if (list) list.push(r);
+    else byCaller.set(r.caller, [r]);
+  }
+  return byCaller;
 }
 
 /** Where these functions (or slots) are passed as function values. */

@@ -2,9 +2,9 @@
  * The CallGraph of one indexed tree, read from SQLite in bulk as the tracer asks.
  */
 import type { Store } from '../store/db.js';
-import type { TreeRow } from '../store/index-store.js';
+import type { BindingRow, TreeRow } from '../store/index-store.js';
 import {
-  findBindingsFrom,
+  loadBindingsByCaller,
   findDefinitions,
   findRegistryEntries,
   findEdgesFrom,
@@ -23,6 +23,9 @@ export function createStoreGraph(
   options: { github?: string; components?: Record<string, ComponentRules> } = {},
 ): ControllerGraph {
   let components: ComponentEntry[] | undefined;
+  // Read once per graph: a trace asks for bindings and packages at every level or part.
+  let bindings: Promise<Map<number, BindingRow[]>> | undefined;
+  let packages: ReturnType<typeof listPackages> | undefined;
   return {
     repo: { path: tree.root, commit: tree.commit_sha, version: tree.version },
     urlBase: permalinkBase(tree, options.github),
@@ -47,9 +50,12 @@ export function createStoreGraph(
     findDefinitions: (query) => findDefinitions(store, tree.id, query),
     symbolsByIds: (ids) => findSymbolsByIds(store, tree.id, ids),
     edgesFrom: (ids) => findEdgesFrom(store, tree.id, ids),
-    bindingsFrom: (ids) => findBindingsFrom(store, tree.id, ids),
+    async bindingsFrom(ids) {
+      const byCaller = await (bindings ??= loadBindingsByCaller(store, tree.id));
+      return [...new Set(ids)].flatMap((id) => byCaller.get(id) ?? []);
+    },
     madeBy: (types) => findMadeBy(store, tree.id, types),
-    packages: () => listPackages(store, tree.id),
+    packages: () => (packages ??= listPackages(store, tree.id)),
     async parts(component) {
       const out = new Map<string, DefinitionRow>();
       const dirs = options.components?.[component]?.registries ?? [];
