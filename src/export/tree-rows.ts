@@ -65,7 +65,15 @@ export function treeRows(trace: Trace): TreeRow[] {
     const node = index.nodes.get(symbol);
     const place = { depth: lasts.length, lasts };
     const repeat = path.has(symbol) ? 'cycle' : expanded.has(symbol) ? 'seen' : null;
-    const row: FunctionRow = { type: 'function', symbol, parentPackage, edge, node, repeat, ...place };
+    const row: FunctionRow = {
+      type: 'function',
+      symbol,
+      parentPackage,
+      edge,
+      node,
+      repeat,
+      ...place,
+    };
     rows.push(row);
     if (repeat) return;
     expanded.add(symbol);

@@ -126,7 +126,8 @@ function foldPiece(fold: Fold, paint: Paint): Piece {
     paint,
     role: 'fold',
     short,
-    least: fold.calls > 0 && helpers > 0 ? describeFoldCount({ calls: fold.calls + helpers }) : short,
+    least:
+      fold.calls > 0 && helpers > 0 ? describeFoldCount({ calls: fold.calls + helpers }) : short,
   };
 }
 
@@ -174,8 +175,9 @@ const MIN_SYMBOL = 12;
 
 /**
  * One line that fits `width` columns; nothing wraps. While the line is too long, in this order:
- * the location drops directories from the left down to its file name and line; tags take their
- * short form (`[framework]`); a fold drops its flags, then says one count; the symbol drops its
+ * a fold drops its flags, keeping its count; the location drops
+ * directories from the left down to its file name and line; tags take their short form
+ * (`[framework]`); a fold says one count for all it hides; the symbol drops its
  * package (`(*…Scheduler).scheduleOne`); tags go, then the location; the symbol loses its middle
  * (`(*Schedul…).scheduleOne`) down to MIN_SYMBOL; last it is cut to the room left. A fold never goes:
  * it says how much the view hides.
@@ -213,6 +215,7 @@ function fitLine(
     }
   };
 
+  each('fold', (text, piece) => piece.short ?? text);
   each('location', (text) => {
     const dirs = text.split('/');
     for (let drop = 1; drop < dirs.length; drop++) {
@@ -222,7 +225,6 @@ function fitLine(
     return text;
   });
   each('tag', (text, piece) => piece.short ?? text);
-  each('fold', (text, piece) => piece.short ?? text);
   each('fold', (text, piece) => piece.least ?? text);
   each('symbol', (text) => withoutPackage(text));
   each('tag', () => '');

@@ -24,6 +24,8 @@ export interface SpineOptions {
   /** Functions (symbol ids) listed wherever a call reaches them, whatever their worth: a
    * component's registered parts (the controllers of a controller manager). */
   always?: ReadonlySet<number>;
+  /** The rows a function's unresolved calls take once its calls are listed. */
+  unresolvedRows?: (id: number) => number;
 }
 
 /** Hops that start code which keeps running: goroutines, the loops and callbacks frameworks run. */
@@ -65,6 +67,14 @@ function valueOf(h: PHop, fromDispatch: boolean, samePackage: boolean): number {
 const ASIDE = 0.25;
 /** A function of 20 lines counts as one: longer ones a little more, shorter a little less. */
 const LOG_TYPICAL = Math.log2(22);
+/** A second or later implementation at one call site counts this much: the first tells the story,
+ * the next few only say there are others. */
+const PEER = 0.2;
+/** A call out of the component's own code (a client, a lister) is a step the reader does not
+ * follow: it counts this much. */
+const OUT_OF_SCOPE = 0.4;
+/** What a call inside an implementation an interface call reached counts, per such level. */
+const INSIDE_IMPLEMENTATION = 0.3;
 /** A function already shown elsewhere counts this much where it is called again (`↩`). */
 const REPEAT = 0.2;
 
@@ -84,12 +94,38 @@ export function chooseSpine(
   const always = options.always ?? new Set<number>();
   const tree = spanningTree(rootId, program, expandable);
   const story = runningParts(rootId, tree.order, program, expandable);
+  // Below an implementation an interface call reached, its own steps count less: the runner's
+  // story ends at the implementation (a plugin's Filter), unless it starts code that keeps running.
+  const depth = new Map<number, number>([[rootId, 1]]);
+  for (const id of tree.order) {
+    const parent = tree.parent.get(id);
+    if (parent === undefined) continue;
+    const hop = tree.hop.get(id)!;
+    const below = nodes[tree.parent.get(parent) ?? parent]!.dispatch ? INSIDE_IMPLEMENTATION : 1;
+    depth.set(id, runs(hop) ? 1 : depth.get(parent)! * below);
+  }
+  // The functions on the way to a loop or callback a framework runs (wait.Until, an informer's
+  // handler, a worker), wherever it starts.
+  const toRunning = new Set<number>();
+  for (const id of tree.order)
+    if (RUNNING.has(tree.hop.get(id)?.via ?? ''))
+      for (
+        let x: number | undefined = id;
+        x !== undefined && !toRunning.has(x);
+        x = tree.parent.get(x)
+      )
+        toRunning.add(x);
   const value = new Map<number, number>();
   for (const id of tree.order) {
     const running = story.path.has(id) || story.inside.has(id) ? 1 : ASIDE;
     const n = nodes[id]!;
     const lines = n.dispatch ? 20 : Math.max(1, n.sym.endLine - n.sym.line + 1);
-    value.set(id, (tree.hopValue.get(id) ?? 1) * running * (Math.log2(2 + lines) / LOG_TYPICAL));
+    const peer =
+      (tree.leaf.has(id) ? PEER : 1) * depth.get(id)! * (expandable(id) ? 1 : OUT_OF_SCOPE);
+    value.set(
+      id,
+      (tree.hopValue.get(id) ?? 1) * running * peer * (Math.log2(2 + lines) / LOG_TYPICAL),
+    );
   }
 
   const shown = new Set<string>();
@@ -116,14 +152,14 @@ export function chooseSpine(
       cost++;
     }
     // A function whose calls get rows lists its unresolved calls too.
-    if ((childrenShown.get(parent) ?? 0) === 1)
-      cost += program.unresolved.get(parent)?.length ?? 0;
+    if ((childrenShown.get(parent) ?? 0) === 1) cost += options.unresolvedRows?.(parent) ?? 0;
     shownSymbols.add(n.sym.id);
     return cost;
   };
   const room = (id: number): boolean => {
     const parent = tree.parent.get(id)!;
-    if (always.has(nodes[id]!.sym.id)) return true;
+    // The way to code that keeps running is never folded for lack of room, only for lack of rows.
+    if (always.has(nodes[id]!.sym.id) || toRunning.has(id)) return true;
     if ((childrenShown.get(parent) ?? 0) >= options.maxChildren) return false;
     return (peersShown.get(`${parent}@${siteOf(tree.hop.get(id)!)}`) ?? 0) < options.maxChildren;
   };
@@ -176,6 +212,15 @@ export function chooseSpine(
     if (best < 0) break;
     rows += reach(best);
   }
+  // Both ways into a loop or callback both functions of which the view shows: the worker that
+  // runs a queue's consumer and the informer handler that feeds it.
+  for (const id of tree.order) {
+    if (!open.has(id) || !expandable(id) || tree.leaf.has(id)) continue;
+    for (const { hop } of callees(id, program)) {
+      const into = tree.hop.get(hop.to);
+      if (open.has(hop.to) && into && (runs(hop) || runs(into))) shown.add(hopKey(id, hop));
+    }
+  }
   return shown;
 }
 
@@ -203,6 +248,14 @@ function spanningTree(
   const hopValue = new Map<number, number>();
   const leaf = new Set<number>();
   const reached = new Set([rootId]);
+  // Whether a node was reached inside code that keeps running, and how deep.
+  const running = new Map<number, boolean>([[rootId, false]]);
+  const depth = new Map<number, number>([[rootId, 0]]);
+  const above = (a: number, b: number) => {
+    for (let x: number | undefined = b; x !== undefined; x = parent.get(x))
+      if (x === a) return true;
+    return false;
+  };
   for (const registries of [false, true]) {
     for (let i = 0; i < order.length; i++) {
       const id = order[i]!;
@@ -213,16 +266,46 @@ function spanningTree(
         const to = nodes[c.hop.to]!;
         const v = valueOf(c.hop, Boolean(from.dispatch), to.sym.package === from.sym.package);
         if (v > (hopValue.get(c.hop.to) ?? 0)) hopValue.set(c.hop.to, v);
-        if (reached.has(c.hop.to)) continue;
+        const inRunning = runs(c.hop) || running.get(id)!;
+        if (reached.has(c.hop.to)) {
+          // A function set-up code calls and a loop or callback calls too (the scheduler's Run,
+          // called directly and from the leader-election callback) hangs where it runs, when that
+          // is no more than one call deeper.
+          const there = c.hop.to;
+          if (
+            c.peer === 0 &&
+            inRunning &&
+            !running.get(there) &&
+            depth.get(id)! <= depth.get(there)! &&
+            !above(there, id)
+          ) {
+            parent.set(there, id);
+            hop.set(there, c.hop);
+            leaf.delete(there);
+            running.set(there, true);
+            depth.set(there, depth.get(id)! + 1);
+          }
+          continue;
+        }
         reached.add(c.hop.to);
         parent.set(c.hop.to, id);
         hop.set(c.hop.to, c.hop);
+        running.set(c.hop.to, inRunning);
+        depth.set(c.hop.to, depth.get(id)! + 1);
         if (c.peer > 0) leaf.add(c.hop.to);
         order.push(c.hop.to);
       }
     }
   }
-  return { order, parent, hop, hopValue, leaf };
+  // Parents before their children, breadth-first over the tree as it ended.
+  const children = new Map<number, number[]>();
+  for (const id of order) {
+    const p = parent.get(id);
+    if (p !== undefined) children.set(p, [...(children.get(p) ?? []), id]);
+  }
+  const sorted = [rootId];
+  for (let i = 0; i < sorted.length; i++) sorted.push(...(children.get(sorted[i]!) ?? []));
+  return { order: sorted, parent, hop, hopValue, leaf };
 }
 
 /** Where a call is made (for an interface's method, one place for all its implementations). */

@@ -83,7 +83,7 @@ export async function traceComponent(
   const all = options.all ?? false;
   const depthLimit = options.depth ?? (all || options.focus ? 12 : 25);
   const maxChildren = options.maxChildren ?? 5;
-  const budget = options.budget ?? 110;
+  const budget = options.budget ?? 140;
   const noisePackages = options.noise?.packages ?? [];
   const noiseFunctions = globs(options.noise?.functions ?? []);
   const packages = await graph.packages();
@@ -119,6 +119,17 @@ export async function traceComponent(
     return Boolean(n.dispatch) || inScope(n.sym);
   };
 
+  // Unresolved calls on values from an unindexed, hidden package fold like that package's calls.
+  const shownUnresolved = (u: EdgeRow) => {
+    const pkg = u.via?.startsWith('external:') ? u.via.slice('external:'.length) : undefined;
+    return !(pkg && hiddenPackage(pkg));
+  };
+  const unresolvedRows = (id: number) => {
+    const n = program.nodes[id]!;
+    if (n.dispatch || n.sym.kind === 'param' || n.sym.kind === 'external') return 0;
+    return (program.unresolved.get(id) ?? []).filter(shownUnresolved).length;
+  };
+
   let shown: (from: number, hop: PHop) => boolean;
   if (options.focus) {
     const focusRows = await graph.findDefinitions(options.focus);
@@ -152,6 +163,7 @@ export async function traceComponent(
       const spine = chooseSpine(start, program, expandableNode, {
         budget: Math.max(budget - pathRows, maxChildren),
         maxChildren,
+        unresolvedRows,
       });
       shown = (from, hop) => onPath(from, hop) || spine.has(hopKey(from, hop));
     }
@@ -165,6 +177,7 @@ export async function traceComponent(
       budget,
       maxChildren,
       always: new Set([...parts.values()].map((p: DefinitionRow) => p.id)),
+      unresolvedRows,
     });
     shown = (from, hop) => spine.has(hopKey(from, hop));
   }
@@ -175,7 +188,7 @@ export async function traceComponent(
     shown,
     scope,
     (id) => expandableNode(id) || Boolean(options.focus),
-    hiddenPackage,
+    shownUnresolved,
     all || Boolean(options.focus),
   );
 }
@@ -188,7 +201,7 @@ function assemble(
   shown: (from: number, hop: PHop) => boolean,
   scope: ProgramScope,
   follow: (id: number) => boolean,
-  hiddenPackage: (pkg: string) => boolean,
+  shownUnresolved: (u: EdgeRow) => boolean,
   listAllUnresolved: boolean,
 ): Trace {
   const nodes: TraceNode[] = [];
@@ -236,9 +249,7 @@ function assemble(
     }
     if (n.dispatch || n.sym.kind === 'param' || n.sym.kind === 'external') return;
     for (const u of program.unresolved.get(id) ?? []) {
-      // Unresolved calls on values from an unindexed package fold like that package's calls.
-      const pkg = u.via?.startsWith('external:') ? u.via.slice('external:'.length) : undefined;
-      if (pkg && hiddenPackage(pkg)) continue;
+      if (!shownUnresolved(u)) continue;
       const list = unresolvedOf.get(n.sym.symbol) ?? [];
       list.push({ caller: n.sym.symbol, expr: u.expr ?? '?', site: `${u.file}:${u.line}` });
       unresolvedOf.set(n.sym.symbol, list);
