@@ -52,7 +52,11 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
     channel: c.cyan,
   };
   const width = options.width;
-  const total = describeTotal(trace);
+  // The flag that shows what the view left out, said once: a narrow row gives up its own.
+  const flags = [...new Set(trace.nodes.flatMap((n) => (n.folded?.calls ? [n.folded.flag] : [])))];
+  const total =
+    describeTotal(trace) &&
+    `${describeTotal(trace)}${flags.length ? ` (${flags.join(', ')})` : ''}`;
   const header: Piece[] = [
     { text: trace.component, paint: c.bold, role: 'symbol' },
     { text: describeVersion(trace), paint: c.bold, role: 'tag' },

@@ -6,13 +6,17 @@
  * What a function is worth to a reader is what the text of the code does not tell: the hops the
  * tool had to find (a framework's callback, a goroutine, a function value, an interface's
  * implementation, a channel's receiver) below it, counted more where the code keeps running than
- * where it only sets things up. Each function shown lists its most valuable calls, one row each,
- * and shares the rows left among them in proportion to their worth, so the path to a deep hop
- * stays whole and one branch cannot take every row.
+ * where it only sets things up, less inside an implementation an interface call reached (the
+ * runner's story ends at the plugin's method) and less out of the component's own code. Again and
+ * again the view adds the path, from a function it shows, that adds the most worth per row (a path
+ * is worth the sum of its functions), so the way to a deep hop can beat a list of helpers; each
+ * function lists at most `maxChildren` calls, except the way to a loop or callback a framework runs.
  *
- * Where one call reaches several functions (an interface's implementations, a registry's entries,
- * the handlers one registration installs), they are peers: the first in the resolver's rank is
- * followed, the next few are listed, the rest fold.
+ * Each function hangs under the first caller met breadth-first, or under a caller in running code
+ * when set-up code calls it too (the scheduler's Run, from the leader-election callback). Where one
+ * call reaches several functions (an interface's implementations, a registry's entries, the
+ * handlers one registration installs), they are peers: the first in the resolver's rank is
+ * followed, the next few are listed at a fifth of their worth, the rest fold.
  */
 import type { PHop, ProgramGraph } from './program-graph.js';
 

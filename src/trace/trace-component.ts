@@ -66,7 +66,8 @@ export interface TraceOptions {
   includeStd?: boolean;
   /** Callees shown under one function in the spine view before the rest fold. @default 5 */
   maxChildren?: number;
-  /** Rows of the spine view (calls shown, and lists of folded calls). @default 110 */
+  /** Rows of the spine view: one per call shown, and the unresolved calls of the functions it
+   * lists. @default 140 */
   budget?: number;
   /** Per-component scope and controller rules (rules/components.yaml). */
   components?: Record<string, ComponentRules>;

@@ -148,7 +148,7 @@ describe('renderTree', () => {
 
   it('says in its header how large the full trace is when the view left functions out', () => {
     expect(lines(renderTree(foldedSchedulerTrace(), plain))[0]).toBe(
-      'kube-scheduler  v1.24.0 (941a0be80ab3)  showing 25 of 4,806 functions',
+      'kube-scheduler  v1.24.0 (941a0be80ab3)  showing 25 of 4,806 functions (--all, --include-noise)',
     );
     // A narrow header keeps the component whole and says the size in fewer words.
     expect(lines(renderTree(foldedSchedulerTrace(), { ...plain, width: 60 }))[0]).toBe(
