@@ -3,8 +3,9 @@
  * and what the TUI lists, from one walk, so the two never disagree. A function is expanded once;
  * a later call to it is a row marked `seen`, a call back into the current path one marked `cycle`,
  * so recursion and shared helpers cannot blow the tree up. Under an expanded function come its
- * calls, then its unresolved calls, then — when the view folded some of its calls — one row that
- * says how many and which flag shows them.
+ * calls, then its unresolved calls. A function whose calls the view folded, some or all, says how
+ * many and which flag shows them at the end of its own row (`fold`): no row of its own, so a path
+ * through ten functions takes ten rows.
  */
 import type { Trace, TraceEdge, TraceNode } from '../trace/types.js';
 import { indexTrace, packageOf } from './trace-graph.js';
@@ -27,6 +28,16 @@ export interface FunctionRow extends RowPlace {
   node: TraceNode | undefined;
   /** Met before: on the current path (`cycle`) or anywhere above (`seen`); not expanded again. */
   repeat: 'cycle' | 'seen' | null;
+  /** What the view folded of this function's calls, said at the end of its row. */
+  fold?: Fold;
+}
+
+export interface Fold {
+  calls: number;
+  /** The flag that shows them (`--all`). */
+  flag: string;
+  /** Helper calls (rules/noise.yaml) left out too, shown with --include-noise. */
+  helpers?: number;
 }
 
 export interface UnresolvedRow extends RowPlace {
@@ -38,17 +49,7 @@ export interface UnresolvedRow extends RowPlace {
   site: string;
 }
 
-export interface FoldedRow extends RowPlace {
-  type: 'folded';
-  caller: string;
-  calls: number;
-  /** The flag that shows them (`--all`). */
-  flag: string;
-  /** Helper calls (rules/noise.yaml) left out too, shown with --include-noise. */
-  helpers?: number;
-}
-
-export type TreeRow = FunctionRow | UnresolvedRow | FoldedRow;
+export type TreeRow = FunctionRow | UnresolvedRow;
 
 export function treeRows(trace: Trace): TreeRow[] {
   const index = indexTrace(trace);
@@ -64,17 +65,24 @@ export function treeRows(trace: Trace): TreeRow[] {
     const node = index.nodes.get(symbol);
     const place = { depth: lasts.length, lasts };
     const repeat = path.has(symbol) ? 'cycle' : expanded.has(symbol) ? 'seen' : null;
-    rows.push({ type: 'function', symbol, parentPackage, edge, node, repeat, ...place });
+    const row: FunctionRow = {
+      type: 'function',
+      symbol,
+      parentPackage,
+      edge,
+      node,
+      repeat,
+      ...place,
+    };
+    rows.push(row);
     if (repeat) return;
     expanded.add(symbol);
     const pkg = packageOf(index, symbol);
     const calls = index.calls.get(symbol) ?? [];
     const unresolved = index.unresolved.get(symbol) ?? [];
-    const folded =
-      node?.folded && (node.folded.calls > 0 || (node.folded.helpers ?? 0) > 0)
-        ? node.folded
-        : undefined;
-    const children = calls.length + unresolved.length + (folded ? 1 : 0);
+    if (node?.folded && (node.folded.calls > 0 || (node.folded.helpers ?? 0) > 0))
+      row.fold = node.folded;
+    const children = calls.length + unresolved.length;
     const child = (i: number) => [...lasts, i === children - 1];
     path.add(symbol);
     calls.forEach((call, i) => visit(call.callee, call, pkg, child(i)));
@@ -89,16 +97,6 @@ export function treeRows(trace: Trace): TreeRow[] {
         lasts: lastsHere,
       });
     });
-    if (folded) {
-      const lastsHere = child(children - 1);
-      rows.push({
-        type: 'folded',
-        caller: symbol,
-        ...folded,
-        depth: lastsHere.length,
-        lasts: lastsHere,
-      });
-    }
     path.delete(symbol);
   };
   visit(trace.root, undefined, undefined, []);

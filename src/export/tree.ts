@@ -8,13 +8,15 @@ import { createColors } from 'picocolors';
 import type { Trace, TraceEdge } from '../trace/types.js';
 import {
   describeEdge,
+  describeFold,
   describeFoldCount,
   describeSize,
   describeTotal,
   describeVersion,
+  formatCount,
 } from './describe.js';
 import { shortSymbol } from './symbols.js';
-import { treeRows, type TreeRow } from './tree-rows.js';
+import { treeRows, type Fold, type TreeRow } from './tree-rows.js';
 import type { RenderOptions } from './types.js';
 
 type Paint = (text: string) => string;
@@ -27,8 +29,11 @@ type Paint = (text: string) => string;
 interface Piece {
   text: string;
   paint: Paint;
-  role: 'symbol' | 'location' | 'tag';
+  /** A fold (`… 4 more calls (--all)`) gives way last, and never below its count. */
+  role: 'symbol' | 'location' | 'tag' | 'fold';
   short?: string;
+  /** A fold's narrowest form: one count for all it hides. */
+  least?: string;
   /** Joined to the piece before it by one space instead of two: the same phrase. */
   tight?: boolean;
 }
@@ -47,7 +52,11 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
     channel: c.cyan,
   };
   const width = options.width;
-  const total = describeTotal(trace);
+  // The flag that shows what the view left out, said once: a narrow row gives up its own.
+  const flags = [...new Set(trace.nodes.flatMap((n) => (n.folded?.calls ? [n.folded.flag] : [])))];
+  const total =
+    describeTotal(trace) &&
+    `${describeTotal(trace)}${flags.length ? ` (${flags.join(', ')})` : ''}`;
   const header: Piece[] = [
     { text: trace.component, paint: c.bold, role: 'symbol' },
     { text: describeVersion(trace), paint: c.bold, role: 'tag' },
@@ -66,22 +75,6 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
         { text: `? ${row.expr}`, paint: c.red, role: 'symbol' },
         { text: row.site, paint: c.dim, role: 'location' },
       );
-    if (row.type === 'folded') {
-      // On a narrow line the flag gives way before the count: a fold always says how much it hides.
-      const helpers = row.helpers
-        ? `${row.helpers} helper ${row.helpers === 1 ? 'call' : 'calls'} (--include-noise)`
-        : '';
-      if (row.calls === 0) return draw({ text: `… ${helpers}`, paint: c.dim, role: 'symbol' });
-      return draw(
-        { text: describeFoldCount(row), paint: c.dim, role: 'symbol' },
-        {
-          text: `(${row.flag})${helpers ? `, ${helpers}` : ''}`,
-          paint: c.dim,
-          role: 'tag',
-          tight: true,
-        },
-      );
-    }
     const name: Piece = {
       text: shortSymbol(row.symbol, row.parentPackage),
       paint: row.edge ? plain : c.bold,
@@ -100,6 +93,7 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
             },
           ]
         : [];
+    const fold = row.fold ? [foldPiece(row.fold, c.dim)] : [];
     if (row.repeat === 'cycle')
       return draw(name, { text: '↻ cycle', paint: c.dim, role: 'tag', short: '↻' }, ...tags);
     if (row.repeat === 'seen')
@@ -109,13 +103,36 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
           name,
           { text: `${row.node.file}:${row.node.line}`, paint: c.dim, role: 'location' },
           ...tags,
+          ...fold,
         )
-      : draw(name, ...tags);
+      : draw(name, ...tags, ...fold);
   };
   for (const row of rows) lines.push(line(row));
 
   lines.push('', c.dim(describeSize(trace)));
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * What a view folded, as the last piece of a row: `… 4 more calls (--all), 2 helper calls
+ * (--include-noise)`; shorter without the flags, and at the narrowest one count of everything it
+ * hides (`… 6 more calls`): a fold always says how much it hides.
+ */
+function foldPiece(fold: Fold, paint: Paint): Piece {
+  const helpers = fold.helpers ?? 0;
+  const plural = (n: number, one: string) => `${formatCount(n)} ${one}${n === 1 ? '' : 's'}`;
+  const short =
+    fold.calls > 0
+      ? `${describeFoldCount(fold)}${helpers > 0 ? `, ${plural(helpers, 'helper call')}` : ''}`
+      : `… ${plural(helpers, 'helper call')}`;
+  return {
+    text: describeFold(fold),
+    paint,
+    role: 'fold',
+    short,
+    least:
+      fold.calls > 0 && helpers > 0 ? describeFoldCount({ calls: fold.calls + helpers }) : short,
+  };
 }
 
 /**
@@ -157,17 +174,17 @@ function guideStyle(
 
 /** A guide keeps at most this share of the line. */
 const GUIDE_SHARE = 0.5;
-/** A symbol keeps this much while tags can take their short form, and then at least MIN_SYMBOL
- * while anything else can still give way. */
-const KEEP_SYMBOL = 24;
+/** A symbol keeps at least this much while its fold can still give way. */
 const MIN_SYMBOL = 12;
 
 /**
  * One line that fits `width` columns; nothing wraps. While the line is too long, in this order:
- * the location drops directories from the left down to its file name and line; tags take their
- * short form (`[framework]`); the symbol loses its middle (`(*Schedul…).scheduleOne`), down to
- * KEEP_SYMBOL and then to MIN_SYMBOL; tags go, then the location; last the symbol is cut to the
- * room left.
+ * a fold drops its flags, keeping its count; the location drops
+ * directories from the left down to its file name and line; tags take their short form
+ * (`[framework]`); a fold says one count for all it hides; the symbol drops its
+ * package (`(*…Scheduler).scheduleOne`); tags go, then the location; the symbol loses its middle
+ * (`(*Schedul…).scheduleOne`) down to MIN_SYMBOL; last it is cut to the room left. A fold never goes:
+ * it says how much the view hides.
  */
 function fitLine(
   guide: string,
@@ -202,6 +219,7 @@ function fitLine(
     }
   };
 
+  each('fold', (text, piece) => piece.short ?? text);
   each('location', (text) => {
     const dirs = text.split('/');
     for (let drop = 1; drop < dirs.length; drop++) {
@@ -211,16 +229,29 @@ function fitLine(
     return text;
   });
   each('tag', (text, piece) => piece.short ?? text);
-  for (const keep of [KEEP_SYMBOL, MIN_SYMBOL])
-    each('symbol', (text) => shortenMiddle(text, Math.max(keep, columns(text) - over())));
+  each('fold', (text, piece) => piece.least ?? text);
+  each('symbol', (text) => withoutPackage(text));
   each('tag', () => '');
   each('location', () => '');
+  each('symbol', (text) => shortenMiddle(text, Math.max(MIN_SYMBOL, columns(text) - over())));
   each('symbol', (text) => shortenMiddle(text, Math.max(1, columns(text) - over())));
   return join();
 }
 
 function columns(text: string): number {
   return [...text].length;
+}
+
+/**
+ * A symbol without the package before its type or function, where it has one:
+ * `(*interpodaffinity.InterPodAffinity).Filter` -> `(*…InterPodAffinity).Filter`,
+ * `profile.NewMap` -> `…NewMap`.
+ */
+function withoutPackage(text: string): string {
+  const method = /^(\(\*?)[^()]*\.([^.()]+\)\..*)$/.exec(text);
+  if (method) return `${method[1]}…${method[2]}`;
+  const fn = /^[^()]*\.([^.()]+)$/.exec(text);
+  return fn ? `…${fn[1]}` : text;
 }
 
 /**

@@ -15,6 +15,7 @@ import type { BindingRow } from '../store/index-store.js';
 import type { DefinitionRow, EdgeRow } from '../store/symbols.js';
 import { expandProgram, type PHop, type PNode, type ProgramGraph } from './program-graph.js';
 import { programScope, type PackageInfo, type ProgramScope } from './program-scope.js';
+import { chooseSpine, hopKey } from './spine.js';
 import type { NodeKind, Trace, TraceEdge, TraceNode, TraceUnresolved } from './types.js';
 
 /** What the tracer needs from an index (src/trace/store-graph.ts implements it over SQLite). */
@@ -65,7 +66,8 @@ export interface TraceOptions {
   includeStd?: boolean;
   /** Callees shown under one function in the spine view before the rest fold. @default 5 */
   maxChildren?: number;
-  /** Functions in the spine view. @default 140 */
+  /** Rows of the spine view: one per call shown, and the unresolved calls of the functions it
+   * lists. @default 140 */
   budget?: number;
   /** Per-component scope and controller rules (rules/components.yaml). */
   components?: Record<string, ComponentRules>;
@@ -118,36 +120,67 @@ export async function traceComponent(
     return Boolean(n.dispatch) || inScope(n.sym);
   };
 
-  let shown: Set<number>;
+  // Unresolved calls on values from an unindexed, hidden package fold like that package's calls.
+  const shownUnresolved = (u: EdgeRow) => {
+    const pkg = u.via?.startsWith('external:') ? u.via.slice('external:'.length) : undefined;
+    return !(pkg && hiddenPackage(pkg));
+  };
+  const unresolvedRows = (id: number) => {
+    const n = program.nodes[id]!;
+    if (n.dispatch || n.sym.kind === 'param' || n.sym.kind === 'external') return 0;
+    return (program.unresolved.get(id) ?? []).filter(shownUnresolved).length;
+  };
+
+  let shown: (from: number, hop: PHop) => boolean;
   if (options.focus) {
     const focusRows = await graph.findDefinitions(options.focus);
     if (focusRows.length === 0) throw new SymbolNotFoundError(options.focus);
     const targets = new Set(focusRows.map((r) => r.id));
-    shown = keepPathsTo(rootNode, program, (n) => targets.has(n.sym.id));
-    if (shown.size === 0) {
+    const kept = keepPathsTo(rootNode, program, (n) => targets.has(n.sym.id));
+    if (kept.size === 0) {
       throw new K8sReadError(
         `no path from ${root.main.symbol} reaches ${options.focus} within depth ${depthLimit} in this program; try --depth or \`k8s-read callers\``,
       );
     }
+    shown = (_, hop) => kept.has(hop.to);
   } else if (root.through) {
     // A controller: main's path to its start function, then the controller's own spine.
     const through = root.through;
     // Where the controller runs, not where it is registered: the registry hop only when no other
     // path reaches the start function.
     const isStart = (n: PNode) => n.sym.id === through.id;
-    shown = keepPathsTo(rootNode, program, isStart, (h) => h.via !== 'map-register');
-    if (shown.size === 0) shown = keepPathsTo(rootNode, program, isStart);
-    if (shown.size === 0) shown.add(rootNode);
-    const starts = program.nodes.filter((n) => n.sym.id === through.id).map((n) => n.id);
-    for (const start of starts.length ? starts : [rootNode])
-      for (const id of all
-        ? reachableFrom(start, program)
-        : spine(start, program, expandableNode, maxChildren, budget))
-        shown.add(id);
+    let path = keepPathsTo(rootNode, program, isStart, (h) => h.via !== 'map-register');
+    if (path.size === 0) path = keepPathsTo(rootNode, program, isStart);
+    const start = program.nodes.find((n) => path.has(n.id) && isStart(n))?.id ?? rootNode;
+    const onPath = (from: number, hop: PHop) => path.has(from) && path.has(hop.to);
+    if (all) {
+      // --all: everything below the start function.
+      const below = reachableFrom(start, program);
+      shown = (from, hop) => onPath(from, hop) || (below.has(from) && below.has(hop.to));
+    } else {
+      let pathRows = 0;
+      for (const id of path)
+        for (const h of program.hops.get(id) ?? []) if (path.has(h.to)) pathRows++;
+      const spine = chooseSpine(start, program, expandableNode, {
+        budget: Math.max(budget - pathRows, maxChildren),
+        maxChildren,
+        unresolvedRows,
+      });
+      shown = (from, hop) => onPath(from, hop) || spine.has(hopKey(from, hop));
+    }
+  } else if (all) {
+    shown = () => true;
   } else {
-    shown = all
-      ? new Set(program.nodes.map((n) => n.id))
-      : spine(rootNode, program, expandableNode, maxChildren, budget);
+    // A component made of registered parts (a controller manager's controllers) lists them all.
+    const registered = root.program && options.components?.[root.program.name]?.registries;
+    const parts = registered ? await graph.parts(root.program!.name) : new Map();
+    const spine = chooseSpine(rootNode, program, expandableNode, {
+      budget,
+      maxChildren,
+      always: new Set([...parts.values()].map((p: DefinitionRow) => p.id)),
+      unresolvedRows,
+    });
+    shown = (from, hop) => spine.has(hopKey(from, hop));
   }
   return assemble(
     graph,
@@ -156,7 +189,8 @@ export async function traceComponent(
     shown,
     scope,
     (id) => expandableNode(id) || Boolean(options.focus),
-    hiddenPackage,
+    shownUnresolved,
+    all || Boolean(options.focus),
   );
 }
 
@@ -165,10 +199,11 @@ function assemble(
   graph: CallGraph,
   root: Root,
   program: ProgramGraph,
-  shown: Set<number>,
+  shown: (from: number, hop: PHop) => boolean,
   scope: ProgramScope,
   follow: (id: number) => boolean,
-  hiddenPackage: (pkg: string) => boolean,
+  shownUnresolved: (u: EdgeRow) => boolean,
+  listAllUnresolved: boolean,
 ): Trace {
   const nodes: TraceNode[] = [];
   const edges: TraceEdge[] = [];
@@ -185,20 +220,26 @@ function assemble(
     return node;
   };
   addNode(program.nodes[0]!);
+  // What each function calls, over every path the view went through it: a call is its callee
+  // and site, shown when one path shows it, folded when none does.
+  const calls = new Map<string, { all: Set<string>; shown: Set<string>; helpers: number }>();
+  const unresolvedOf = new Map<string, TraceUnresolved[]>();
   // Depth-first from the root in call order, so nodes and edges read top to bottom.
   const visited = new Set<number>();
   const visit = (id: number) => {
     if (visited.has(id)) return;
     visited.add(id);
     const n = program.nodes[id]!;
-    const node = addNode(n);
-    let folded = 0;
+    addNode(n);
+    let own = calls.get(n.sym.symbol);
+    if (!own) calls.set(n.sym.symbol, (own = { all: new Set(), shown: new Set(), helpers: 0 }));
+    own.helpers = Math.max(own.helpers, program.helpers.get(id) ?? 0);
     for (const hop of program.hops.get(id) ?? []) {
-      if (!shown.has(hop.to)) {
-        folded++;
-        continue;
-      }
       const child = program.nodes[hop.to]!;
+      const call = `${child.sym.symbol}\n${hop.edge.file}:${hop.edge.line}:${hop.edge.col}`;
+      own.all.add(call);
+      if (!shown(id, hop)) continue;
+      own.shown.add(call);
       addNode(child);
       const key = `${n.sym.symbol}\n${child.sym.symbol}\n${hop.edge.file}:${hop.edge.line}\n${hop.kind}\n${hop.via ?? ''}`;
       if (!edgeSeen.has(key)) {
@@ -207,31 +248,38 @@ function assemble(
       }
       if (follow(hop.to)) visit(hop.to);
     }
-    const helpers = program.helpers.get(id) ?? 0;
-    if (folded > 0 || helpers > 0)
-      node.folded = {
-        calls: (node.folded?.calls ?? 0) + folded,
-        flag: '--all',
-        ...(helpers > 0 ? { helpers: Math.max(helpers, node.folded?.helpers ?? 0) } : {}),
-      };
     if (n.dispatch || n.sym.kind === 'param' || n.sym.kind === 'external') return;
     for (const u of program.unresolved.get(id) ?? []) {
-      // Unresolved calls on values from an unindexed package fold like that package's calls.
-      const pkg = u.via?.startsWith('external:') ? u.via.slice('external:'.length) : undefined;
-      if (pkg && hiddenPackage(pkg)) continue;
-      unresolved.push({ caller: n.sym.symbol, expr: u.expr ?? '?', site: `${u.file}:${u.line}` });
+      if (!shownUnresolved(u)) continue;
+      const list = unresolvedOf.get(n.sym.symbol) ?? [];
+      list.push({ caller: n.sym.symbol, expr: u.expr ?? '?', site: `${u.file}:${u.line}` });
+      unresolvedOf.set(n.sym.symbol, list);
     }
   };
   visit(0);
+  for (const [symbol, own] of calls) {
+    const node = nodeIndex.get(symbol)!;
+    // A function the view shows none of the calls of keeps its unresolved calls in its fold too.
+    const mine = dedupeUnresolved(unresolvedOf.get(symbol) ?? []);
+    const listed = own.shown.size > 0 || listAllUnresolved;
+    if (listed) unresolved.push(...mine);
+    const folded = own.all.size - own.shown.size + (listed ? 0 : mine.length);
+    if (folded > 0 || own.helpers > 0)
+      node.folded = {
+        calls: folded,
+        flag: '--all',
+        ...(own.helpers > 0 ? { helpers: own.helpers } : {}),
+      };
+  }
   const functions = new Set(program.nodes.map((n) => n.sym.symbol)).size;
-  let calls = 0;
-  for (const list of program.hops.values()) calls += list.length;
+  let hopCount = 0;
+  for (const list of program.hops.values()) hopCount += list.length;
   return {
     component: root.component,
     root: root.main.symbol,
     repo: { path: graph.repo.path, commit: graph.repo.commit, version: graph.repo.version },
     scope: { from: scope.from, packages: scope.size, cut: program.cut },
-    total: { functions, edges: calls },
+    total: { functions, edges: hopCount },
     nodes,
     edges,
     unresolved: dedupeUnresolved(unresolved),
@@ -348,164 +396,6 @@ function unknownComponent(target: string, components: ComponentEntry[]): K8sRead
 
 function dirOf(file: string): string {
   return file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
-}
-
-/**
- * The spine: the most important functions first, within a budget. A callee's importance is its
- * caller's, scaled by the share of the caller's in-scope code it leads to, and raised for hops a
- * reader cannot see in the text (framework, goroutine, function value, channel, interface).
- * Expanding in that order keeps main -> ... -> the loops and the algorithm, and leaves option
- * plumbing folded. Each expanded function shows its `maxChildren` most important callees.
- */
-function spine(
-  rootId: number,
-  program: ProgramGraph,
-  expandable: (id: number) => boolean,
-  maxChildren: number,
-  budget: number,
-): Set<number> {
-  const { hops, nodes } = program;
-  const weight = subtreeWeights(rootId, program, expandable);
-  const story = runningParts(rootId, program, expandable);
-  const shown = new Set<number>([rootId]);
-  const expanded = new Set<number>();
-  const shownSymbols = new Set<number>([nodes[rootId]!.sym.id]);
-  const queue: { id: number; importance: number }[] = [{ id: rootId, importance: 1 }];
-  while (queue.length > 0 && shownSymbols.size < budget) {
-    let best = 0;
-    for (let i = 1; i < queue.length; i++)
-      if (queue[i]!.importance > queue[best]!.importance) best = i;
-    const { id, importance } = queue.splice(best, 1)[0]!;
-    if (expanded.has(id)) continue;
-    expanded.add(id);
-    const own = Math.max(1, weight.get(id) ?? 1);
-    // From an interface's method to its implementations is no further hidden hop: the call to the
-    // method already was one.
-    const dispatched = Boolean(nodes[id]!.dispatch);
-    const scored = (hops.get(id) ?? []).flatMap((h) => {
-      const child = nodes[h.to]!;
-      if (child.sym.kind === 'external') return [];
-      const share = expandable(h.to) ? ((weight.get(h.to) ?? 0) + 1) / own : 0.5 / own;
-      // A hidden hop is raised up to, never above, its caller: boosts compounding along a deep path
-      // would spend the whole budget there (plugins under a fan-out under the loop). Among callees
-      // that reach their caller's importance, hidden hops come first.
-      const boost = dispatched ? 1 : (HOP_BOOST[h.kind] ?? 1);
-      // Set-up that leads to nothing that runs (constructors, option plumbing) gives way to the
-      // path to the loops and the loops themselves.
-      const normal = importance * Math.min(1, Math.min(1, share) * boost);
-      const value = story.path.has(h.to) || story.inside.has(h.to) ? normal : normal * ASIDE;
-      return [{ id: h.to, importance: value, boost }];
-    });
-    scored.sort((a, b) => b.importance - a.importance || b.boost - a.boost);
-    for (const c of scored.slice(0, maxChildren)) {
-      if (shownSymbols.size >= budget) break;
-      shown.add(c.id);
-      shownSymbols.add(nodes[c.id]!.sym.id);
-      if (expandable(c.id) && !expanded.has(c.id))
-        queue.push({ id: c.id, importance: c.importance });
-    }
-  }
-  return shown;
-}
-
-const HOP_BOOST: Record<string, number> = {
-  framework: 6,
-  goroutine: 4,
-  funcvalue: 4,
-  channel: 4,
-  interface: 1.2,
-  closure: 1.5,
-  static: 1,
-};
-const HIDDEN_HOPS = new Set(['framework', 'goroutine', 'funcvalue', 'channel']);
-
-/** How much a call that neither leads to nor runs inside a loop counts, against one that does. */
-const ASIDE = 0.3;
-
-/** Hops that start code which keeps running: goroutines, the loops and callbacks frameworks run. */
-const RUNNING = new Set([
-  'wait-until',
-  'leader-election',
-  'informer-handler',
-  'workqueue-handoff',
-  'controller-runtime',
-]);
-
-function runs(h: PHop): boolean {
-  return (
-    h.kind === 'goroutine' ||
-    h.kind === 'channel' ||
-    (h.kind === 'framework' && RUNNING.has(h.via ?? ''))
-  );
-}
-
-/**
- * The story of a program: `path`, the nodes on the way from the root to something that keeps
- * running (a goroutine, a loop `wait.Until` runs, a leader-election callback, an informer handler,
- * a channel's receiver), those included; `inside`, everything below them.
- */
-function runningParts(
-  rootId: number,
-  program: ProgramGraph,
-  expandable: (id: number) => boolean,
-): { path: Set<number>; inside: Set<number> } {
-  const parent = new Map<number, number>();
-  const order: number[] = [rootId];
-  const seen = new Set([rootId]);
-  const inside = new Set<number>();
-  for (let i = 0; i < order.length; i++) {
-    const id = order[i]!;
-    for (const h of program.hops.get(id) ?? []) {
-      if (runs(h) || inside.has(id)) inside.add(h.to);
-      if (seen.has(h.to) || !expandable(h.to)) continue;
-      seen.add(h.to);
-      parent.set(h.to, id);
-      order.push(h.to);
-    }
-  }
-  // Entries: reached by a running hop from outside a running part.
-  const entries = new Set<number>();
-  for (const id of order) {
-    if (inside.has(id)) continue;
-    for (const h of program.hops.get(id) ?? []) if (runs(h)) entries.add(h.to);
-  }
-  const path = new Set<number>([rootId, ...entries]);
-  for (const id of entries) {
-    for (let p = parent.get(id); p !== undefined && !path.has(p); p = parent.get(p)) path.add(p);
-  }
-  return { path, inside };
-}
-
-/** How much in-scope code each node leads to (over a breadth-first spanning tree). */
-function subtreeWeights(
-  rootId: number,
-  program: ProgramGraph,
-  expandable: (id: number) => boolean,
-): Map<number, number> {
-  const parent = new Map<number, number>();
-  const order: number[] = [rootId];
-  const seen = new Set([rootId]);
-  for (let i = 0; i < order.length; i++) {
-    const id = order[i]!;
-    for (const h of program.hops.get(id) ?? []) {
-      if (seen.has(h.to) || !expandable(h.to)) continue;
-      seen.add(h.to);
-      parent.set(h.to, id);
-      order.push(h.to);
-    }
-  }
-  const weight = new Map<number, number>();
-  for (let i = order.length - 1; i >= 0; i--) {
-    const id = order[i]!;
-    // A function counts once, plus five for each hop it makes that the text hides (the hops a
-    // reader needs the tool for), so a short path to a loop outweighs a long list of helpers.
-    const hidden = (program.hops.get(id) ?? []).filter((h) => HIDDEN_HOPS.has(h.kind)).length;
-    const w = (weight.get(id) ?? 0) + 1 + 5 * hidden;
-    weight.set(id, w);
-    const p = parent.get(id);
-    if (p !== undefined) weight.set(p, (weight.get(p) ?? 0) + w);
-  }
-  return weight;
 }
 
 /** Nodes on some path from the root to a node the predicate accepts. */

@@ -54,7 +54,7 @@ export function tourItems(view: TourView): NavItem[] {
 /**
  * The trace as `trace` prints it (the rows of src/export/tree-rows.ts): a function met again is
  * listed (marked ↩) but not expanded again; an unresolved call is a row at its call site (marked
- * ?); calls the view folded are one row that says how many and which flag shows them.
+ * ?); calls the view folded are counted in a mark after the name of their caller.
  */
 export function traceItems(trace: Trace): NavItem[] {
   return treeRows(trace).map((row, i): NavItem => {
@@ -74,8 +74,6 @@ export function traceItems(trace: Trace): NavItem[] {
         how: 'unresolved',
       };
     }
-    if (row.type === 'folded')
-      return { ...base, label: describeFold(row), location: null, mark: null, how: null };
     const { node, symbol } = row;
     return {
       ...base,
@@ -83,7 +81,15 @@ export function traceItems(trace: Trace): NavItem[] {
       location: node
         ? { symbol, file: node.file, line: node.line, endLine: node.line, focusLine: null }
         : null,
-      mark: row.repeat ? (row.repeat === 'cycle' ? '↻' : '↩') : node ? null : '?',
+      mark: row.repeat
+        ? row.repeat === 'cycle'
+          ? '↻'
+          : '↩'
+        : row.fold
+          ? describeFold(row.fold)
+          : node
+            ? null
+            : '?',
       how: row.edge ? describeEdge(row.edge) || null : null,
     };
   });

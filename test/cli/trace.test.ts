@@ -161,7 +161,10 @@ describe('k8s-read trace on the modern demo tree', () => {
   });
 
   it('draws a readable tree with file:line and the kind of each hidden hop', async () => {
-    const r = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot], { env });
+    // Wide enough that no line gives anything way (the width tests are below).
+    const r = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot], {
+      env: { ...env, COLUMNS: '200' },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
       /NewSchedulerCommand\$1 {2}cmd\/kube-scheduler\/app\/server\.go:\d+ {2}\[framework via cobra-run\]/,

@@ -74,7 +74,7 @@ describe('renderTree', () => {
     );
   });
 
-  it('fits a narrow terminal: the location gives way first, then the middle of a symbol', () => {
+  it('fits a narrow terminal: the location and the tags give way before the middle of a symbol', () => {
     const text = renderTree(schedulerTrace(), { ...plain, width: 80 });
     expectGolden('scheduler.tree-80.txt', text);
     expect(lines(text).every((line) => [...line].length <= 80)).toBe(true);
@@ -83,12 +83,16 @@ describe('renderTree', () => {
         '├─ (*Scheduler).extendersBinding  schedule_one.go:776',
       ),
     ).toBe(true);
-    // The tag takes its short form, the location its file name, the symbol gives up its middle.
+    // The tag takes its short form and the location its file name; deeper, the symbol drops its
+    // package, the tags and the location go, and last the symbol gives up its middle.
     expect(lineOf(text, 'scheduleOne  ')).toMatch(
       /└─ \(\*Scheduler\)\.scheduleOne {2}schedule_one\.go:66 {2}\[framework\]$/,
     );
-    expect(lineOf(text, 'framework.go:733')).toMatch(
-      /└─ \(\*ru…atedPods {2}framework\.go:733 {2}\[interface \+2\]$/,
+    expect(lineOf(text, 'findNodesThatPassFilters')).toMatch(
+      /└─ \(\*Scheduler\)\.findNodesThatPassFilters$/,
+    );
+    expect(lineOf(text, 'WithNominatedPods')).toMatch(
+      /└─ \(\*…frameworkImpl\)\.…lterPluginsWithNominatedPods$/,
     );
   });
 
@@ -115,16 +119,20 @@ describe('renderTree', () => {
     expect(renderTree(schedulerTrace(), { ...plain, width: 70 }).split('\n')[2]).toMatch(/^└─ \S/);
   });
 
-  it('says under each folded function how many calls the view hid and which flag shows them', () => {
+  it('ends each folded function’s row with how many calls the view hid and which flag shows them', () => {
     const text = renderTree(foldedSchedulerTrace(), plain);
-    const at = (needle: string) => lines(text).findIndex((line) => line.includes(needle));
-    // The fold is the last child: after the calls and the unresolved call, on their level.
-    expect(at('? fwk.RunPostFilterPlugins')).toBe(at('… 7 more calls (--all)') - 1);
-    expect(lineOf(text, '7 more calls')).toBe('            │        └─ … 7 more calls (--all)');
-    expect(lineOf(text, '? fwk.RunPostFilterPlugins')).toMatch(/^ {12}│ {8}├─ \? /);
-    expect(text).toContain('└─ … 1 more call (--all)');
-    expect(text).toContain('└─ … 12 more calls (--include-noise)');
+    // No row of its own: a path through ten functions takes ten rows.
+    expect(lineOf(text, '7 more calls')).toMatch(
+      /\(\*Scheduler\)\.scheduleOne {2}.* {2}… 7 more calls \(--all\)$/,
+    );
+    expect(lineOf(text, '1 more call')).toMatch(
+      /\(\*Scheduler\)\.schedulePod {2}.* {2}… 1 more call \(--all\)$/,
+    );
+    expect(lineOf(text, '12 more calls')).toMatch(
+      /\(\*Scheduler\)\.bind {2}.* {2}… 12 more calls \(--include-noise\)$/,
+    );
     expect(lines(text).filter((line) => line.includes('more call'))).toHaveLength(3);
+    expect(lines(text).length).toBe(lines(renderTree(schedulerTrace(), plain)).length);
   });
 
   it('keeps the count of a fold on the narrowest line, giving up the flag first', () => {
@@ -132,15 +140,15 @@ describe('renderTree', () => {
       const text = renderTree(foldedSchedulerTrace(), { ...plain, width });
       const folds = lines(text).filter((line) => line.includes('more call'));
       expect(
-        folds.map((line) => /… \d+ more calls?/.exec(line)?.[0]),
+        folds.map((line) => /… \d+ more calls?(?= \(|$)/.exec(line)?.[0]),
         `width ${width}`,
-      ).toEqual(['… 1 more call', '… 12 more calls', '… 7 more calls']);
+      ).toEqual(['… 7 more calls', '… 1 more call', '… 12 more calls']);
     }
   });
 
   it('says in its header how large the full trace is when the view left functions out', () => {
     expect(lines(renderTree(foldedSchedulerTrace(), plain))[0]).toBe(
-      'kube-scheduler  v1.24.0 (941a0be80ab3)  showing 25 of 4,806 functions',
+      'kube-scheduler  v1.24.0 (941a0be80ab3)  showing 25 of 4,806 functions (--all, --include-noise)',
     );
     // A narrow header keeps the component whole and says the size in fewer words.
     expect(lines(renderTree(foldedSchedulerTrace(), { ...plain, width: 60 }))[0]).toBe(

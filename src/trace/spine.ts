@@ -1,0 +1,375 @@
+/**
+ * The default view of a trace: the spine a reader would draw, from the root to the code that keeps
+ * running (loops, goroutines, callbacks, handlers) and the algorithm inside it, within a budget of
+ * rows.
+ *
+ * What a function is worth to a reader is what the text of the code does not tell: the hops the
+ * tool had to find (a framework's callback, a goroutine, a function value, an interface's
+ * implementation, a channel's receiver) below it, counted more where the code keeps running than
+ * where it only sets things up, less inside an implementation an interface call reached (the
+ * runner's story ends at the plugin's method) and less out of the component's own code. Again and
+ * again the view adds the path, from a function it shows, that adds the most worth per row (a path
+ * is worth the sum of its functions), so the way to a deep hop can beat a list of helpers; each
+ * function lists at most `maxChildren` calls, except the way to a loop or callback a framework runs.
+ *
+ * Each function hangs under the first caller met breadth-first, or under a caller in running code
+ * when set-up code calls it too (the scheduler's Run, from the leader-election callback). Where one
+ * call reaches several functions (an interface's implementations, a registry's entries, the
+ * handlers one registration installs), they are peers: the first in the resolver's rank is
+ * followed, the next few are listed at a fifth of their worth, the rest fold.
+ */
+import type { PHop, ProgramGraph } from './program-graph.js';
+
+export interface SpineOptions {
+  /** Rows the view may take, one per call shown. */
+  budget: number;
+  /** Call sites listed under one function, and peers listed of one call site. */
+  maxChildren: number;
+  /** Functions (symbol ids) listed wherever a call reaches them, whatever their worth: a
+   * component's registered parts (the controllers of a controller manager). */
+  always?: ReadonlySet<number>;
+  /** The rows a function's unresolved calls take once its calls are listed. */
+  unresolvedRows?: (id: number) => number;
+}
+
+/** Hops that start code which keeps running: goroutines, the loops and callbacks frameworks run. */
+const RUNNING = new Set([
+  'wait-until',
+  'leader-election',
+  'informer-handler',
+  'workqueue-handoff',
+  'controller-runtime',
+]);
+
+function runs(h: PHop): boolean {
+  return (
+    h.kind === 'goroutine' ||
+    h.kind === 'channel' ||
+    (h.kind === 'framework' && RUNNING.has(h.via ?? ''))
+  );
+}
+
+/** What reaching a function this way is worth: hops the text does not show count most. */
+function valueOf(h: PHop, fromDispatch: boolean, samePackage: boolean): number {
+  if (runs(h)) return 3;
+  if (fromDispatch) return 1.5;
+  switch (h.kind) {
+    case 'framework':
+    case 'funcvalue':
+      return 2;
+    case 'interface':
+      return 1;
+    case 'closure':
+      return 0.3;
+    default:
+      // A call into the caller's own package is a step of its algorithm; elsewhere, a helper.
+      return samePackage ? 0.6 : 0.3;
+  }
+}
+
+/** How much a call counts that neither leads to nor runs inside code that keeps running. */
+const ASIDE = 0.25;
+/** A function of 20 lines counts as one: longer ones a little more, shorter a little less. */
+const LOG_TYPICAL = Math.log2(22);
+/** A second or later implementation at one call site counts this much: the first tells the story,
+ * the next few only say there are others. */
+const PEER = 0.2;
+/** A call out of the component's own code (a client, a lister) is a step the reader does not
+ * follow: it counts this much. */
+const OUT_OF_SCOPE = 0.4;
+/** What a call inside an implementation an interface call reached counts, per such level. */
+const INSIDE_IMPLEMENTATION = 0.3;
+/** A function already shown elsewhere counts this much where it is called again (`↩`). */
+const REPEAT = 0.2;
+
+/** A hop of the view: from a node of the program to the node it calls. */
+export function hopKey(from: number, hop: PHop): string {
+  return `${from}>${hop.to}`;
+}
+
+/** Chooses the view: the hops it shows (`hopKey`), within the budget. */
+export function chooseSpine(
+  rootId: number,
+  program: ProgramGraph,
+  expandable: (id: number) => boolean,
+  options: SpineOptions,
+): Set<string> {
+  const { nodes } = program;
+  const always = options.always ?? new Set<number>();
+  const tree = spanningTree(rootId, program, expandable);
+  const story = runningParts(rootId, tree.order, program, expandable);
+  // Below an implementation an interface call reached, its own steps count less: the runner's
+  // story ends at the implementation (a plugin's Filter), unless it starts code that keeps running.
+  const depth = new Map<number, number>([[rootId, 1]]);
+  for (const id of tree.order) {
+    const parent = tree.parent.get(id);
+    if (parent === undefined) continue;
+    const hop = tree.hop.get(id)!;
+    const below = nodes[tree.parent.get(parent) ?? parent]!.dispatch ? INSIDE_IMPLEMENTATION : 1;
+    depth.set(id, runs(hop) ? 1 : depth.get(parent)! * below);
+  }
+  // The functions on the way to a loop or callback a framework runs (wait.Until, an informer's
+  // handler, a worker), wherever it starts.
+  const toRunning = new Set<number>();
+  for (const id of tree.order)
+    if (RUNNING.has(tree.hop.get(id)?.via ?? ''))
+      for (
+        let x: number | undefined = id;
+        x !== undefined && !toRunning.has(x);
+        x = tree.parent.get(x)
+      )
+        toRunning.add(x);
+  const value = new Map<number, number>();
+  for (const id of tree.order) {
+    const running = story.path.has(id) || story.inside.has(id) ? 1 : ASIDE;
+    const n = nodes[id]!;
+    const lines = n.dispatch ? 20 : Math.max(1, n.sym.endLine - n.sym.line + 1);
+    const peer =
+      (tree.leaf.has(id) ? PEER : 1) * depth.get(id)! * (expandable(id) ? 1 : OUT_OF_SCOPE);
+    value.set(
+      id,
+      (tree.hopValue.get(id) ?? 1) * running * peer * (Math.log2(2 + lines) / LOG_TYPICAL),
+    );
+  }
+
+  const shown = new Set<string>();
+  const open = new Set<number>([rootId]);
+  const rowsOf = new Set<string>();
+  const childrenShown = new Map<number, number>();
+  const peersShown = new Map<string, number>();
+  const shownSymbols = new Set<number>([nodes[rootId]!.sym.id]);
+  let rows = 1;
+  /** Shows the tree hop into `id` (its parent is shown); returns the rows it took. */
+  const show = (id: number): number => {
+    const parent = tree.parent.get(id)!;
+    const hop = tree.hop.get(id)!;
+    const n = nodes[id]!;
+    shown.add(hopKey(parent, hop));
+    open.add(id);
+    childrenShown.set(parent, (childrenShown.get(parent) ?? 0) + 1);
+    const site = `${parent}@${siteOf(hop)}`;
+    peersShown.set(site, (peersShown.get(site) ?? 0) + 1);
+    let cost = 0;
+    const row = `${nodes[parent]!.sym.id}>${n.sym.id}`;
+    if (!rowsOf.has(row)) {
+      rowsOf.add(row);
+      cost++;
+    }
+    // A function whose calls get rows lists its unresolved calls too.
+    if ((childrenShown.get(parent) ?? 0) === 1) cost += options.unresolvedRows?.(parent) ?? 0;
+    shownSymbols.add(n.sym.id);
+    return cost;
+  };
+  const room = (id: number): boolean => {
+    const parent = tree.parent.get(id)!;
+    // The way to code that keeps running is never folded for lack of room, only for lack of rows.
+    if (always.has(nodes[id]!.sym.id) || toRunning.has(id)) return true;
+    if ((childrenShown.get(parent) ?? 0) >= options.maxChildren) return false;
+    return (peersShown.get(`${parent}@${siteOf(tree.hop.get(id)!)}`) ?? 0) < options.maxChildren;
+  };
+  /** Shows `id` and the path to it; returns the rows it took. */
+  const reach = (id: number): number => {
+    const path: number[] = [];
+    for (let x: number | undefined = id; x !== undefined && !open.has(x); x = tree.parent.get(x))
+      path.push(x);
+    let cost = 0;
+    for (const x of path.reverse()) cost += show(x);
+    return cost;
+  };
+
+  // A component's registered parts first, each on the path where it runs.
+  for (const id of tree.order)
+    if (always.has(nodes[id]!.sym.id) && !open.has(id) && rows < options.budget) rows += reach(id);
+
+  // Then, again and again, the path that adds the most worth per row.
+  const gain = new Map<number, number>();
+  const cost = new Map<number, number>();
+  while (rows < options.budget) {
+    let best = -1;
+    let bestRatio = 0;
+    for (const id of tree.order) {
+      if (open.has(id)) continue;
+      const parent = tree.parent.get(id)!;
+      const repeat = shownSymbols.has(nodes[id]!.sym.id) ? REPEAT : 1;
+      if (open.has(parent)) {
+        if (!expandable(parent) || tree.leaf.has(parent) || !room(id)) {
+          gain.set(id, -1);
+          continue;
+        }
+        gain.set(id, value.get(id)! * repeat);
+        cost.set(id, 1);
+      } else {
+        const g = gain.get(parent) ?? -1;
+        if (g < 0 || tree.leaf.has(parent)) {
+          gain.set(id, -1);
+          continue;
+        }
+        gain.set(id, g + value.get(id)! * repeat);
+        cost.set(id, cost.get(parent)! + 1);
+      }
+      const ratio = gain.get(id)! / cost.get(id)!;
+      if (ratio > bestRatio && rows + cost.get(id)! <= options.budget) {
+        bestRatio = ratio;
+        best = id;
+      }
+    }
+    if (best < 0) break;
+    rows += reach(best);
+  }
+  // Both ways into a loop or callback both functions of which the view shows: the worker that
+  // runs a queue's consumer and the informer handler that feeds it.
+  for (const id of tree.order) {
+    if (!open.has(id) || !expandable(id) || tree.leaf.has(id)) continue;
+    for (const { hop } of callees(id, program)) {
+      const into = tree.hop.get(hop.to);
+      if (open.has(hop.to) && into && (runs(hop) || runs(into))) shown.add(hopKey(id, hop));
+    }
+  }
+  return shown;
+}
+
+/**
+ * The calls the view may follow, as a tree breadth-first from the root: each function's parent,
+ * the hop into it and what that hop is worth. Registry hops (`map-register`: where a function is
+ * put in a table, not where it runs) only reach what nothing else does; a peer after the first is
+ * a leaf.
+ */
+function spanningTree(
+  rootId: number,
+  program: ProgramGraph,
+  expandable: (id: number) => boolean,
+): {
+  order: number[];
+  parent: Map<number, number>;
+  hop: Map<number, PHop>;
+  hopValue: Map<number, number>;
+  leaf: Set<number>;
+} {
+  const { nodes } = program;
+  const order: number[] = [rootId];
+  const parent = new Map<number, number>();
+  const hop = new Map<number, PHop>();
+  const hopValue = new Map<number, number>();
+  const leaf = new Set<number>();
+  const reached = new Set([rootId]);
+  // Whether a node was reached inside code that keeps running, and how deep.
+  const running = new Map<number, boolean>([[rootId, false]]);
+  const depth = new Map<number, number>([[rootId, 0]]);
+  const above = (a: number, b: number) => {
+    for (let x: number | undefined = b; x !== undefined; x = parent.get(x))
+      if (x === a) return true;
+    return false;
+  };
+  for (const registries of [false, true]) {
+    for (let i = 0; i < order.length; i++) {
+      const id = order[i]!;
+      if (!expandable(id) || leaf.has(id)) continue;
+      const from = nodes[id]!;
+      for (const c of callees(id, program)) {
+        if ((c.hop.via === 'map-register') !== registries && !registries) continue;
+        const to = nodes[c.hop.to]!;
+        const v = valueOf(c.hop, Boolean(from.dispatch), to.sym.package === from.sym.package);
+        if (v > (hopValue.get(c.hop.to) ?? 0)) hopValue.set(c.hop.to, v);
+        const inRunning = runs(c.hop) || running.get(id)!;
+        if (reached.has(c.hop.to)) {
+          // A function set-up code calls and a loop or callback calls too (the scheduler's Run,
+          // called directly and from the leader-election callback) hangs where it runs, when that
+          // is no more than one call deeper.
+          const there = c.hop.to;
+          if (
+            c.peer === 0 &&
+            inRunning &&
+            !running.get(there) &&
+            depth.get(id)! <= depth.get(there)! &&
+            !above(there, id)
+          ) {
+            parent.set(there, id);
+            hop.set(there, c.hop);
+            leaf.delete(there);
+            running.set(there, true);
+            depth.set(there, depth.get(id)! + 1);
+          }
+          continue;
+        }
+        reached.add(c.hop.to);
+        parent.set(c.hop.to, id);
+        hop.set(c.hop.to, c.hop);
+        running.set(c.hop.to, inRunning);
+        depth.set(c.hop.to, depth.get(id)! + 1);
+        if (c.peer > 0) leaf.add(c.hop.to);
+        order.push(c.hop.to);
+      }
+    }
+  }
+  // Parents before their children, breadth-first over the tree as it ended.
+  const children = new Map<number, number[]>();
+  for (const id of order) {
+    const p = parent.get(id);
+    if (p !== undefined) children.set(p, [...(children.get(p) ?? []), id]);
+  }
+  const sorted = [rootId];
+  for (let i = 0; i < sorted.length; i++) sorted.push(...(children.get(sorted[i]!) ?? []));
+  return { order: sorted, parent, hop, hopValue, leaf };
+}
+
+/** Where a call is made (for an interface's method, one place for all its implementations). */
+function siteOf(h: PHop): string {
+  return `${h.edge.line}:${h.edge.col}`;
+}
+
+/**
+ * The calls the view may show under a function, each with its place among the functions its call
+ * site reaches (`peer`, 0 for the first): not into code outside the index, and not the call of a
+ * wrapper (`wait.Until`, `Parallelizer.Until`) where a framework hop at the same site already goes
+ * to the function it runs.
+ */
+function callees(id: number, program: ProgramGraph): { hop: PHop; peer: number }[] {
+  const list = program.hops.get(id) ?? [];
+  const framed = new Set(list.filter((h) => h.kind === 'framework').map(siteOf));
+  const seen = new Set<number>();
+  const peers = new Map<string, number>();
+  const out: { hop: PHop; peer: number }[] = [];
+  for (const hop of list) {
+    const target = program.nodes[hop.to]!;
+    if (target.sym.kind === 'external') continue;
+    if (hop.kind !== 'framework' && framed.has(siteOf(hop))) continue;
+    if (seen.has(target.sym.id)) continue;
+    seen.add(target.sym.id);
+    const peer = peers.get(siteOf(hop)) ?? 0;
+    peers.set(siteOf(hop), peer + 1);
+    out.push({ hop, peer });
+  }
+  return out;
+}
+
+/**
+ * The story of a program: `path`, the nodes on the way from the root to something that keeps
+ * running (a goroutine, a loop `wait.Until` runs, a leader-election callback, an informer handler,
+ * a channel's receiver), those included; `inside`, everything below them.
+ */
+function runningParts(
+  rootId: number,
+  order: readonly number[],
+  program: ProgramGraph,
+  expandable: (id: number) => boolean,
+): { path: Set<number>; inside: Set<number> } {
+  const parent = new Map<number, number>();
+  const inside = new Set<number>();
+  for (const id of order) {
+    if (!expandable(id)) continue;
+    for (const h of program.hops.get(id) ?? []) {
+      if (runs(h) || inside.has(id)) inside.add(h.to);
+      if (!parent.has(h.to) && h.to !== rootId) parent.set(h.to, id);
+    }
+  }
+  const entries = new Set<number>();
+  for (const id of order) {
+    if (inside.has(id) || !expandable(id)) continue;
+    for (const h of program.hops.get(id) ?? []) if (runs(h)) entries.add(h.to);
+  }
+  const path = new Set<number>([rootId, ...entries]);
+  for (const id of entries) {
+    for (let p = parent.get(id); p !== undefined && !path.has(p); p = parent.get(p)) path.add(p);
+  }
+  return { path, inside };
+}
