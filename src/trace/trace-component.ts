@@ -90,11 +90,27 @@ export async function traceComponent(
   const packages = await graph.packages();
   const scope = await programOf(graph, root, packages, options);
 
-  const hiddenPackage = (pkg: string) =>
-    (!options.includeStd && isStd(pkg)) ||
-    (!options.includeNoise && noisePackages.some((p) => pkg === p || pkg.startsWith(`${p}/`)));
-  const hiddenSymbol = (s: DefinitionRow) =>
-    hiddenPackage(s.package) || (!options.includeNoise && noiseFunctions(s.symbol));
+  // Asked for every call of every node: answered once per package and per symbol.
+  const packageMemo = new Map<string, boolean>();
+  const hiddenPackage = (pkg: string) => {
+    let hidden = packageMemo.get(pkg);
+    if (hidden === undefined) {
+      hidden =
+        (!options.includeStd && isStd(pkg)) ||
+        (!options.includeNoise && noisePackages.some((p) => pkg === p || pkg.startsWith(`${p}/`)));
+      packageMemo.set(pkg, hidden);
+    }
+    return hidden;
+  };
+  const symbolMemo = new Map<number, boolean>();
+  const hiddenSymbol = (s: DefinitionRow) => {
+    let hidden = symbolMemo.get(s.id);
+    if (hidden === undefined) {
+      hidden = hiddenPackage(s.package) || (!options.includeNoise && noiseFunctions(s.symbol));
+      symbolMemo.set(s.id, hidden);
+    }
+    return hidden;
+  };
   const inScope = (s: DefinitionRow) =>
     s.kind !== 'external' &&
     s.kind !== 'param' &&
