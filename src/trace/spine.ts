@@ -181,34 +181,46 @@ export function chooseSpine(
   for (const id of tree.order)
     if (always.has(nodes[id]!.sym.id) && !open.has(id) && rows < options.budget) rows += reach(id);
 
-  // Then, again and again, the path that adds the most worth per row.
-  const gain = new Map<number, number>();
-  const cost = new Map<number, number>();
+  // Then, again and again, the path that adds the most worth per row. Scanned in tree order, so
+  // a parent's gain is known before its children's; typed arrays by node id, as this loop runs
+  // once per row over every node of the tree.
+  const size = nodes.length;
+  const parentOf = new Int32Array(size).fill(-1);
+  for (const [child, parent] of tree.parent) parentOf[child] = parent;
+  const valueOf = new Float64Array(size);
+  for (const [id, v] of value) valueOf[id] = v;
+  const gain = new Float64Array(size);
+  const cost = new Float64Array(size);
+  // Per node, whether a row may not open it (not expandable, or a leaf of the tree): fixed.
+  const closed = new Uint8Array(size);
+  for (const id of tree.order) if (!expandable(id) || tree.leaf.has(id)) closed[id] = 1;
+  const order = Int32Array.from(tree.order);
   while (rows < options.budget) {
     let best = -1;
     let bestRatio = 0;
-    for (const id of tree.order) {
+    for (let i = 0; i < order.length; i++) {
+      const id = order[i]!;
       if (open.has(id)) continue;
-      const parent = tree.parent.get(id)!;
+      const parent = parentOf[id]!;
       const repeat = shownSymbols.has(nodes[id]!.sym.id) ? REPEAT : 1;
       if (open.has(parent)) {
-        if (!expandable(parent) || tree.leaf.has(parent) || !room(id)) {
-          gain.set(id, -1);
+        if (closed[parent] || !room(id)) {
+          gain[id] = -1;
           continue;
         }
-        gain.set(id, value.get(id)! * repeat);
-        cost.set(id, 1);
+        gain[id] = valueOf[id]! * repeat;
+        cost[id] = 1;
       } else {
-        const g = gain.get(parent) ?? -1;
+        const g = parent < 0 ? -1 : gain[parent]!;
         if (g < 0 || tree.leaf.has(parent)) {
-          gain.set(id, -1);
+          gain[id] = -1;
           continue;
         }
-        gain.set(id, g + value.get(id)! * repeat);
-        cost.set(id, cost.get(parent)! + 1);
+        gain[id] = g + valueOf[id]! * repeat;
+        cost[id] = cost[parent]! + 1;
       }
-      const ratio = gain.get(id)! / cost.get(id)!;
-      if (ratio > bestRatio && rows + cost.get(id)! <= options.budget) {
+      const ratio = gain[id]! / cost[id]!;
+      if (ratio > bestRatio && rows + cost[id]! <= options.budget) {
         bestRatio = ratio;
         best = id;
       }
