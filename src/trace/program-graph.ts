@@ -78,6 +78,12 @@ export interface ExpandOptions {
   hidden: (s: DefinitionRow) => boolean;
   /** Of those, the ones a reader is told about (helpers: status checks, logging, deep copies). */
   counted?: (s: DefinitionRow) => boolean;
+  /**
+   * A controller's trace needs main's way to its start function and what runs below it: once a
+   * `target` is reached (by a hop whose `via` is not in `ignoreVia`, such as where it is only
+   * registered), the levels after expand only the code below the targets.
+   */
+  below?: { target: (s: DefinitionRow) => boolean; ignoreVia: readonly string[] };
 }
 
 /**
@@ -137,6 +143,8 @@ export async function expandProgram(
   const start = nodeFor(root, rootEnv, 0).node;
   const knows = (env: Env | null, owner: string | undefined) =>
     Boolean(owner && env?.known.includes(owner));
+  const under = new Set<number>();
+  let reached = false;
   let frontier: PNode[] = [start];
   for (let depth = 0; depth < options.depth && frontier.length > 0; depth++) {
     await load(frontier);
@@ -156,9 +164,36 @@ export async function expandProgram(
       }
       expandCalls(node, list, enqueue);
     }
-    frontier = next;
+    frontier = narrow(frontier, next);
   }
   return { nodes, hops, unresolved, symbols, cut, helpers };
+
+  /** The next level, or only its nodes below a target once one is reached (options.below). */
+  function narrow(level: PNode[], next: PNode[]): PNode[] {
+    const below = options.below;
+    if (!below) return next;
+    const mark = (id: number) => {
+      // A node already expanded from elsewhere: its known calls are below the target too.
+      const stack = [id];
+      while (stack.length > 0) {
+        const x = stack.pop()!;
+        if (under.has(x)) continue;
+        under.add(x);
+        for (const h of hops.get(x) ?? []) stack.push(h.to);
+      }
+    };
+    for (const node of level) {
+      const parentUnder = under.has(node.id);
+      for (const h of hops.get(node.id) ?? []) {
+        const child = nodes[h.to]!;
+        if (below.target(child.sym)) {
+          if (!below.ignoreVia.includes(h.via ?? '')) reached = true;
+          mark(child.id);
+        } else if (parentUnder) mark(child.id);
+      }
+    }
+    return reached ? next.filter((n) => under.has(n.id)) : next;
+  }
 
   /** Loads edges, bindings, symbols and constructed types for a level, in a few queries. */
   async function load(level: PNode[]): Promise<void> {

@@ -129,6 +129,16 @@ export async function traceComponent(
     expandable: inScope,
     hidden: hiddenSymbol,
     counted: (s) => !isStd(s.package) && hiddenSymbol(s),
+    // A controller: once main's way reaches its start function where it runs (not only where it
+    // is registered), only the code below it is expanded further.
+    ...(root.through && !options.focus
+      ? {
+          below: {
+            target: (s: DefinitionRow) => s.id === root.through!.id,
+            ignoreVia: ['map-register'],
+          },
+        }
+      : {}),
   });
   const rootNode = 0;
   const expandableNode = (id: number) => {
