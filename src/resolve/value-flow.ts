@@ -429,17 +429,7 @@ export class ValueFlow {
         if (t.asType(expr[1], ctx) && expr[2][0])
           return this.funcTargets(expr[2][0], ctx, local, depth + 1, seen);
         // A call whose result is a function: the closures and functions the callee returns.
-        const out: FuncTarget[] = [];
-        for (const callee of this.funcTargets(expr[1], ctx, local, depth + 1, seen)) {
-          if (callee.k !== 'fn') continue;
-          for (const ret of callee.fn.file.facts.returns) {
-            if (ret.fn !== callee.fn.index || !ret.values[0]) continue;
-            const at: Ctx = { file: callee.fn.file, fn: ret.fn, line: ret.line };
-            for (const r of this.funcTargets(ret.values[0], at, false, depth + 1, seen))
-              out.push({ ...r, needs: both(r.needs, callee.needs) });
-          }
-        }
-        return merge(out);
+        return this.resultTargets(expr, 0, ctx, local, depth, seen);
       }
       case 'u':
         return expr[1] === '...' ? [] : this.funcTargets(expr[2], ctx, local, depth + 1, seen);
@@ -459,7 +449,7 @@ export class ValueFlow {
     for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
       if (s.index !== undefined && s.expr[0] === 'c') {
         // `m, r := factory(args)`: the m-th result of what the call reaches.
-        const results = this.resultTargets(s.expr, s.index, s.ctx, depth + 1, seen);
+        const results = this.resultTargets(s.expr, s.index, s.ctx, false, depth + 1, seen);
         for (const r of results) out.push({ ...r, needs: step(r.needs, s.ctx, ctx) });
         continue;
       }
@@ -482,23 +472,24 @@ export class ValueFlow {
     call: Expr,
     index: number,
     ctx: Ctx,
+    local: boolean,
     depth: number,
     seen: Set<object>,
   ): FuncTarget[] {
+    // (funcTargets only asks within its own bound: the guard is for results asked for by index.)
     if (call[0] !== 'c' || depth > 6) return [];
     const out: FuncTarget[] = [];
-    for (const callee of this.funcTargets(call[1], ctx, false, depth + 1, seen)) {
+    for (const callee of this.funcTargets(call[1], ctx, local, depth + 1, seen)) {
       if (callee.k !== 'fn') continue;
       for (const ret of callee.fn.file.facts.returns) {
         if (ret.fn !== callee.fn.index) continue;
         const at: Ctx = { file: callee.fn.file, fn: ret.fn, line: ret.line };
         const value = ret.values[index];
-        const found =
-          ret.values.length > index && value
-            ? this.funcTargets(value, at, false, depth + 1, seen)
-            : ret.values.length === 1 && ret.values[0]
-              ? this.resultTargets(ret.values[0], index, at, depth + 1, seen)
-              : [];
+        const found = value
+          ? this.funcTargets(value, at, false, depth + 1, seen)
+          : ret.values.length === 1 && ret.values[0]
+            ? this.resultTargets(ret.values[0], index, at, false, depth + 1, seen)
+            : [];
         for (const r of found) out.push({ ...r, needs: both(r.needs, callee.needs) });
       }
     }
