@@ -172,16 +172,8 @@ export async function expandProgram(
   function narrow(level: PNode[], next: PNode[]): PNode[] {
     const below = options.below;
     if (!below) return next;
-    const mark = (id: number) => {
-      // A node already expanded from elsewhere: its known calls are below the target too.
-      const stack = [id];
-      while (stack.length > 0) {
-        const x = stack.pop()!;
-        if (under.has(x)) continue;
-        under.add(x);
-        for (const h of hops.get(x) ?? []) stack.push(h.to);
-      }
-    };
+    // A node already expanded from elsewhere: its known calls are below the target too.
+    const mark = (id: number) => addReachable(hops, id, under);
     for (const node of level) {
       const parentUnder = under.has(node.id);
       for (const h of hops.get(node.id) ?? []) {
@@ -445,4 +437,19 @@ function envKey(env: Env | null, depth = 0): string {
     )
     .join(';');
   return `${[...env.known].sort().join(',')}/${slots}`;
+}
+
+/** Adds `from` and every node the hops from it reach to `seen`, not walking past nodes in it. */
+export function addReachable(
+  hops: ReadonlyMap<number, readonly PHop[]>,
+  from: number,
+  seen: Set<number>,
+): void {
+  const stack = [from];
+  while (stack.length > 0) {
+    const x = stack.pop()!;
+    if (seen.has(x)) continue;
+    seen.add(x);
+    for (const h of hops.get(x) ?? []) stack.push(h.to);
+  }
 }

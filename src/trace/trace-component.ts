@@ -13,7 +13,13 @@
 import { AmbiguousSymbolError, K8sReadError, SymbolNotFoundError } from '../errors.js';
 import type { BindingRow } from '../store/index-store.js';
 import type { DefinitionRow, EdgeRow } from '../store/symbols.js';
-import { expandProgram, type PHop, type PNode, type ProgramGraph } from './program-graph.js';
+import {
+  addReachable,
+  expandProgram,
+  type PHop,
+  type PNode,
+  type ProgramGraph,
+} from './program-graph.js';
 import { programScope, type PackageInfo, type ProgramScope } from './program-scope.js';
 import { chooseSpine, hopKey } from './spine.js';
 import type { NodeKind, Trace, TraceEdge, TraceNode, TraceUnresolved } from './types.js';
@@ -181,7 +187,7 @@ export async function traceComponent(
     const onPath = (from: number, hop: PHop) => path.has(from) && path.has(hop.to);
     if (all) {
       // --all: everything below the start function.
-      const below = reachableFrom(start, program);
+      const below = reachable(start, program);
       shown = (from, hop) => onPath(from, hop) || (below.has(from) && below.has(hop.to));
     } else {
       let pathRows = 0;
@@ -449,16 +455,9 @@ function keepPathsTo(
 }
 
 /** Every node the calls from `start` reach (`--all` below a controller's start function). */
-function reachableFrom(start: number, program: ProgramGraph): Set<number> {
-  const seen = new Set<number>([start]);
-  const stack = [start];
-  while (stack.length > 0) {
-    for (const h of program.hops.get(stack.pop()!) ?? []) {
-      if (seen.has(h.to)) continue;
-      seen.add(h.to);
-      stack.push(h.to);
-    }
-  }
+function reachable(start: number, program: ProgramGraph): Set<number> {
+  const seen = new Set<number>();
+  addReachable(program.hops, start, seen);
   return seen;
 }
 
