@@ -11,13 +11,15 @@ import type { FuncRef } from './model.js';
 import { ALWAYS, type Needs } from './needs.js';
 import type { Ctx, TypeChecker } from './type-checker.js';
 import { deref, typeKey, type GoType } from './types.js';
-import type { FuncTarget, Slot, ValueFlow } from './value-flow.js';
+import type { FieldSlot, FuncTarget, Slot, ValueFlow } from './value-flow.js';
 
 export interface CallTarget {
-  target: FuncRef | Slot;
+  target: FuncRef | Slot | FieldSlot;
   kind: EdgeKind;
   rank: number;
   needs: Needs;
+  /** `field`: the call reads a function-typed field of its method's own receiver. */
+  via?: string;
 }
 
 export type CallResolution =
@@ -138,7 +140,21 @@ export function resolveCall(
           ? { k: 'targets', targets: ranked, abstract, ...crowded }
           : { k: 'targets', targets: ranked, ...crowded };
       }
-      if (sel?.k === 'field') return values(flow.funcTargets(callee, ctx), () => 'funcvalue');
+      if (sel?.k === 'field') {
+        const found = values(flow.funcTargets(callee, ctx), () => 'funcvalue');
+        // `bfr.fn()` on the method's own receiver: also the field itself, for the tracer to bind
+        // to what the value on the path was built with.
+        const slot = sel.depth === 0 ? receiverField(types, x, name, ctx) : undefined;
+        if (slot && found.k === 'targets')
+          found.targets.push({
+            target: slot,
+            kind: 'funcvalue',
+            rank: 0,
+            needs: ALWAYS,
+            via: 'field',
+          });
+        return found;
+      }
       const base = deref(xt);
       if (base.k === 'named' && base.pkg !== '' && !types.model.packages.has(base.pkg)) {
         return { k: 'external', symbol: `(${typeKey(xt)}).${name}` };
@@ -152,6 +168,18 @@ export function resolveCall(
     default:
       return types.asType(callee, ctx) ? { k: 'none' } : { k: 'unresolved' };
   }
+}
+
+/** The field `name` of the struct a method's receiver `x` is, when x is that receiver. */
+export function receiverField(
+  types: TypeChecker,
+  x: Expr,
+  name: string,
+  ctx: Ctx,
+): FieldSlot | undefined {
+  if (x[0] !== 'i' || types.resolveIdent(x[1], ctx)?.k !== 'recv') return undefined;
+  const owner = types.typeDecl(deref(types.typeOf(x, ctx)));
+  return owner?.fact.kind === 'struct' ? { owner, name, elem: false, field: true } : undefined;
 }
 
 /**

@@ -9,14 +9,25 @@
 import type { FuncRef } from './model.js';
 import { both, through, type Needs } from './needs.js';
 import type { LinkContext } from './frameworks/handler.js';
+import type { Expr } from '../index/facts.js';
 import { push, type Ctx } from './type-checker.js';
 
 /** Receivers kept per channel: past this, a channel is a broadcast no reader follows edge by edge. */
 const MAX_RECEIVERS = 16;
 
-export function linkChannels(link: LinkContext): void {
-  const { model, flow, out } = link;
-  const receivers = new Map<string, { fn: FuncRef; needs: Needs }[]>();
+/**
+ * `sameValue` is told of each hand-off through a channel field of the method's own receiver on
+ * both sides (`bfr.run <- x` in `Run`, `<-bfr.run` in `Loop`): the receiving method runs on the
+ * value the sender had.
+ */
+export function linkChannels(
+  link: LinkContext,
+  sameValue?: (sender: FuncRef, receiver: FuncRef, line: number) => void,
+): void {
+  const { model, flow, out, types } = link;
+  const own = (ch: Expr, ctx: Ctx) =>
+    ch[0] === 's' && ch[1][0] === 'i' && types.resolveIdent(ch[1][1], ctx)?.k === 'recv';
+  const receivers = new Map<string, { fn: FuncRef; needs: Needs; own: boolean }[]>();
   for (const file of model.files) {
     for (const r of file.facts.recvs) {
       const fn = model.funcs[file.funcIds[r.fn] ?? -1];
@@ -25,7 +36,7 @@ export function linkChannels(link: LinkContext): void {
       for (const o of flow.channelOrigins(r.ch, ctx)) {
         const list = receivers.get(o.key);
         if (list?.some((x) => x.fn === fn)) continue;
-        push(receivers, o.key, { fn, needs: through(o.needs, fn.pkg.path) });
+        push(receivers, o.key, { fn, needs: through(o.needs, fn.pkg.path), own: own(r.ch, ctx) });
       }
     }
   }
@@ -35,6 +46,7 @@ export function linkChannels(link: LinkContext): void {
       if (!sender) continue;
       const ctx: Ctx = { file, fn: s.fn, line: s.line };
       const done = new Set<number>();
+      const sentOwn = own(s.ch, ctx);
       for (const o of flow.channelOrigins(s.ch, ctx)) {
         const list = receivers.get(o.key) ?? [];
         if (list.length > MAX_RECEIVERS) continue;
@@ -47,6 +59,7 @@ export function linkChannels(link: LinkContext): void {
             col: 0,
             needs: both(o.needs, r.needs),
           });
+          if (sentOwn && r.own) sameValue?.(sender, r.fn, s.line);
         }
       }
     }

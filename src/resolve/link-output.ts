@@ -8,7 +8,10 @@
 import type { EdgeInsert, SymbolInsert } from '../store/index-store.js';
 import type { FuncRef, ProgramModel } from './model.js';
 import { remaining, type Needs } from './needs.js';
-import type { Slot } from './value-flow.js';
+import type { FieldSlot, Slot } from './value-flow.js';
+
+/** A slot bound per call path: a function-typed parameter, or a function-typed field of a receiver. */
+export type AnySlot = Slot | FieldSlot;
 
 /** How an edge was found. `unresolved` edges have no callee; their text is kept. */
 export type EdgeKind =
@@ -34,7 +37,7 @@ export interface AbstractMethod {
 }
 
 /** What an edge calls: a function of the index, a slot, an interface's method, an external symbol. */
-export type Callee = FuncRef | { slot: Slot } | AbstractMethod | string | null;
+export type Callee = FuncRef | { slot: AnySlot } | AbstractMethod | string | null;
 
 export interface EdgeOptions {
   via?: string | null;
@@ -78,8 +81,8 @@ export class LinkOutput {
     line: number;
     col: number;
     callee: FuncRef;
-    slot: Slot;
-    value: FuncRef | Slot;
+    slot: AnySlot;
+    value: FuncRef | AnySlot;
     needs: Needs;
   }[] = [];
   private readonly bindingSeen = new Set<string>();
@@ -112,8 +115,8 @@ export class LinkOutput {
     line: number,
     col: number,
     callee: FuncRef,
-    slot: Slot,
-    value: FuncRef | Slot,
+    slot: AnySlot,
+    value: FuncRef | AnySlot,
     needs: Needs,
   ): void {
     const key = `${caller.id}:${line}:${col}:${callee.id}:${slotKey(slot)}:${isSlot(value) ? `s${slotKey(value)}` : value.id}`;
@@ -143,7 +146,7 @@ export class LinkOutput {
       }
       return id;
     };
-    const slotId = (slot: Slot) => idOf(`slot:${slotKey(slot)}`, () => slotSymbol(slot));
+    const slotId = (slot: AnySlot) => idOf(`slot:${slotKey(slot)}`, () => slotSymbol(slot));
     const needsText = (needs: Needs | undefined, caller: FuncRef): string | null => {
       if (!needs) return null;
       const left = remaining(needs, (p) => p === caller.pkg.path || implied(caller.pkg.path, p));
@@ -182,12 +185,12 @@ function rankOf(c: Callee): number {
   return 3;
 }
 
-export function isSlot(v: FuncRef | Slot): v is Slot {
+export function isSlot(v: FuncRef | AnySlot): v is AnySlot {
   return 'elem' in v;
 }
 
-export function slotKey(s: Slot): string {
-  return `${s.fn.id}:${s.index}:${s.elem ? 1 : 0}`;
+export function slotKey(s: AnySlot): string {
+  return 'field' in s ? `${s.owner.symbol}#${s.name}` : `${s.fn.id}:${s.index}:${s.elem ? 1 : 0}`;
 }
 
 /** `k8s.io/apimachinery/pkg/util/wait.BackoffUntil#f`; the elements of `opts ...Option`: `#opts[]`. */
@@ -196,7 +199,8 @@ export function slotSymbolName(s: Slot): string {
   return `${s.fn.symbol}#${name === '_' ? String(s.index) : name}${s.elem ? '[]' : ''}`;
 }
 
-function slotSymbol(s: Slot): Omit<SymbolInsert, 'id'> {
+function slotSymbol(s: AnySlot): Omit<SymbolInsert, 'id'> {
+  if ('field' in s) return fieldSymbol(s);
   const param = s.fn.fact.params[s.index];
   const symbol = slotSymbolName(s);
   return {
@@ -209,6 +213,23 @@ function slotSymbol(s: Slot): Omit<SymbolInsert, 'id'> {
     endLine: s.fn.fact.line,
     col: s.fn.fact.col,
     detail: param ? `${param[0] ?? '_'} ${param[1]}` : null,
+    doc: null,
+  };
+}
+
+/** `k8s.io/kubernetes/pkg/util/async.BoundedFrequencyRunner#fn`, at the struct's declaration. */
+function fieldSymbol(s: FieldSlot): Omit<SymbolInsert, 'id'> {
+  const field = s.owner.fact.fields?.find((f) => f.name === s.name);
+  return {
+    symbol: `${s.owner.symbol}#${s.name}`,
+    name: s.name,
+    kind: 'field',
+    package: s.owner.pkg.path,
+    file: s.owner.file.path,
+    line: field?.line ?? s.owner.fact.line,
+    endLine: field?.line ?? s.owner.fact.line,
+    col: s.owner.fact.col,
+    detail: field ? `${s.name} ${field.type}` : null,
     doc: null,
   };
 }

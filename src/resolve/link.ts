@@ -5,17 +5,18 @@
  * per rule kind, src/resolve/frameworks/). The result is plain rows for the store.
  */
 import type { CallFact, Expr } from '../index/facts.js';
+import { ALWAYS } from './needs.js';
 import type { EdgeInsert, SymbolInsert } from '../store/index-store.js';
 import { exprText, resolveCall, signatureText, type CallResolution } from './calls.js';
 import { linkChannels } from './channels.js';
 import type { LinkContext } from './frameworks/handler.js';
 import { createHandlers } from './frameworks/index.js';
-import { LinkOutput, type BindingInsert, type PackageInsert } from './link-output.js';
+import { LinkOutput, type AnySlot, type BindingInsert, type PackageInsert } from './link-output.js';
 import type { FuncRef, PackageModel, ProgramModel } from './model.js';
 import type { FrameworkRule } from './rules.js';
 import { TypeChecker, type Ctx } from './type-checker.js';
 import { deref, parseType, typeKey, type GoType } from './types.js';
-import { ValueFlow, type Slot, type SourceRef } from './value-flow.js';
+import { ValueFlow, type FieldSlot, type Slot, type SourceRef } from './value-flow.js';
 
 export interface LinkResult {
   symbols: SymbolInsert[];
@@ -29,7 +30,7 @@ export interface LinkResult {
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 33;
+export const LINK_VERSION = 36;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
   const types = new TypeChecker(model);
@@ -64,6 +65,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
   const handlers = createHandlers(rules, link);
   for (const h of handlers) h.prepare?.();
   const slotsOf = funcSlots(types);
+  const fieldsOf = funcFields(types);
   const counts: Record<string, number> = {
     calls: 0,
     resolved: 0,
@@ -113,17 +115,21 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
           const slot = 'elem' in t.target;
           out.add(
             caller,
-            slot ? { slot: t.target as Slot } : (t.target as FuncRef),
+            slot ? { slot: t.target as AnySlot } : (t.target as FuncRef),
             call.go && t.rank === 0 ? 'goroutine' : t.kind,
             {
               ...at,
-              via: call.defer ? 'defer' : null,
+              via: t.via ?? (call.defer ? 'defer' : null),
               rank: t.rank,
               expr: t.rank > 0 || t.kind !== 'static' ? text : null,
               needs: t.needs,
             },
           );
-          if (!slot) bindArguments(link, slotsOf, caller, t.target as FuncRef, call.args, ctx, at);
+          if (!slot) {
+            bindArguments(link, slotsOf, caller, t.target as FuncRef, call.args, ctx, at);
+            if (t.rank === 0 && (t.kind === 'static' || t.kind === 'interface'))
+              bindFields(link, fieldsOf, caller, t.target as FuncRef, call, ctx);
+          }
         }
       }
       const site = { file, call, ctx, caller, res, primary: primaryOf(res) };
@@ -144,7 +150,10 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
       for (const h of handlers) h.composite?.(c, caller, ctx, t);
     }
   }
-  linkChannels(link);
+  // The receiving method runs on the sender's value: the fields its path built go along.
+  linkChannels(link, (sender, receiver, line) => {
+    for (const f of fieldsOf(receiver)) out.bind(sender, line, 0, receiver, f, f, ALWAYS);
+  });
   for (const h of handlers) h.finish?.();
   return toRows(model, types, flow, out, counts);
 }
@@ -166,6 +175,87 @@ function carriesFlow(types: TypeChecker, callee: Expr, ctx: Ctx): boolean {
       k === 'chan' || k === 'func' || (p.k === 'slice' && types.underlying(p.elem).k === 'func')
     );
   });
+}
+
+/**
+ * The function-typed fields of the struct a method's receiver is (none for a function), only those
+ * some method calls through its own receiver (`bfr.fn()`): binding the others serves no call.
+ */
+function funcFields(types: TypeChecker): (fn: FuncRef) => FieldSlot[] {
+  const all = allFuncFields(types);
+  const read = new Set<FieldSlot>();
+  for (const file of types.model.files) {
+    for (const call of file.facts.calls) {
+      const c = call.callee;
+      if (c[0] !== 's' || c[1][0] !== 'i') continue;
+      let fn = call.fn;
+      let f = file.facts.funcs[fn];
+      while (f?.kind === 'lit' && f.parent !== undefined) f = file.facts.funcs[(fn = f.parent)];
+      if (!f?.recv || f.recv.name !== c[1][1]) continue;
+      const method = types.model.funcs[file.funcIds[fn] ?? -1];
+      const field = method && all(method).find((x) => x.name === c[2]);
+      if (field) read.add(field);
+    }
+  }
+  const memo = new Map<FuncRef, FieldSlot[]>();
+  return (fn) => {
+    let fields = memo.get(fn);
+    if (!fields) memo.set(fn, (fields = all(fn).filter((x) => read.has(x))));
+    return fields;
+  };
+}
+
+function allFuncFields(types: TypeChecker): (fn: FuncRef) => FieldSlot[] {
+  const memo = new Map<string, FieldSlot[]>();
+  return (fn) => {
+    const recv = fn.fact.recv;
+    if (!recv) return [];
+    const ctx = types.funcCtx(fn);
+    const owner = types.typeDecl(deref(types.parse(recv.type, types.scopeFor(ctx))));
+    if (!owner || owner.fact.kind !== 'struct') return [];
+    let fields = memo.get(owner.symbol);
+    if (fields) return fields;
+    const scope = types.declScope(owner);
+    fields = (owner.fact.fields ?? []).flatMap((f) =>
+      f.name && types.underlying(types.parse(f.type, scope)).k === 'func'
+        ? [{ owner, name: f.name, elem: false as const, field: true as const }]
+        : [],
+    );
+    memo.set(owner.symbol, fields);
+    return fields;
+  };
+}
+
+/**
+ * Binds the function-typed fields of the value a method is called on, for the tracer to follow
+ * per path: on the method's own receiver (`bfr.tryRun()`), what the caller's fields hold on its
+ * path; on another value (`proxier.syncRunner.Loop()`), what that value was built with, when every
+ * way it is made is known (`NewBoundedFrequencyRunner("sync", proxier.syncProxyRules)`).
+ */
+function bindFields(
+  link: LinkContext,
+  fieldsOf: (fn: FuncRef) => FieldSlot[],
+  caller: FuncRef,
+  callee: FuncRef,
+  call: CallFact,
+  ctx: Ctx,
+): void {
+  const { types, flow, out } = link;
+  const c = call.callee;
+  if (c[0] !== 's') return;
+  const fields = fieldsOf(callee);
+  if (fields.length === 0) return;
+  const x = c[1];
+  const own = x[0] === 'i' && types.resolveIdent(x[1], ctx)?.k === 'recv';
+  for (const f of fields) {
+    if (own) {
+      out.bind(caller, call.line, call.col, callee, f, f, ALWAYS);
+      continue;
+    }
+    const values = flow.fieldValues(x, ctx, f.owner.symbol, f.name);
+    for (const v of values ?? [])
+      out.bind(caller, call.line, call.col, callee, f, v.k === 'fn' ? v.fn : v.slot, v.needs);
+  }
 }
 
 /** The function-typed parameters of a function (and the elements of a variadic one), as slots. */

@@ -13,7 +13,7 @@
  *   (src/resolve/needs.ts), so a trace keeps it only when those packages are in its program.
  */
 import type { Expr } from '../index/facts.js';
-import type { FileModel, FuncRef, ProgramModel } from './model.js';
+import type { FileModel, FuncRef, ProgramModel, TypeDecl } from './model.js';
 import { ALWAYS, both, either, through, type Needs } from './needs.js';
 import { isTestDouble } from '../shared/go-symbol.js';
 import { push, type Binding, type Ctx, type Selection, type TypeChecker } from './type-checker.js';
@@ -34,6 +34,20 @@ export interface Slot {
   fn: FuncRef;
   index: number;
   elem: boolean;
+}
+
+/**
+ * A function-typed field of a struct, called through a method's own receiver (`bfr.fn()` in
+ * `(*BoundedFrequencyRunner).tryRun`): what it holds depends on which value of the struct the
+ * path built, so the tracer binds it per path from the calls on that value (bindings at each
+ * call whose receiver's construction is known). Without a binding the call keeps the field's
+ * values over the program.
+ */
+export interface FieldSlot {
+  owner: TypeDecl;
+  name: string;
+  elem: false;
+  field: true;
 }
 
 export type FuncTarget =
@@ -82,6 +96,8 @@ export class ValueFlow {
   private elementMemo = new WeakMap<object, SourceRef[]>();
   /** `struct symbol.field` -> what is stored into it (assignments and keyed literals). */
   readonly fieldSources = new Map<string, SourceRef[]>();
+  /** Fields (`owner.name`) assigned outside keyed literals (`x.f = v`): set after construction. */
+  private readonly fieldAssigned = new Set<string>();
   /** Package-level variable symbol -> assignments to it. */
   readonly valueSources = new Map<string, SourceRef[]>();
   /** function id -> parameter index -> arguments passed at resolved call sites. */
@@ -148,7 +164,10 @@ export class ValueFlow {
             }
           }
           const sel = t.select(t.typeOf(x, ctx), name);
-          if (sel?.k === 'field') push(this.fieldSources, `${sel.owner}.${name}`, source);
+          if (sel?.k === 'field') {
+            push(this.fieldSources, `${sel.owner}.${name}`, source);
+            this.fieldAssigned.add(`${sel.owner}.${name}`);
+          }
         } else if (a.lhs[0] === 'x' && a.lhs[1][0] === 'i') {
           const b = t.resolveIdent(a.lhs[1][1], ctx);
           if (b?.k === 'value') push(this.valueElementAssigns, b.decl.symbol, source);
@@ -460,6 +479,91 @@ export class ValueFlow {
         out.push({ ...r, needs: s.needs ? both(needs, s.needs) : needs });
       }
       if (out.length > MAX_TARGETS) break;
+    }
+    return merge(out);
+  }
+
+  /**
+   * The functions the function-typed field `name` of struct `owner` holds in the value `expr`
+   * evaluates to, read from where that value was built: the keyed literal that made it (`&T{fn:
+   * fn}`), through constructors (`return construct(name, fn)`, a parameter of the constructor
+   * being the argument of that call), locals and fields that hold it. A function-typed parameter
+   * of the function at ctx comes back as its slot. Undefined when one of the ways the value is made
+   * is not known, or when the field is also assigned after construction (`x.fn = f`).
+   */
+  fieldValues(
+    expr: Expr,
+    ctx: Ctx,
+    owner: string,
+    name: string,
+    depth = 0,
+  ): FuncTarget[] | undefined {
+    if (depth > 8 || this.fieldAssigned.has(`${owner}.${name}`)) return undefined;
+    const t = this.types;
+    switch (expr[0]) {
+      case 'u':
+        return expr[1] === '&' ? this.fieldValues(expr[2], ctx, owner, name, depth + 1) : undefined;
+      case 'g':
+        return this.fieldValues(expr[1], ctx, owner, name, depth + 1);
+      case 'l': {
+        if (!expr[1]) return undefined;
+        const lt = deref(t.parse(expr[1], t.scopeFor(ctx)));
+        if (lt.k !== 'named' || typeKey(lt) !== owner) return undefined;
+        const entry = expr[2].find(([key]) => key === name);
+        return entry ? this.funcTargets(entry[1], ctx, true) : [];
+      }
+      case 'c': {
+        const callees = t.directCallees(expr[1], ctx);
+        if (callees.length === 0) return undefined;
+        const args = t.callFactAt(expr, ctx)?.args ?? expr[2];
+        const out: FuncTarget[] = [];
+        for (const callee of callees) {
+          let made = false;
+          for (const ret of callee.file.facts.returns) {
+            if (ret.fn !== callee.index || !ret.values[0]) continue;
+            made = true;
+            const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
+            const inner = this.fieldValues(ret.values[0], at, owner, name, depth + 1);
+            if (!inner) return undefined;
+            for (const v of inner) {
+              if (v.k === 'fn') {
+                out.push({ ...v, needs: step(v.needs, at, ctx) });
+                continue;
+              }
+              // The constructor's own parameter: what this call passes.
+              const arg = v.slot.fn === callee && !v.slot.elem ? args[v.slot.index] : undefined;
+              if (!arg) return undefined;
+              out.push(...this.funcTargets(arg, ctx, true));
+            }
+          }
+          if (!made) return undefined;
+        }
+        return merge(out);
+      }
+      case 'i': {
+        if (expr[1] === 'nil') return [];
+        if (t.resolveIdent(expr[1], ctx)?.k !== 'local') return undefined;
+        break;
+      }
+      case 's':
+        break;
+      default:
+        return undefined;
+    }
+    // A local or a field: every value stored into it.
+    const sources = this.sourcesOf(expr, ctx);
+    if (sources.length === 0 || sources.length > MAX_SOURCES) return undefined;
+    const out: FuncTarget[] = [];
+    for (const s of sources) {
+      if (s.index !== undefined && s.index > 0) return undefined;
+      const inner = this.fieldValues(s.expr, s.ctx, owner, name, depth + 1);
+      if (!inner) return undefined;
+      const here = s.ctx.file === ctx.file && sameChain(ctx, s.ctx);
+      for (const v of inner) {
+        // A parameter of another function: no path here to say what it holds.
+        if (v.k === 'slot' && !here) return undefined;
+        out.push(here ? v : { ...v, needs: step(v.needs, s.ctx, ctx) });
+      }
     }
     return merge(out);
   }

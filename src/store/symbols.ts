@@ -8,7 +8,9 @@ import type { BindingRow, EdgeInsert, PackageRow } from './index-store.js';
 /**
  * `imethod`: a method of an interface, the callee of a dispatch whose implementation is not known.
  * `param`: a function-typed parameter (`pkg.F#f`), the callee of a call through it; the tracer
- * binds it per call path.
+ * binds it per call path. `field`: a function-typed field of a struct (`pkg.T#fn`), the callee of a
+ * call through a method's own receiver (`bfr.fn()`); the tracer binds it per path to what the
+ * value was built with, else keeps the field's values over the program.
  */
 export type SymbolKind =
   | 'func'
@@ -21,7 +23,8 @@ export type SymbolKind =
   | 'var'
   | 'const'
   | 'external'
-  | 'param';
+  | 'param'
+  | 'field';
 
 export interface DefinitionRow {
   id: number;

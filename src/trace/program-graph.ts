@@ -229,7 +229,9 @@ export async function expandProgram(
   }
 
   function inProgram(s: DefinitionRow): boolean {
-    return s.kind === 'external' || s.kind === 'param' || scope.has(s.package);
+    return (
+      s.kind === 'external' || s.kind === 'param' || s.kind === 'field' || scope.has(s.package)
+    );
   }
 
   function expandCalls(
@@ -249,6 +251,14 @@ export async function expandProgram(
         else alternativesAt.set(site, [e]);
       }
     }
+    // Calls through a function-typed field of the receiver that this path built: the values it
+    // was built with stand for the field's values over the program.
+    const builtField = new Set<string>();
+    for (const e of rows) {
+      if (e.via !== 'field' || e.callee === null || e.rank > 0) continue;
+      if (symbols.get(e.callee)?.kind === 'field' && node.env?.slots.get(e.callee)?.length)
+        builtField.add(`${e.line}:${e.col}`);
+    }
     for (const e of rows) {
       if (e.callee === null) {
         const u = unresolved.get(node.id);
@@ -257,6 +267,8 @@ export async function expandProgram(
         continue;
       }
       if (e.rank > 0) continue;
+      const field = symbols.get(e.callee)?.kind === 'field';
+      if (field !== builtField.has(`${e.line}:${e.col}`)) continue;
       if (!scope.satisfies(e.needs)) {
         cut++;
         continue;
@@ -267,7 +279,7 @@ export async function expandProgram(
         cut++;
         continue;
       }
-      if (s.kind !== 'param' && options.hidden(s)) {
+      if (s.kind !== 'param' && s.kind !== 'field' && options.hidden(s)) {
         if (options.counted?.(s) && !seenTargets.has(`h${s.id}`)) {
           seenTargets.add(`h${s.id}`);
           helpers.set(node.id, (helpers.get(node.id) ?? 0) + 1);
@@ -288,13 +300,15 @@ export async function expandProgram(
         list.push(hop);
         enqueue(child, fresh);
       };
-      if (s.kind === 'param') {
-        // A call through a parameter: what the caller on this path passed.
+      if (s.kind === 'param' || s.kind === 'field') {
+        // A call through a parameter: what the caller on this path passed; through a field of the
+        // receiver: what the value was built with.
         const kind: EdgeKind =
           e.kind === 'framework' || e.kind === 'goroutine' ? (e.kind as EdgeKind) : 'funcvalue';
-        const via = e.kind === 'framework' ? e.via : `param ${s.name}`;
+        // (A field's value reads as the field's other calls do: a plain function value.)
+        const via = e.kind === 'framework' ? e.via : s.kind === 'field' ? null : `param ${s.name}`;
         const values = node.env?.slots.get(s.id) ?? [];
-        if (!knows(node.env, slotOwner(s.symbol))) {
+        if (s.kind === 'param' && !knows(node.env, slotOwner(s.symbol))) {
           const { node: child, fresh } = nodeFor(s, null, node.depth + 1);
           add(child, fresh, kind, via);
           continue;
@@ -378,9 +392,13 @@ export async function expandProgram(
     const known = [s.symbol];
     if (node.env) {
       for (const owner of node.env.known) if (s.symbol.startsWith(`${owner}$`)) known.push(owner);
+      const inside = s.symbol.startsWith(`${node.sym.symbol}$`);
       for (const [slot, values] of node.env.slots) {
-        const owner = slotOwner(symbols.get(slot)?.symbol);
-        if (owner && s.symbol.startsWith(`${owner}$`)) slots.set(slot, [...values]);
+        const held = symbols.get(slot);
+        const owner = slotOwner(held?.symbol);
+        // A closure sees its enclosing functions' parameters, and the receiver's fields.
+        if (held?.kind === 'field' ? inside : owner && s.symbol.startsWith(`${owner}$`))
+          slots.set(slot, [...values]);
       }
     }
     for (const b of bindingsBy.get(`${node.sym.id}:${e.line}:${e.col}:${s.id}`) ?? []) {
@@ -388,24 +406,32 @@ export async function expandProgram(
       const v = symbols.get(b.value);
       if (!v) continue;
       const into = slots.get(b.slot) ?? [];
-      if (v.kind === 'param') into.push(...(node.env?.slots.get(v.id) ?? []));
+      if (v.kind === 'param' || v.kind === 'field') into.push(...(node.env?.slots.get(v.id) ?? []));
       else if (inProgram(v))
-        into.push({ fn: v.id, env: v.kind === 'closure' ? capture(node.env, v.symbol) : null });
+        into.push({
+          fn: v.id,
+          env: v.kind === 'closure' ? capture(node.env, v.symbol, node.sym.symbol) : null,
+        });
       if (into.length > 0) slots.set(b.slot, dedupe(into));
     }
     return { slots, known };
   }
 
-  /** The part of an environment a closure made there captures: its enclosing functions' slots. */
-  function capture(env: Env | null, closure: string): Env | null {
+  /**
+   * The part of an environment a closure made there captures: its enclosing functions' slots, and
+   * the fields of the receiver when it is made in the method (`where`) that holds them.
+   */
+  function capture(env: Env | null, closure: string, where: string): Env | null {
     if (!env) return null;
     const known = env.known.filter((owner) => closure.startsWith(`${owner}$`));
-    if (known.length === 0) return null;
+    const inside = closure.startsWith(`${where}$`);
     const slots = new Map<number, readonly Value[]>();
     for (const [slot, values] of env.slots) {
-      const owner = slotOwner(symbols.get(slot)?.symbol);
-      if (owner && known.includes(owner)) slots.set(slot, values);
+      const held = symbols.get(slot);
+      const owner = slotOwner(held?.symbol);
+      if (held?.kind === 'field' ? inside : owner && known.includes(owner)) slots.set(slot, values);
     }
+    if (known.length === 0 && slots.size === 0) return null;
     return { slots, known };
   }
 }

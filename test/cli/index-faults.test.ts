@@ -2,7 +2,7 @@
  * Issue 14, cases 3, 6 (--jobs) and 7: `index` under changed limits and under Ctrl-C.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -35,15 +35,22 @@ async function indexJson(args: string[]): Promise<Summary> {
 describe('--max-file-size on files seen before (case 3)', () => {
   it('parses a file skipped under a lower limit, and skips one parsed under a higher limit', async () => {
     const dir = copyFixture('limits');
-    const big = `package main\n\nvar table = "${'x'.repeat(5000)}"\n\nfunc fromBigFile() {}\n`;
+    // Every limit lies between the fixture's own files and big.go, whatever their size.
+    const fixtureMax = Math.max(
+      ...readdirSync(dir)
+        .filter((f) => f.endsWith('.go'))
+        .map((f) => statSync(path.join(dir, f)).size),
+    );
+    const [lower, low, high] = [fixtureMax + 100, fixtureMax + 200, fixtureMax + 300];
+    const big = `package main\n\nvar table = "${'x'.repeat(fixtureMax + 1000)}"\n\nfunc fromBigFile() {}\n`;
     writeFileSync(path.join(dir, 'big.go'), big);
     const db = path.join(tmp, 'limits.sqlite');
     const args = ['--repo', dir, '--db', db];
     const def = () => runCli(['def', 'fromBigFile', ...args], { env });
 
-    const low = await indexJson([...args, '--max-file-size', '4000']);
-    expect(low.problems).toEqual([
-      { path: 'big.go', status: 'too-large', message: `${big.length} bytes > 4000` },
+    const first = await indexJson([...args, '--max-file-size', String(high)]);
+    expect(first.problems).toEqual([
+      { path: 'big.go', status: 'too-large', message: `${big.length} bytes > ${high}` },
     ]);
     expect((await def()).code).toBe(1);
 
@@ -53,15 +60,15 @@ describe('--max-file-size on files seen before (case 3)', () => {
     expect((await def()).stdout).toContain('fromBigFile');
 
     // Lowered again, to another limit: the message quotes this run's limit.
-    const lowered = await indexJson([...args, '--max-file-size', '3000']);
+    const lowered = await indexJson([...args, '--max-file-size', String(low)]);
     expect(lowered.problems).toEqual([
-      { path: 'big.go', status: 'too-large', message: `${big.length} bytes > 3000` },
+      { path: 'big.go', status: 'too-large', message: `${big.length} bytes > ${low}` },
     ]);
     expect((await def()).code).toBe(1);
 
-    const same = await indexJson([...args, '--max-file-size', '2000']);
+    const same = await indexJson([...args, '--max-file-size', String(lower)]);
     expect(same.parsed).toBe(0);
-    expect(same.problems[0]?.message).toBe(`${big.length} bytes > 2000`);
+    expect(same.problems[0]?.message).toBe(`${big.length} bytes > ${lower}`);
   });
 });
 
