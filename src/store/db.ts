@@ -106,6 +106,31 @@ export class Store {
     });
   }
 
+  /**
+   * Many rows at once: SQLite builds one JSON text of them, parsed once here. node-sqlite3 makes
+   * every row an object value by value (10-20 µs a row), which was most of the time a trace spent
+   * reading its edges (27k rows: 570 ms, against 125 ms this way). `select` returns `columns`, in
+   * that order (aliases as named), and no BLOB; `orderBy` (SQL over those names) keeps its order.
+   */
+  async many<T>(
+    columns: readonly (keyof T & string)[],
+    select: string,
+    params: SqlParams = [],
+    orderBy?: string,
+  ): Promise<T[]> {
+    const list = columns.map((c) => `"${c}"`).join(', ');
+    const row = await this.get<{ j: string | null }>(
+      `SELECT json_group_array(json_array(${list})${orderBy ? ` ORDER BY ${orderBy}` : ''}) AS j FROM (${select})`,
+      params,
+    );
+    const values = JSON.parse(row?.j ?? '[]') as SqlValue[][];
+    return values.map((v) => {
+      const o: Record<string, SqlValue> = {};
+      for (let i = 0; i < columns.length; i++) o[columns[i]!] = v[i]!;
+      return o as T;
+    });
+  }
+
   get<T = Record<string, SqlValue>>(sql: string, params: SqlParams = []): Promise<T | undefined> {
     return new Promise((resolve, reject) => {
       if (this.isStopped(reject)) return;

@@ -42,6 +42,19 @@ export interface DefinitionRow {
 
 const COLUMNS =
   'id, symbol, name, kind, file, line, end_line AS endLine, col, package, detail, doc';
+const DEFINITION_FIELDS = [
+  'id',
+  'symbol',
+  'name',
+  'kind',
+  'file',
+  'line',
+  'endLine',
+  'col',
+  'package',
+  'detail',
+  'doc',
+] as const satisfies readonly (keyof DefinitionRow)[];
 
 /**
  * Declarations matching `query`: an exact symbol (`(*k8s.io/kubernetes/pkg/scheduler.Scheduler).Run`),
@@ -115,7 +128,8 @@ export async function findSymbolsByIds(
   const out: DefinitionRow[] = [];
   for (let i = 0; i < ids.length; i += 10000) {
     out.push(
-      ...(await store.all<DefinitionRow>(
+      ...(await store.many<DefinitionRow>(
+        DEFINITION_FIELDS,
         `SELECT ${COLUMNS} FROM symbols WHERE tree = ? AND id IN (SELECT value FROM json_each(?))`,
         [treeId, JSON.stringify(ids.slice(i, i + 10000))],
       )),
@@ -159,7 +173,19 @@ export async function searchSymbols(
 /** A stored call edge, as written by the link phase. */
 export type EdgeRow = EdgeInsert;
 
-const EDGE_COLUMNS = 'caller, callee, kind, via, rank, file, line, col, expr, needs';
+const EDGE_FIELDS = [
+  'caller',
+  'callee',
+  'kind',
+  'via',
+  'rank',
+  'file',
+  'line',
+  'col',
+  'expr',
+  'needs',
+] as const satisfies readonly (keyof EdgeRow)[];
+const EDGE_COLUMNS = EDGE_FIELDS.join(', ');
 
 export async function findEdgesFrom(
   store: Store,
@@ -167,9 +193,11 @@ export async function findEdgesFrom(
   callers: readonly number[],
 ): Promise<EdgeRow[]> {
   if (callers.length === 0) return [];
-  return store.all<EdgeRow>(
-    `SELECT ${EDGE_COLUMNS} FROM edges WHERE tree = ? AND caller IN (SELECT value FROM json_each(?)) ORDER BY caller, line, col, rank`,
+  return store.many<EdgeRow>(
+    EDGE_FIELDS,
+    `SELECT ${EDGE_COLUMNS} FROM edges WHERE tree = ? AND caller IN (SELECT value FROM json_each(?))`,
     [treeId, JSON.stringify(callers)],
+    'caller, line, col, rank',
   );
 }
 
@@ -266,7 +294,8 @@ export async function loadBindingsByCaller(
   store: Store,
   treeId: number,
 ): Promise<Map<number, BindingRow[]>> {
-  const rows = await store.all<BindingRow>(
+  const rows = await store.many<BindingRow>(
+    ['caller', 'line', 'col', 'callee', 'slot', 'value', 'needs'],
     'SELECT caller, line, col, callee, slot, value, needs FROM bindings WHERE tree = ?',
     [treeId],
   );
