@@ -30,7 +30,7 @@ export interface LinkResult {
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 36;
+export const LINK_VERSION = 37;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
   const types = new TypeChecker(model);

@@ -92,6 +92,8 @@ export class ValueFlow {
   private localMemo = new WeakMap<object, FuncTarget[]>();
   private remoteMemo = new WeakMap<object, FuncTarget[]>();
   private storedMemo = new WeakMap<object, StoredType[]>();
+  /** How often storedTypes was cut short (a cycle, the depth bound): what it memoizes depends on it. */
+  private storedCuts = 0;
   private originMemo = new WeakMap<object, ChannelOrigin[]>();
   private elementMemo = new WeakMap<object, SourceRef[]>();
   /** `struct symbol.field` -> what is stored into it (assignments and keyed literals). */
@@ -754,10 +756,18 @@ export class ValueFlow {
   storedTypes(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): StoredType[] {
     const memo = this.storedMemo.get(expr);
     if (memo) return memo;
-    if (depth > 6 || seen.has(expr)) return [];
+    if (depth > 6 || seen.has(expr)) {
+      this.storedCuts++;
+      return [];
+    }
     seen.add(expr);
+    const cuts = this.storedCuts;
     const result = this.storedTypesUncached(expr, ctx, depth, seen);
-    this.storedMemo.set(expr, result);
+    // The path's own expressions only: another way to the same expression is no cycle.
+    seen.delete(expr);
+    // An answer a cycle or the depth bound cut short is kept only where it was asked for: kept,
+    // it would stand for the whole answer wherever the same expression is asked about again.
+    if (depth === 0 || this.storedCuts === cuts) this.storedMemo.set(expr, result);
     return result;
   }
 
@@ -774,22 +784,43 @@ export class ValueFlow {
       return [{ type: vt, needs: ALWAYS }];
     const out: StoredType[] = [];
     if (expr[0] === 'c') {
+      let args: readonly Expr[] | undefined;
       for (const callee of t.directCallees(expr[1], ctx)) {
         for (const ret of callee.file.facts.returns) {
           if (ret.fn !== callee.index || !ret.values[0]) continue;
           const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
+          // `return delegate, err`: what this call passes, not what every caller passes.
+          const passed = this.passedThrough(ret.values[0], at, callee);
+          if (passed !== undefined) {
+            args ??= t.callFactAt(expr, ctx)?.args ?? expr[2];
+            const arg = args[passed];
+            if (arg) out.push(...this.storedTypes(arg, ctx, depth + 1, seen));
+            continue;
+          }
           out.push(...this.storedTypes(ret.values[0], at, depth + 1, seen));
         }
       }
-      return out;
+      return mergeStored(out);
     }
+    // Each type once (several ways in are one answer, their needs either's): the bound counts types.
+    const byType = new Map<string, StoredType>();
     for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
       if (s.index !== undefined && s.index > 0) continue;
       for (const r of this.storedTypes(s.expr, s.ctx, depth + 1, seen))
-        out.push({ type: r.type, needs: step(r.needs, s.ctx, ctx) });
-      if (out.length > MAX_TARGETS) break;
+        addStored(byType, { type: r.type, needs: step(r.needs, s.ctx, ctx) });
+      if (byType.size > MAX_TARGETS) break;
     }
-    return out;
+    return [...byType.values()];
+  }
+
+  /** The index of the parameter of `fn` a returned value is, when it is one never assigned in fn. */
+  private passedThrough(value: Expr, at: Ctx, fn: FuncRef): number | undefined {
+    if (value[0] !== 'i') return undefined;
+    const b = this.types.resolveIdent(value[1], at);
+    if (b?.k !== 'param' || b.index < 0 || b.fn !== fn.index || b.file !== fn.file)
+      return undefined;
+    if (fn.fact.variadic && b.index === fn.fact.params.length - 1) return undefined;
+    return this.localAssigns.get(b.file)?.get(localKey(b))?.length ? undefined : b.index;
   }
 
   /**
@@ -1050,6 +1081,18 @@ function merge(list: FuncTarget[]): FuncTarget[] {
     byKey.set(key, prev ? { ...prev, needs: either(prev.needs, x.needs) } : x);
   }
   return [...byKey.values()];
+}
+
+function addStored(byType: Map<string, StoredType>, s: StoredType): void {
+  const key = instanceKey(s.type);
+  const prev = byType.get(key);
+  byType.set(key, prev ? { type: prev.type, needs: either(prev.needs, s.needs) } : s);
+}
+
+function mergeStored(list: readonly StoredType[]): StoredType[] {
+  const byType = new Map<string, StoredType>();
+  for (const s of list) addStored(byType, s);
+  return [...byType.values()];
 }
 
 function spreadOf(e: Expr): Expr | undefined {
