@@ -24,6 +24,9 @@ export interface LoadTraceOptions {
 }
 
 export async function loadTrace(ctx: CliContext, options: LoadTraceOptions): Promise<Trace> {
+  // The tracer's modules and rules load while the index opens.
+  const modules = traceModules(ctx);
+  modules.catch(() => undefined);
   const index = await openIndex(ctx, {
     ...(options.repo ? { repo: options.repo } : {}),
     ...(options.db ? { db: options.db } : {}),
@@ -44,11 +47,7 @@ export async function traceIndex(
   index: Pick<OpenIndex, 'store' | 'tree'>,
   options: Omit<LoadTraceOptions, 'repo' | 'db' | 'target'> & { target: string | undefined },
 ): Promise<Trace> {
-  const [{ traceComponent }, { createStoreGraph }, { components, noise }] = await Promise.all([
-    import('../trace/trace-component.js'),
-    import('../trace/store-graph.js'),
-    loadTraceRules(ctx),
-  ]);
+  const [{ traceComponent }, { createStoreGraph }, { components, noise }] = await traceModules(ctx);
   const graph = createStoreGraph(index.store, index.tree, {
     components,
     ...(options.github ? { github: options.github } : {}),
@@ -73,6 +72,23 @@ export async function traceIndex(
     `${trace.root}: ${trace.nodes.length} nodes, ${trace.edges.length} edges, ${trace.unresolved.length} unresolved in ${Math.round(performance.now() - started)} ms`,
   );
   return trace;
+}
+
+const loading = new WeakMap<CliContext, ReturnType<typeof loadTraceModules>>();
+
+/** The tracer's modules and the rules a trace reads, loaded once per context. */
+function traceModules(ctx: CliContext): ReturnType<typeof loadTraceModules> {
+  let found = loading.get(ctx);
+  if (!found) loading.set(ctx, (found = loadTraceModules(ctx)));
+  return found;
+}
+
+function loadTraceModules(ctx: CliContext) {
+  return Promise.all([
+    import('../trace/trace-component.js'),
+    import('../trace/store-graph.js'),
+    loadTraceRules(ctx),
+  ]);
 }
 
 function defaultComponent(components: readonly ComponentEntry[]): string {

@@ -33,6 +33,8 @@ export async function openIndex(
 ): Promise<OpenIndex> {
   const choice = chooseRepo(options, ctx);
   if (!behaviour.quiet) announceRepo(choice, ctx);
+  // Asked of git while the index opens: the answer is needed only once the index is open.
+  const head = behaviour.quiet ? undefined : gitHead(choice.root);
   let opened = await tryOpen(choice);
   if (!opened.found) {
     if (behaviour.autoIndex === false) throw new IndexMissingError(choice.root);
@@ -53,7 +55,7 @@ export async function openIndex(
     if (!opened.found) throw new IndexMissingError(choice.root);
   }
   const { store, tree } = opened;
-  if (!behaviour.quiet) await warnIfStale(choice, tree, ctx);
+  if (head) warnIfStale(await head, tree, ctx);
   return { store, treeId: tree.id, tree, choice, close: () => store.close() };
 }
 
@@ -93,21 +95,19 @@ async function tryOpen(choice: RepoChoice): Promise<Opened> {
   }
 }
 
-async function warnIfStale(choice: RepoChoice, tree: TreeRow, ctx: CliContext): Promise<void> {
-  if (!tree.commit_sha) return;
-  try {
-    // A plain git call: simple-git costs ~90 ms to load, a tenth of the TUI's first-screen budget.
-    const head = await new Promise<string>((resolve, reject) =>
-      execFile('git', ['rev-parse', 'HEAD'], { cwd: choice.root }, (err, stdout) =>
-        err ? reject(err) : resolve(stdout.trim()),
-      ),
-    );
-    if (head && head !== tree.commit_sha) {
-      ctx.stderr.write(
-        `warning: the index is of ${tree.commit_sha.slice(0, 12)} but HEAD is ${head.slice(0, 12)}; run \`k8s-read index\` to refresh it\n`,
-      );
-    }
-  } catch {
-    // Not a git checkout any more, or git missing: nothing to compare.
-  }
+/** The checkout's HEAD commit, or undefined when it is not a git checkout (or git is missing). */
+function gitHead(root: string): Promise<string | undefined> {
+  // A plain git call: simple-git costs ~90 ms to load, a tenth of the TUI's first-screen budget.
+  return new Promise((resolve) =>
+    execFile('git', ['rev-parse', 'HEAD'], { cwd: root }, (err, stdout) =>
+      resolve(err ? undefined : stdout.trim() || undefined),
+    ),
+  );
+}
+
+function warnIfStale(head: string | undefined, tree: TreeRow, ctx: CliContext): void {
+  if (!tree.commit_sha || !head || head === tree.commit_sha) return;
+  ctx.stderr.write(
+    `warning: the index is of ${tree.commit_sha.slice(0, 12)} but HEAD is ${head.slice(0, 12)}; run \`k8s-read index\` to refresh it\n`,
+  );
 }
