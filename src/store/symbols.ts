@@ -357,11 +357,17 @@ export async function findRegistryEntries(
   dirs: readonly string[],
 ): Promise<{ key: string; target: DefinitionRow }[]> {
   if (dirs.length === 0) return [];
+  // The callers by file (a prefix range on symbols_by_file), then their edges by caller. The
+  // CROSS JOINs hold that order: left to itself, the planner read every edge of the tree through
+  // edges_by_callee for `callee IS NOT NULL` (300 ms on v1.24; this way 1-5 ms).
   const rows = await store.all<{ expr: string | null; callee: number }>(
-    `SELECT e.expr AS expr, e.callee AS callee FROM edges e JOIN symbols c ON c.tree = e.tree AND c.id = e.caller
-     WHERE e.tree = ? AND e.via = 'map-register' AND e.callee IS NOT NULL
-       AND EXISTS (SELECT 1 FROM json_each(?) d WHERE c.file LIKE d.value || '/%')`,
-    [treeId, JSON.stringify(dirs)],
+    `SELECT DISTINCT e.rowid AS at, e.expr AS expr, e.callee AS callee
+     FROM json_each(?) d CROSS JOIN symbols c CROSS JOIN edges e
+     WHERE c.tree = ? AND c.file >= d.value || '/' AND c.file < d.value || '0'
+       AND e.tree = c.tree AND e.caller = c.id
+       AND e.via = 'map-register' AND +e.callee IS NOT NULL
+     ORDER BY e.rowid`,
+    [JSON.stringify(dirs), treeId],
   );
   const targets = new Map(
     (await findSymbolsByIds(store, treeId, [...new Set(rows.map((r) => r.callee))])).map((t) => [
