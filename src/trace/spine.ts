@@ -264,6 +264,8 @@ function spanningTree(
   const hopValue = new Map<number, number>();
   const leaf = new Set<number>();
   const reached = new Set([rootId]);
+  /** Call sites (`caller@line:col`) whose first function not met before is followed. */
+  const followed = new Set<string>();
   // Whether a node was reached inside code that keeps running, and how deep.
   const running = new Map<number, boolean>([[rootId, false]]);
   const depth = new Map<number, number>([[rootId, 0]]);
@@ -283,6 +285,29 @@ function spanningTree(
         const v = valueOf(c.hop, Boolean(from.dispatch), to.sym.package === from.sym.package);
         if (v > (hopValue.get(c.hop.to) ?? 0)) hopValue.set(c.hop.to, v);
         const inRunning = runs(c.hop) || running.get(id)!;
+        // The first function of a call site not met before is followed; the next are its peers.
+        const site = `${id}@${siteOf(c.hop)}`;
+        const first = !followed.has(site);
+        if (
+          reached.has(c.hop.to) &&
+          leaf.has(c.hop.to) &&
+          first &&
+          c.hop.via !== 'map-register' &&
+          c.hop.to !== id
+        ) {
+          // A function first met as a later peer (a leaf) that a call here reaches first hangs
+          // here, where it is followed: a handler chain whose filters are each one of several
+          // values of the next handler does not end at the first filter already met.
+          const there = c.hop.to;
+          parent.set(there, id);
+          hop.set(there, c.hop);
+          leaf.delete(there);
+          running.set(there, inRunning);
+          depth.set(there, depth.get(id)! + 1);
+          order.push(there);
+          followed.add(site);
+          continue;
+        }
         if (reached.has(c.hop.to)) {
           // A function set-up code calls and a loop or callback calls too (the scheduler's Run,
           // called directly and from the leader-election callback) hangs where it runs, when that
@@ -308,14 +333,15 @@ function spanningTree(
         hop.set(c.hop.to, c.hop);
         running.set(c.hop.to, inRunning);
         depth.set(c.hop.to, depth.get(id)! + 1);
-        if (c.peer > 0) leaf.add(c.hop.to);
+        if (first) followed.add(site);
+        else leaf.add(c.hop.to);
         order.push(c.hop.to);
       }
     }
   }
   // Parents before their children, breadth-first over the tree as it ended.
   const children = new Map<number, number[]>();
-  for (const id of order) {
+  for (const id of new Set(order)) {
     const p = parent.get(id);
     if (p !== undefined) children.set(p, [...(children.get(p) ?? []), id]);
   }
