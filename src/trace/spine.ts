@@ -229,12 +229,15 @@ export function chooseSpine(
     rows += reach(best);
   }
   // Both ways into a loop or callback both functions of which the view shows: the worker that
-  // runs a queue's consumer and the informer handler that feeds it.
+  // runs a queue's consumer and the informer handler that feeds it; and a call through a function
+  // value into a function the view shows elsewhere (the pod worker's syncPodFn is the kubelet's
+  // syncPod), a hop the text does not tell, drawn as a reference to where it is expanded.
   for (const id of tree.order) {
     if (!open.has(id) || !expandable(id) || tree.leaf.has(id)) continue;
     for (const { hop } of callees(id, program)) {
       const into = tree.hop.get(hop.to);
-      if (open.has(hop.to) && into && (runs(hop) || runs(into))) shown.add(hopKey(id, hop));
+      if (open.has(hop.to) && into && (runs(hop) || runs(into) || hop.kind === 'funcvalue'))
+        shown.add(hopKey(id, hop));
     }
   }
   return shown;

@@ -50,6 +50,8 @@ const HOPS: Record<string, string[][]> = {
       'podWorkers).UpdatePod',
       'podWorkers).UpdatePod$1',
       'podWorkers).managePodLoop',
+      // The pod worker's syncPodFn is the kubelet's syncPod, expanded under RunOnce (a reference).
+      'Kubelet).syncPod',
     ],
     ['Kubelet).syncPod', 'kubeGenericRuntimeManager).SyncPod'],
   ],
