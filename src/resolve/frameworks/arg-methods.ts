@@ -2,12 +2,12 @@
  * `arg-methods`: a call of one of `calls` on a type from `package` reaches the `methods` of the
  * argument at `arg` (controller-runtime's `Complete(r)` reaches `r.Reconcile`).
  */
-import { exprText } from '../calls.js';
 import { ALWAYS, either, type Needs } from '../needs.js';
 import { deref, typeKey } from '../types.js';
 import type { FuncRef } from '../model.js';
 import {
   fromPackage,
+  siteEdges,
   type CallSite,
   type LinkContext,
   type RuleHandler,
@@ -15,7 +15,7 @@ import {
 } from './handler.js';
 
 export function argMethodsHandler(rules: RulesOf<'arg-methods'>, link: LinkContext): RuleHandler {
-  const { types, flow, out } = link;
+  const { types, flow } = link;
   // An argument whose function fields a literal-field rule follows (`ResourceEventHandlerFuncs`)
   // is an adapter: its methods only call those fields, and the rule reaches them directly.
   const adapters = new Set(link.rules.flatMap((r) => (r.kind === 'literal-field' ? [r.type] : [])));
@@ -49,15 +49,7 @@ export function argMethodsHandler(rules: RulesOf<'arg-methods'>, link: LinkConte
             });
           }
         }
-        for (const { fn, needs } of found.values()) {
-          out.add(site.caller, fn, 'framework', {
-            via: rule.id,
-            line: call.line,
-            col: call.col,
-            expr: exprText(call.callee),
-            needs,
-          });
-        }
+        siteEdges(link, site, found.values(), rule.id);
       }
     },
   };

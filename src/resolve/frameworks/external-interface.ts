@@ -4,10 +4,10 @@
  * types stored into the value, and the function values it holds (`http.HandlerFunc(f)`: the
  * handler chain's filters), as a call on an indexed interface reaches its implementations.
  */
-import { exprText } from '../calls.js';
 import { deref, typeKey } from '../types.js';
 import {
   methodTargets,
+  siteEdges,
   type CallSite,
   type LinkContext,
   type RuleHandler,
@@ -18,7 +18,7 @@ export function externalInterfaceHandler(
   rules: RulesOf<'external-interface'>,
   link: LinkContext,
 ): RuleHandler {
-  const { types, out } = link;
+  const { types } = link;
   return {
     call(site: CallSite) {
       const { call, ctx } = site;
@@ -28,15 +28,7 @@ export function externalInterfaceHandler(
       if (t.k !== 'named') return;
       for (const rule of rules) {
         if (!rule.methods.includes(name) || typeKey(t) !== rule.type) continue;
-        for (const { fn, needs } of methodTargets(link, operand, ctx, [name])) {
-          out.add(site.caller, fn, 'framework', {
-            via: rule.id,
-            line: call.line,
-            col: call.col,
-            expr: exprText(call.callee),
-            needs,
-          });
-        }
+        siteEdges(link, site, methodTargets(link, operand, ctx, [name]), rule.id);
       }
     },
   };

@@ -5,7 +5,7 @@
  * keyed composite literal inside a function, and once at the end (`finish`).
  */
 import type { AssignFact, CallFact, CompositeFact, Expr } from '../../index/facts.js';
-import { externalRoot, type CallResolution } from '../calls.js';
+import { exprText, externalRoot, type CallResolution } from '../calls.js';
 import type { LinkOutput } from '../link-output.js';
 import type { FileModel, FuncRef, ProgramModel } from '../model.js';
 import { both, either, type Needs } from '../needs.js';
@@ -87,6 +87,26 @@ export function frameworkEdges(
       col: at.col,
       expr: at.expr,
       needs: needs ? both(t.needs, needs) : t.needs,
+    });
+  }
+}
+
+/** Adds a framework edge from the call site to each function found, with the needs of each. */
+export function siteEdges(
+  link: LinkContext,
+  site: CallSite,
+  found: Iterable<{ fn: FuncRef; needs: Needs }>,
+  via: string,
+  needs?: Needs,
+): void {
+  const { call } = site;
+  for (const f of found) {
+    link.out.add(site.caller, f.fn, 'framework', {
+      via,
+      line: call.line,
+      col: call.col,
+      expr: exprText(call.callee),
+      needs: needs ? both(f.needs, needs) : f.needs,
     });
   }
 }

@@ -10,13 +10,13 @@
 import type { CompositeFact, Expr } from '../../index/facts.js';
 import { exprText } from '../calls.js';
 import type { FuncRef } from '../model.js';
-import { both } from '../needs.js';
 import { push, type Ctx } from '../type-checker.js';
 import { typeKey, type GoType } from '../types.js';
 import {
   frameworkEdges,
   methodTargets,
   receiverMatches,
+  siteEdges,
   sameMethod,
   valuesAt,
   type CallSite,
@@ -60,13 +60,13 @@ export function literalFieldHandler(
       for (const [field, fieldValue] of lit[2]) {
         if (!rule.fields.includes(field)) continue;
         if (rule.methods) {
-          const found = methodTargets(link, fieldValue, litCtx, rule.methods);
-          for (const { fn, needs: valueNeeds } of found)
-            link.out.add(site.caller, fn, 'framework', {
-              via: rule.id,
-              ...at,
-              needs: both(valueNeeds, needs),
-            });
+          siteEdges(
+            link,
+            site,
+            methodTargets(link, fieldValue, litCtx, rule.methods),
+            rule.id,
+            needs,
+          );
           continue;
         }
         const owner = model.funcs[litCtx.file.funcIds[litCtx.fn] ?? -1];
