@@ -272,6 +272,15 @@ function spanningTree(
   // Whether a node was reached inside code that keeps running, and how deep.
   const running = new Map<number, boolean>([[rootId, false]]);
   const depth = new Map<number, number>([[rootId, 0]]);
+  /** The one function of the index a function calls, if it calls one. */
+  const onlyCall = (id: number): number | undefined => {
+    const inIndex = new Set(
+      (program.hops.get(id) ?? [])
+        .filter((h) => nodes[h.to]!.sym.kind !== 'external')
+        .map((h) => h.to),
+    );
+    return inIndex.size === 1 ? [...inIndex][0] : undefined;
+  };
   const above = (a: number, b: number) => {
     for (let x: number | undefined = b; x !== undefined; x = parent.get(x))
       if (x === a) return true;
@@ -315,11 +324,19 @@ function spanningTree(
           // A function set-up code calls and a loop or callback calls too (the scheduler's Run,
           // called directly and from the leader-election callback) hangs where it runs, when that
           // is no more than one call deeper.
+          // So does a function that starts a goroutine or a loop where a hand-off calls it, a
+          // function whose one call in the index it is (the kubelet's dispatchWork, for the pod
+          // workers' UpdatePod that starts the pod's worker; HandlePodCleanups calls it too).
           const there = c.hop.to;
+          const handOff =
+            running.get(there) === true &&
+            parent.get(there) !== id &&
+            onlyCall(id) === there &&
+            (program.hops.get(there) ?? []).some(runs);
           if (
             c.peer === 0 &&
             inRunning &&
-            !running.get(there) &&
+            (!running.get(there) || handOff) &&
             depth.get(id)! <= depth.get(there)! &&
             !above(there, id)
           ) {
