@@ -13,7 +13,7 @@ import type { LinkContext } from './frameworks/handler.js';
 import { createHandlers } from './frameworks/index.js';
 import { LinkOutput, type AnySlot, type BindingInsert, type PackageInsert } from './link-output.js';
 import type { FuncRef, PackageModel, ProgramModel } from './model.js';
-import type { FrameworkRule } from './rules.js';
+import { externalTypes, type FrameworkRule } from './rules.js';
 import { TypeChecker, type Ctx } from './type-checker.js';
 import { deref, parseType, typeKey, type GoType } from './types.js';
 import { ValueFlow, type FieldSlot, type Slot, type SourceRef } from './value-flow.js';
@@ -30,10 +30,10 @@ export interface LinkResult {
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 37;
+export const LINK_VERSION = 38;
 
 export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
-  const types = new TypeChecker(model);
+  const types = new TypeChecker(model, externalTypes(rules));
   const flow = new ValueFlow(types);
   flow.collectStores();
 
@@ -54,9 +54,15 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
   for (const { call, ctx } of dynamic) {
     const res = resolveCall(types, flow, call, ctx);
     if (res.k !== 'targets') continue;
-    for (const t of res.targets)
-      if (t.rank === 0 && !('elem' in t.target))
-        flow.recordArgs(t.target as FuncRef, call.args, ctx);
+    for (const t of res.targets) {
+      if (t.rank !== 0) continue;
+      if (!('elem' in t.target)) flow.recordArgs(t.target as FuncRef, call.args, ctx);
+      // A call of a function-typed parameter (`handlerChainBuilder(director)`) passes its
+      // arguments to whatever every caller passes there.
+      else
+        for (const v of flow.funcTargets(call.callee, ctx, false))
+          if (v.k === 'fn') flow.recordArgs(v.fn, call.args, ctx);
+    }
   }
   if (dynamic.length > 0) flow.forget();
 
@@ -165,14 +171,21 @@ function primaryOf(res: CallResolution): string | undefined {
   return first && !('elem' in first) ? first.symbol : undefined;
 }
 
-/** Whether a call takes a channel or a function (what value flow follows), by its signature. */
+/**
+ * Whether a call takes a channel, a function or a value of an interface a rule declares (what
+ * value flow follows), by its signature.
+ */
 function carriesFlow(types: TypeChecker, callee: Expr, ctx: Ctx): boolean {
-  const ft = types.typeOf(callee, ctx);
+  // A value of a named function type (`HandlerChainBuilderFn`) takes what its type's signature says.
+  const ft = types.underlying(types.typeOf(callee, ctx));
   if (ft.k !== 'func') return false;
   return ft.params.some((p) => {
     const k = types.underlying(p).k;
     return (
-      k === 'chan' || k === 'func' || (p.k === 'slice' && types.underlying(p.elem).k === 'func')
+      k === 'chan' ||
+      k === 'func' ||
+      (p.k === 'slice' && types.underlying(p.elem).k === 'func') ||
+      types.isExternalInterface(p)
     );
   });
 }

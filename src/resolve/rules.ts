@@ -29,6 +29,7 @@ const ruleSchema = z.discriminatedUnion('kind', [
       )
       .optional(),
     collects: z.array(z.object({ method: z.string(), receiver: z.string() })).optional(),
+    methods: z.array(z.string()).min(1).optional(),
   }),
   z.object({ ...base, kind: z.literal('call-arg'), functions: z.array(z.string()).min(1) }),
   z.object({
@@ -38,6 +39,21 @@ const ruleSchema = z.discriminatedUnion('kind', [
     calls: z.array(z.string()).min(1),
     arg: z.number().int().min(0),
     methods: z.array(z.string()).min(1),
+  }),
+  z.object({
+    ...base,
+    kind: z.literal('external-interface'),
+    type: z.string(),
+    methods: z.array(z.string()).min(1),
+    funcTypes: z.array(z.string()).optional(),
+  }),
+  z.object({
+    ...base,
+    kind: z.literal('registered-func'),
+    package: z.string(),
+    register: z.array(z.string()).min(1),
+    arg: z.number().int().min(0),
+    runBy: z.array(z.string()).min(1),
   }),
   z.object({ ...base, kind: z.literal('map-register') }),
   z.object({
@@ -72,6 +88,23 @@ export interface NoiseRules {
 }
 
 export type FrameworkRule = z.infer<typeof ruleSchema>;
+
+/**
+ * The types of unindexed packages that rules declare (`external-interface`), by type key: the
+ * interfaces, and the function types a function value is converted to on its way into one.
+ */
+export function externalTypes(rules: readonly FrameworkRule[]): ExternalTypes {
+  const declared = rules.flatMap((r) => (r.kind === 'external-interface' ? [r] : []));
+  return {
+    interfaces: new Set(declared.map((r) => r.type)),
+    funcTypes: new Set(declared.flatMap((r) => r.funcTypes ?? [])),
+  };
+}
+
+export interface ExternalTypes {
+  interfaces: ReadonlySet<string>;
+  funcTypes: ReadonlySet<string>;
+}
 
 export function loadFrameworkRules(extraFiles: readonly string[] = []): FrameworkRule[] {
   const files = [path.join(rulesDir, 'frameworks.yaml'), ...extraFiles];

@@ -8,6 +8,7 @@
 import type { CallFact, Expr, LocalFact, TypeFact } from '../index/facts.js';
 import type { FileModel, FuncRef, ProgramModel, TypeDecl, ValueDecl } from './model.js';
 import { localsOf } from './model.js';
+import type { ExternalTypes } from './rules.js';
 import {
   bindTypeArgs,
   builtin,
@@ -92,7 +93,16 @@ export class TypeChecker {
   private methodIndex: Map<string, Set<string>> | undefined;
   private readonly implMemo = new Map<string, GoType[]>();
 
-  constructor(readonly model: ProgramModel) {}
+  /**
+   * @param external types of unindexed packages that framework rules declare: interfaces
+   * (`net/http.Handler`), whose values hold whatever concrete types or function values flow into
+   * them as with an indexed interface, and function types (`net/http.HandlerFunc`), so that
+   * `http.HandlerFunc(f)` reads as a conversion.
+   */
+  constructor(
+    readonly model: ProgramModel,
+    private readonly external: ExternalTypes = { interfaces: new Set(), funcTypes: new Set() },
+  ) {}
 
   // ---------------------------------------------------------------- names and scopes
 
@@ -446,6 +456,9 @@ export class TypeChecker {
       if (b?.k !== 'import') return undefined;
       const pkg = this.model.packages.get(b.path);
       if (pkg?.types.has(expr[2])) return this.unalias({ k: 'named', pkg: b.path, name: expr[2] });
+      const key = `${b.path}.${expr[2]}`;
+      if (!pkg && (this.external.funcTypes.has(key) || this.external.interfaces.has(key)))
+        return { k: 'named', pkg: b.path, name: expr[2] };
       return undefined;
     }
     if (expr[0] === '?' && expr[1].startsWith('type:'))
@@ -663,7 +676,18 @@ export class TypeChecker {
   isInterface(t: GoType): boolean {
     return (
       this.underlying(t).k === 'iface' ||
-      (t.k === 'named' && t.pkg === '' && (t.name === 'error' || t.name === 'any'))
+      (t.k === 'named' && t.pkg === '' && (t.name === 'error' || t.name === 'any')) ||
+      this.isExternalInterface(t)
+    );
+  }
+
+  /** Whether `t` is an interface of an unindexed package that a rule declares (`net/http.Handler`). */
+  isExternalInterface(t: GoType): boolean {
+    return (
+      this.external.interfaces.size > 0 &&
+      t.k === 'named' &&
+      this.external.interfaces.has(typeKey(t)) &&
+      !this.model.packages.has(t.pkg)
     );
   }
 

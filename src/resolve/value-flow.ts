@@ -87,13 +87,22 @@ export const MAX_SOURCES = 64;
 /** Interface calls keep this many lower-ranked implementations as alternatives. */
 export const MAX_ALTERNATIVES = 40;
 
+/**
+ * Steps a function value is followed back through. A filter of the API server's handler chain is
+ * nine away from the server that calls it (a field, a closure's result, a function-valued field,
+ * a local reassigned per filter, a wrapper's result, a conversion).
+ */
+const MAX_DEPTH = 9;
+/** Steps a stored type is followed back through: past six, `runtime.Object` funnels mix them. */
+const MAX_STORED_DEPTH = 6;
+
 export class ValueFlow {
   readonly model: ProgramModel;
-  private localMemo = new WeakMap<object, FuncTarget[]>();
-  private remoteMemo = new WeakMap<object, FuncTarget[]>();
-  private storedMemo = new WeakMap<object, StoredType[]>();
-  /** How often storedTypes was cut short (a cycle, the depth bound): what it memoizes depends on it. */
-  private storedCuts = 0;
+  private localMemo = new WeakMap<object, Memo<FuncTarget>>();
+  private remoteMemo = new WeakMap<object, Memo<FuncTarget>>();
+  /** Whether an answer being computed was cut short by the depth bound. */
+  private cut = false;
+  private storedMemo = new WeakMap<object, Memo<StoredType>>();
   private originMemo = new WeakMap<object, ChannelOrigin[]>();
   private elementMemo = new WeakMap<object, SourceRef[]>();
   /** `struct symbol.field` -> what is stored into it (assignments and keyed literals). */
@@ -380,14 +389,53 @@ export class ValueFlow {
     seen = new Set<object>(),
   ): FuncTarget[] {
     // Memoized per expression and mode: each expression sits in one place, so its answer does not
-    // depend on who asks. (An answer cut short by a cycle stays cut: the analysis approximates.)
-    const memo = local ? this.localMemo : this.remoteMemo;
+    // depend on who asks. (An answer cut short by a cycle stays cut: the analysis approximates.
+    // One cut short by the depth bound does not, see `memoized`.)
+    return this.memoized(
+      local ? this.localMemo : this.remoteMemo,
+      expr,
+      depth,
+      MAX_DEPTH,
+      seen,
+      () => this.funcTargetsUncached(expr, ctx, local, depth, seen),
+    );
+  }
+
+  /**
+   * An answer memoized per expression. One cut short by the depth bound is kept with the depth it
+   * was asked at: asked again nearer the start of a chain (a filter of a long handler chain), it
+   * is computed again.
+   */
+  private memoized<T>(
+    memo: WeakMap<object, Memo<T>>,
+    expr: Expr,
+    depth: number,
+    max: number,
+    seen: Set<object>,
+    compute: () => T[],
+    pathOnly = false,
+  ): T[] {
     const hit = memo.get(expr);
-    if (hit) return hit;
-    if (depth > 6 || seen.has(expr)) return [];
+    if (hit && (hit.depth === undefined || hit.depth <= depth)) {
+      if (hit.depth !== undefined) this.cut = true;
+      return hit.result;
+    }
+    if (depth > max) {
+      this.cut = true;
+      return [];
+    }
+    if (seen.has(expr)) {
+      // With `pathOnly`, `seen` holds the expressions on the way here: cut short like the bound.
+      if (pathOnly) this.cut = true;
+      return [];
+    }
     seen.add(expr);
-    const result = this.funcTargetsUncached(expr, ctx, local, depth, seen);
-    memo.set(expr, result);
+    const outer = this.cut;
+    this.cut = false;
+    const result = compute();
+    if (pathOnly) seen.delete(expr);
+    memo.set(expr, this.cut ? { result, depth } : { result });
+    this.cut ||= outer;
     return result;
   }
 
@@ -583,7 +631,7 @@ export class ValueFlow {
     seen: Set<object>,
   ): FuncTarget[] {
     // (funcTargets only asks within its own bound: the guard is for results asked for by index.)
-    if (call[0] !== 'c' || depth > 6) return [];
+    if (call[0] !== 'c' || depth > MAX_DEPTH) return [];
     const out: FuncTarget[] = [];
     for (const callee of this.funcTargets(call[1], ctx, local, depth + 1, seen)) {
       if (callee.k !== 'fn') continue;
@@ -754,21 +802,17 @@ export class ValueFlow {
 
   /** Concrete types that can be stored in an expression of interface type (flow-insensitive). */
   storedTypes(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): StoredType[] {
-    const memo = this.storedMemo.get(expr);
-    if (memo) return memo;
-    if (depth > 6 || seen.has(expr)) {
-      this.storedCuts++;
-      return [];
-    }
-    seen.add(expr);
-    const cuts = this.storedCuts;
-    const result = this.storedTypesUncached(expr, ctx, depth, seen);
-    // The path's own expressions only: another way to the same expression is no cycle.
-    seen.delete(expr);
-    // An answer a cycle or the depth bound cut short is kept only where it was asked for: kept,
-    // it would stand for the whole answer wherever the same expression is asked about again.
-    if (depth === 0 || this.storedCuts === cuts) this.storedMemo.set(expr, result);
-    return result;
+    // A cycle here is the path's own (another way to the same expression is none): the builder's
+    // reassigned `visitors` met elsewhere must not cut `Result.visitor`'s answer short.
+    return this.memoized(
+      this.storedMemo,
+      expr,
+      depth,
+      MAX_STORED_DEPTH,
+      seen,
+      () => this.storedTypesUncached(expr, ctx, depth, seen),
+      true,
+    );
   }
 
   private storedTypesUncached(
@@ -1070,6 +1114,12 @@ function sameChain(a: Ctx, b: Ctx): boolean {
     fn = f?.kind === 'lit' ? (f.parent ?? -1) : -1;
   }
   return false;
+}
+
+/** A memoized answer; `depth` when it was cut short by the depth bound, asked at that depth. */
+interface Memo<T> {
+  result: T[];
+  depth?: number;
 }
 
 /** One target per function (or slot), its needs the union of every way it was reached. */

@@ -229,12 +229,15 @@ export function chooseSpine(
     rows += reach(best);
   }
   // Both ways into a loop or callback both functions of which the view shows: the worker that
-  // runs a queue's consumer and the informer handler that feeds it.
+  // runs a queue's consumer and the informer handler that feeds it; and a call through a function
+  // value into a function the view shows elsewhere (the pod worker's syncPodFn is the kubelet's
+  // syncPod), a hop the text does not tell, drawn as a reference to where it is expanded.
   for (const id of tree.order) {
     if (!open.has(id) || !expandable(id) || tree.leaf.has(id)) continue;
     for (const { hop } of callees(id, program)) {
       const into = tree.hop.get(hop.to);
-      if (open.has(hop.to) && into && (runs(hop) || runs(into))) shown.add(hopKey(id, hop));
+      if (open.has(hop.to) && into && (runs(hop) || runs(into) || hop.kind === 'funcvalue'))
+        shown.add(hopKey(id, hop));
     }
   }
   return shown;
@@ -264,9 +267,20 @@ function spanningTree(
   const hopValue = new Map<number, number>();
   const leaf = new Set<number>();
   const reached = new Set([rootId]);
+  /** Call sites (`caller@line:col`) whose first function not met before is followed. */
+  const followed = new Set<string>();
   // Whether a node was reached inside code that keeps running, and how deep.
   const running = new Map<number, boolean>([[rootId, false]]);
   const depth = new Map<number, number>([[rootId, 0]]);
+  /** The one function of the index a function calls, if it calls one. */
+  const onlyCall = (id: number): number | undefined => {
+    const inIndex = new Set(
+      (program.hops.get(id) ?? [])
+        .filter((h) => nodes[h.to]!.sym.kind !== 'external')
+        .map((h) => h.to),
+    );
+    return inIndex.size === 1 ? [...inIndex][0] : undefined;
+  };
   const above = (a: number, b: number) => {
     for (let x: number | undefined = b; x !== undefined; x = parent.get(x))
       if (x === a) return true;
@@ -283,15 +297,46 @@ function spanningTree(
         const v = valueOf(c.hop, Boolean(from.dispatch), to.sym.package === from.sym.package);
         if (v > (hopValue.get(c.hop.to) ?? 0)) hopValue.set(c.hop.to, v);
         const inRunning = runs(c.hop) || running.get(id)!;
+        // The first function of a call site not met before is followed; the next are its peers.
+        const site = `${id}@${siteOf(c.hop)}`;
+        const first = !followed.has(site);
+        if (
+          reached.has(c.hop.to) &&
+          leaf.has(c.hop.to) &&
+          first &&
+          c.hop.via !== 'map-register' &&
+          c.hop.to !== id
+        ) {
+          // A function first met as a later peer (a leaf) that a call here reaches first hangs
+          // here, where it is followed: a handler chain whose filters are each one of several
+          // values of the next handler does not end at the first filter already met.
+          const there = c.hop.to;
+          parent.set(there, id);
+          hop.set(there, c.hop);
+          leaf.delete(there);
+          running.set(there, inRunning);
+          depth.set(there, depth.get(id)! + 1);
+          order.push(there);
+          followed.add(site);
+          continue;
+        }
         if (reached.has(c.hop.to)) {
           // A function set-up code calls and a loop or callback calls too (the scheduler's Run,
           // called directly and from the leader-election callback) hangs where it runs, when that
           // is no more than one call deeper.
+          // So does a function that starts a goroutine or a loop where a hand-off calls it, a
+          // function whose one call in the index it is (the kubelet's dispatchWork, for the pod
+          // workers' UpdatePod that starts the pod's worker; HandlePodCleanups calls it too).
           const there = c.hop.to;
+          const handOff =
+            running.get(there) === true &&
+            parent.get(there) !== id &&
+            onlyCall(id) === there &&
+            (program.hops.get(there) ?? []).some(runs);
           if (
             c.peer === 0 &&
             inRunning &&
-            !running.get(there) &&
+            (!running.get(there) || handOff) &&
             depth.get(id)! <= depth.get(there)! &&
             !above(there, id)
           ) {
@@ -308,14 +353,15 @@ function spanningTree(
         hop.set(c.hop.to, c.hop);
         running.set(c.hop.to, inRunning);
         depth.set(c.hop.to, depth.get(id)! + 1);
-        if (c.peer > 0) leaf.add(c.hop.to);
+        if (first) followed.add(site);
+        else leaf.add(c.hop.to);
         order.push(c.hop.to);
       }
     }
   }
   // Parents before their children, breadth-first over the tree as it ended.
   const children = new Map<number, number[]>();
-  for (const id of order) {
+  for (const id of new Set(order)) {
     const p = parent.get(id);
     if (p !== undefined) children.set(p, [...(children.get(p) ?? []), id]);
   }

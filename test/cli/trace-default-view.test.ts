@@ -12,6 +12,7 @@ import { treeRows } from '../../src/export/tree-rows.js';
 import { defaultRenderOptions } from '../../src/export/types.js';
 import { findTree } from '../../src/store/index-store.js';
 import type { Trace } from '../../src/trace/types.js';
+import { expectGolden } from '../export/golden.js';
 import { indexFixture, type IndexedFixture } from '../helpers/index-fixture.js';
 import { demoRoot } from '../helpers/run-cli.js';
 
@@ -49,6 +50,8 @@ const HOPS: Record<string, string[][]> = {
       'podWorkers).UpdatePod',
       'podWorkers).UpdatePod$1',
       'podWorkers).managePodLoop',
+      // The pod worker's syncPodFn is the kubelet's syncPod, expanded under RunOnce (a reference).
+      'Kubelet).syncPod',
     ],
     ['Kubelet).syncPod', 'kubeGenericRuntimeManager).SyncPod'],
   ],
@@ -71,6 +74,25 @@ const HOPS: Record<string, string[][]> = {
       'server.SecureServingInfo).Serve',
       'server.RunServer',
       'server.RunServer$1',
+    ],
+    // The request path: the server runs the handler chain, whose innermost filter hands the request
+    // to the director, go-restful's route runs the create handler, the registry's store writes
+    // through the storage interface into etcd3.
+    [
+      'server.RunServer$2',
+      'server.APIServerHandler).ServeHTTP',
+      'filters.WithPanicRecovery$1',
+      'filters.WithRequestInfo$1',
+    ],
+    // (With no authenticator or authorizer configured, those filters return the handler they
+    // wrap: the request info filter calls the director directly too.)
+    ['server.director).ServeHTTP', 'endpoints.restfulCreateResource$1', 'handlers.createHandler$1'],
+    [
+      'handlers.namedCreaterAdapter).Create',
+      'registry.Store).Create',
+      'registry.DryRunnableStorage).Create',
+      'storage.Interface).Create',
+      'etcd3.store).Create',
     ],
   ],
   'kube-controller-manager': [
@@ -107,6 +129,16 @@ describe('the default view on the demo tree', () => {
       expect(trace.nodes.length).toBeLessThan(trace.total?.functions ?? 0);
     });
   }
+
+  it('draws the API server from main to its serving goroutine and a request from the handler chain to etcd3, as in its golden file', () => {
+    // The demo's commit changes with every commit of this project.
+    const text = renderTree(traces.get('kube-apiserver')!, {
+      ...defaultRenderOptions,
+      color: false,
+      width: 120,
+    }).replace(/\b[0-9a-f]{12}\b/g, '<commit12>');
+    expectGolden('demo-kube-apiserver.tree.txt', text);
+  });
 
   it('ends the row of every function whose calls it folded with how many, at every width', () => {
     for (const [target, trace] of traces) {

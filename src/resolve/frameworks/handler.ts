@@ -5,10 +5,10 @@
  * keyed composite literal inside a function, and once at the end (`finish`).
  */
 import type { AssignFact, CallFact, CompositeFact, Expr } from '../../index/facts.js';
-import type { CallResolution } from '../calls.js';
+import { exprText, externalRoot, type CallResolution } from '../calls.js';
 import type { LinkOutput } from '../link-output.js';
 import type { FileModel, FuncRef, ProgramModel } from '../model.js';
-import { both, type Needs } from '../needs.js';
+import { both, either, type Needs } from '../needs.js';
 import type { FrameworkRule } from '../rules.js';
 import type { Ctx, TypeChecker } from '../type-checker.js';
 import { deref, typeKey, type GoType } from '../types.js';
@@ -89,4 +89,95 @@ export function frameworkEdges(
       needs: needs ? both(t.needs, needs) : t.needs,
     });
   }
+}
+
+/** Adds a framework edge from the call site to each function found, with the needs of each. */
+export function siteEdges(
+  link: LinkContext,
+  site: CallSite,
+  found: Iterable<{ fn: FuncRef; needs: Needs }>,
+  via: string,
+  needs?: Needs,
+): void {
+  const { call } = site;
+  for (const f of found) {
+    link.out.add(site.caller, f.fn, 'framework', {
+      via,
+      line: call.line,
+      col: call.col,
+      expr: exprText(call.callee),
+      needs: needs ? both(f.needs, needs) : f.needs,
+    });
+  }
+}
+
+/**
+ * Whether a method call's operand comes from a package under `prefix`, indexed or not: by the
+ * symbol the call resolved to, the operand's type, or the package its chain starts from
+ * (`ws.POST(path).To(h)` on go-restful's `*WebService`).
+ */
+export function fromPackage(
+  link: LinkContext,
+  operand: Expr,
+  ctx: Ctx,
+  prefix: string,
+  primary: string | undefined,
+): boolean {
+  if (primary?.replace(/^\(\*?/, '').startsWith(prefix)) return true;
+  const t = deref(link.types.typeOf(operand, ctx));
+  if (t.k === 'named' && t.pkg.startsWith(prefix)) return true;
+  return externalRoot(link.types, operand, ctx)?.startsWith(prefix) ?? false;
+}
+
+/**
+ * What calling `methods` on an interface value runs: those methods of the concrete types stored
+ * into it, and the function values it holds (a function gets into an interface only converted
+ * to a function type with that method, as `http.HandlerFunc(f)`, whose method calls it). Asked
+ * from anywhere: a parameter stands for whatever every caller passes.
+ */
+export function methodTargets(
+  link: LinkContext,
+  value: Expr,
+  ctx: Ctx,
+  methods: readonly string[],
+): { fn: FuncRef; needs: Needs }[] {
+  const { types, flow } = link;
+  const found = new Map<number, { fn: FuncRef; needs: Needs }>();
+  const add = (fn: FuncRef, needs: Needs) => {
+    const prev = found.get(fn.id);
+    found.set(fn.id, { fn, needs: prev ? either(prev.needs, needs) : needs });
+  };
+  for (const s of flow.storedTypes(value, ctx)) {
+    if (types.isInterface(deref(s.type))) continue;
+    for (const m of methods) {
+      const sel = types.select(s.type, m);
+      if (sel?.k === 'method') add(sel.fn, s.needs);
+    }
+  }
+  for (const t of flow.funcTargets(value, ctx, false)) if (t.k === 'fn') add(t.fn, t.needs);
+  // Nearest first: a value that came through the caller's own packages (the handler chain the
+  // server builds) before one another component passes to the same helper (a custom resource's
+  // handler wrapped by the same filter); readers follow the first.
+  const from = ctx.file.pkg.path;
+  return [...found.values()]
+    .map((f, i) => ({ f, i, d: farness(f.needs, from) }))
+    .sort((a, b) => a.d - b.d || a.i - b.i)
+    .map(({ f }) => f);
+}
+
+/** How far the packages a value needs lie from `pkg`: import-path segments not shared, fewest. */
+function farness(needs: Needs, pkg: string): number {
+  const own = pkg.split('/');
+  let best = Infinity;
+  for (const alt of needs) {
+    let sum = 0;
+    for (const p of alt) {
+      const parts = p.split('/');
+      let common = 0;
+      while (common < parts.length && parts[common] === own[common]) common++;
+      sum += parts.length - common;
+    }
+    best = Math.min(best, sum);
+  }
+  return best;
 }

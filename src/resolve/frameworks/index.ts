@@ -2,10 +2,12 @@
 import type { FrameworkRule } from '../rules.js';
 import { argMethodsHandler } from './arg-methods.js';
 import { callArgHandler } from './call-arg.js';
+import { externalInterfaceHandler } from './external-interface.js';
 import type { LinkContext, RuleHandler, RulesOf } from './handler.js';
 import { literalFieldHandler } from './literal-field.js';
 import { mapRegisterHandler, registryLiteralHandler } from './map-register.js';
 import { queueHandoffHandler } from './queue-handoff.js';
+import { registeredFuncHandler } from './registered-func.js';
 
 type Handlers = {
   [K in FrameworkRule['kind']]: (rules: RulesOf<K>, link: LinkContext) => RuleHandler;
@@ -18,6 +20,8 @@ export const ruleHandlers: Handlers = {
   'map-register': mapRegisterHandler,
   'registry-literal': registryLiteralHandler,
   'queue-handoff': queueHandoffHandler,
+  'external-interface': externalInterfaceHandler,
+  'registered-func': registeredFuncHandler,
 };
 
 /** One handler per rule kind present, over all rules of that kind. */

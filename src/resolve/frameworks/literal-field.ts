@@ -4,7 +4,8 @@
  * the literal reaches them, and so does every call listed in `invokedBy` on a value such a literal
  * flows into (`cmd.Execute()`, `le.Run(ctx)`, `informer.AddEventHandler(h)`). `collects` names
  * methods whose argument joins the receiver (cobra's `AddCommand`: the root's `Execute` runs the
- * subcommands).
+ * subcommands). With `methods`, the fields hold interface values whose `methods` the invokers call
+ * (`http.Server{Handler: h}`: `Serve` runs `h.ServeHTTP`); the literal's builder does not reach them.
  */
 import type { CompositeFact, Expr } from '../../index/facts.js';
 import { exprText } from '../calls.js';
@@ -13,7 +14,9 @@ import { push, type Ctx } from '../type-checker.js';
 import { typeKey, type GoType } from '../types.js';
 import {
   frameworkEdges,
+  methodTargets,
   receiverMatches,
+  siteEdges,
   sameMethod,
   valuesAt,
   type CallSite,
@@ -56,6 +59,16 @@ export function literalFieldHandler(
       if (lit[0] !== 'l') continue;
       for (const [field, fieldValue] of lit[2]) {
         if (!rule.fields.includes(field)) continue;
+        if (rule.methods) {
+          siteEdges(
+            link,
+            site,
+            methodTargets(link, fieldValue, litCtx, rule.methods),
+            rule.id,
+            needs,
+          );
+          continue;
+        }
         const owner = model.funcs[litCtx.file.funcIds[litCtx.fn] ?? -1];
         const targets = owner
           ? valuesAt(link, fieldValue, litCtx, site.caller)
@@ -102,7 +115,7 @@ export function literalFieldHandler(
     composite(c: CompositeFact, caller: FuncRef, ctx: Ctx, type: GoType) {
       const key = typeKey(type);
       for (const rule of rules) {
-        if (rule.type !== key) continue;
+        if (rule.type !== key || rule.methods) continue;
         for (const [field, value, line] of c.fields) {
           if (!rule.fields.includes(field)) continue;
           const at = { line, col: 0, expr: `${type.k === 'named' ? type.name : key}.${field}` };

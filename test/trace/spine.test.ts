@@ -1,0 +1,136 @@
+/**
+ * chooseSpine on a small program shaped like the kubelet's pod loop: the loop's housekeeping
+ * (`HandlePodCleanups`, many calls) and its pod additions (`HandlePodAdditions -> dispatchWork`)
+ * both call the pod workers' `UpdatePod`, which starts the pod's worker goroutine.
+ */
+import { describe, expect, it } from 'vitest';
+import type { EdgeKind } from '../../src/trace/types.js';
+import type { DefinitionRow } from '../../src/store/symbols.js';
+import type { PHop, PNode, ProgramGraph } from '../../src/trace/program-graph.js';
+import { chooseSpine, hopKey } from '../../src/trace/spine.js';
+
+/** Functions by name, each with the calls it makes in source order: [callee, kind]. */
+type Calls = Record<string, [string, EdgeKind][]>;
+
+function program(calls: Calls): {
+  graph: ProgramGraph;
+  id: (name: string) => number;
+} {
+  const names = [
+    ...new Set([
+      ...Object.keys(calls),
+      ...Object.values(calls)
+        .flat()
+        .map(([n]) => n),
+    ]),
+  ];
+  const id = (name: string) => names.indexOf(name);
+  const nodes: PNode[] = names.map((name, i) => {
+    const sym: DefinitionRow = {
+      id: i,
+      symbol: `example.com/kubelet.${name}`,
+      name,
+      kind: 'func',
+      file: 'kubelet.go',
+      line: i * 100 + 1,
+      endLine: i * 100 + 40,
+      col: 0,
+      package: 'example.com/kubelet',
+      detail: null,
+      doc: null,
+    };
+    return { id: i, sym, env: null, depth: 0, expanded: true };
+  });
+  const hops = new Map<number, PHop[]>();
+  for (const [caller, list] of Object.entries(calls))
+    hops.set(
+      id(caller),
+      list.map(([callee, kind], i): PHop => {
+        const line = id(caller) * 100 + 2 + i;
+        return {
+          to: id(callee),
+          kind,
+          via: null,
+          alternatives: [],
+          edge: {
+            caller: id(caller),
+            callee: id(callee),
+            kind,
+            via: null,
+            rank: 0,
+            file: 'kubelet.go',
+            line,
+            col: 2,
+            expr: null,
+          },
+        };
+      }),
+    );
+  const graph: ProgramGraph = {
+    nodes,
+    hops,
+    unresolved: new Map(),
+    symbols: new Map(nodes.map((n) => [n.sym.id, n.sym])),
+    cut: 0,
+    helpers: new Map(),
+  };
+  return { graph, id };
+}
+
+const podLoop: Calls = {
+  main: [['syncLoop', 'goroutine']],
+  syncLoop: [['syncLoopIteration', 'static']],
+  syncLoopIteration: [
+    ['HandlePodAdditions', 'interface'],
+    ['HandlePodCleanups', 'interface'],
+  ],
+  HandlePodAdditions: [
+    ['canAdmitPod', 'static'],
+    ['dispatchWork', 'static'],
+  ],
+  HandlePodCleanups: [
+    ['UpdatePod', 'interface'],
+    ['cleanupOrphanedPodDirs', 'static'],
+    ['removeOrphanedPodStatuses', 'static'],
+    ['cleanupOrphanedPodCgroups', 'static'],
+  ],
+  dispatchWork: [['UpdatePod', 'interface']],
+  UpdatePod: [['managePodLoop', 'goroutine']],
+  managePodLoop: [['syncPod', 'funcvalue']],
+};
+
+describe('chooseSpine', () => {
+  it('hangs a function that starts a goroutine under the hand-off that exists to call it', () => {
+    const { graph, id } = program(podLoop);
+    const shown = chooseSpine(id('main'), graph, () => true, { budget: 40, maxChildren: 5 });
+    const hop = (from: string, to: string) =>
+      hopKey(
+        id(from),
+        graph.hops.get(id(from))!.find((h) => h.to === id(to))!,
+      );
+    expect(shown.has(hop('HandlePodAdditions', 'dispatchWork'))).toBe(true);
+    expect(shown.has(hop('dispatchWork', 'UpdatePod'))).toBe(true);
+    expect(shown.has(hop('UpdatePod', 'managePodLoop'))).toBe(true);
+    // The breadth-first way in, through the housekeeping, is no longer where it is expanded.
+    expect(shown.has(hop('HandlePodCleanups', 'UpdatePod'))).toBe(false);
+  });
+
+  it('keeps a function under its first caller when the other caller does more than hand off', () => {
+    const calls: Calls = {
+      ...podLoop,
+      dispatchWork: [
+        ['UpdatePod', 'interface'],
+        ['recordMetrics', 'static'],
+      ],
+    };
+    const { graph, id } = program(calls);
+    const shown = chooseSpine(id('main'), graph, () => true, { budget: 40, maxChildren: 5 });
+    const hop = (from: string, to: string) =>
+      hopKey(
+        id(from),
+        graph.hops.get(id(from))!.find((h) => h.to === id(to))!,
+      );
+    expect(shown.has(hop('HandlePodCleanups', 'UpdatePod'))).toBe(true);
+    expect(shown.has(hop('dispatchWork', 'UpdatePod'))).toBe(false);
+  });
+});
