@@ -158,11 +158,18 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
         break;
       case 'reference.composite': {
         const typeNode = node.childForFieldName('type');
-        const fields = literalEntries(node).fields.map((f): [string, Expr, number] => [
+        const entries = literalEntries(node);
+        const fields = entries.fields.map((f): [string, Expr, number] => [
           f.name,
           expr(f.value),
           f.line,
         ]);
+        // `&timeoutHandler{h, timeoutFunc}`: a named type's fields in order, `#0`, `#1`, ...
+        // (the resolver knows which struct, and so which field, each is).
+        if (fields.length === 0 && typeNode && /^[\w.]+(\[|$)/.test(typeText(typeNode)))
+          entries.elements.forEach((value, i) =>
+            fields.push([`#${i}`, expr(value), value.startPosition.row + 1]),
+          );
         if (fields.length > 0) {
           facts.composites.push({
             fn: fnOf(node),

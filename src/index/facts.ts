@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 18;
+export const FACTS_VERSION = 19;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -152,6 +152,7 @@ export interface AssignFact {
 export interface CompositeFact {
   fn: number;
   type: string | null;
+  /** Keyed fields `[name, value, line]`; a named type's unkeyed literal gives `#0`, `#1`, ... */
   fields: (readonly [string, Expr, number])[];
   line: number;
 }

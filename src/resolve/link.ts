@@ -16,7 +16,7 @@ import type { FuncRef, PackageModel, ProgramModel } from './model.js';
 import { externalTypes, type FrameworkRule } from './rules.js';
 import { TypeChecker, type Ctx } from './type-checker.js';
 import { deref, parseType, typeKey, type GoType } from './types.js';
-import { ValueFlow, type FieldSlot, type Slot, type SourceRef } from './value-flow.js';
+import { fieldKey, ValueFlow, type FieldSlot, type Slot, type SourceRef } from './value-flow.js';
 
 export interface LinkResult {
   symbols: SymbolInsert[];
@@ -153,7 +153,11 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
       const ctx: Ctx = { file, fn: c.fn, line: c.line };
       const t = deref(types.parse(c.type, types.scopeFor(ctx)));
       if (t.k !== 'named') continue;
-      for (const h of handlers) h.composite?.(c, caller, ctx, t);
+      // An unkeyed literal's `#i` entries by the fields they fill, as if keyed.
+      const named = c.fields.some(([k]) => k.startsWith('#'))
+        ? { ...c, fields: c.fields.map(([k, v, l]) => [fieldKey(types, t, k) ?? k, v, l] as const) }
+        : c;
+      for (const h of handlers) h.composite?.(named, caller, ctx, t);
     }
   }
   // The receiving method runs on the sender's value: the fields its path built go along.

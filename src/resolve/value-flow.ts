@@ -149,7 +149,9 @@ export class ValueFlow {
         const ctx: Ctx = { file, fn: c.fn, line: c.line };
         const lt = deref(t.parse(c.type, t.scopeFor(ctx)));
         if (lt.k !== 'named') continue;
-        for (const [key, value, line] of c.fields) {
+        for (const [entry, value, line] of c.fields) {
+          const key = fieldKey(t, lt, entry);
+          if (!key) continue;
           const sel = t.select(lt, key);
           const owner = sel?.k === 'field' ? sel.owner : typeKey(lt);
           push(this.fieldSources, `${owner}.${key}`, {
@@ -559,8 +561,8 @@ export class ValueFlow {
         if (!expr[1]) return undefined;
         const lt = deref(t.parse(expr[1], t.scopeFor(ctx)));
         if (lt.k !== 'named' || typeKey(lt) !== owner) return undefined;
-        const entry = expr[2].find(([key]) => key === name);
-        return entry ? this.funcTargets(entry[1], ctx, true) : [];
+        const entry = expr[2].find(([key]) => key === name)?.[1] ?? positional(t, lt, expr, name);
+        return entry ? this.funcTargets(entry, ctx, true) : [];
       }
       case 'c': {
         const callees = t.directCallees(expr[1], ctx);
@@ -1143,6 +1145,26 @@ function mergeStored(list: readonly StoredType[]): StoredType[] {
   const byType = new Map<string, StoredType>();
   for (const s of list) addStored(byType, s);
   return [...byType.values()];
+}
+
+/** The field a literal's entry stores into: its key, or for `#i` (unkeyed), the struct's i-th field. */
+export function fieldKey(t: TypeChecker, literal: GoType, entry: string): string | undefined {
+  if (!entry.startsWith('#')) return entry;
+  const u = t.underlying(literal);
+  const field = u.k === 'struct' ? u.fields[Number(entry.slice(1))] : undefined;
+  if (!field) return undefined;
+  if (field.name !== null) return field.name;
+  const embedded = deref(field.type);
+  return embedded.k === 'named' ? embedded.name : undefined;
+}
+
+/** In an unkeyed literal `T{a, b}` (no keyed fields), the value given for field `name`. */
+function positional(t: TypeChecker, literal: GoType, expr: Expr, name: string): Expr | undefined {
+  if (expr[0] !== 'l' || expr[2].length > 0 || !expr[3]) return undefined;
+  const u = t.underlying(literal);
+  if (u.k !== 'struct') return undefined;
+  const i = u.fields.findIndex((f, j) => fieldKey(t, literal, `#${j}`) === name);
+  return i >= 0 ? expr[3][i] : undefined;
 }
 
 function spreadOf(e: Expr): Expr | undefined {
