@@ -106,13 +106,20 @@ async function loadAndLink(store: Store, parsed: ParsedTree, extraRules: readonl
   const blobs = await loadBlobs(store, stored);
   const inputs: ModelInput[] = [];
   for (const f of parsed.files) {
+    const ready = parsed.decoded.get(f.blob);
+    if (ready) {
+      parsed.decoded.delete(f.blob);
+      inputs.push({ path: f.path, facts: ready });
+      continue;
+    }
     const encoded = parsed.facts.get(f.blob) ?? blobs.get(f.blob)?.facts;
     if (!encoded) continue;
     inputs.push({ path: f.path, facts: decodeFacts(encoded) });
   }
   blobs.clear();
-  // Decoded now; a later link of the same parse reads them from the database.
+  // Used now; a later link of the same parse reads them from the database.
   parsed.facts.clear();
+  parsed.decoded.clear();
   const t1 = performance.now();
   const model = buildModel(inputs, parsed.tree.layout);
   fixImportNames(model);
