@@ -12,8 +12,7 @@ import { K8sReadError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import { findParsedBlobs, insertBlobs, loadBlobs, type BlobRow } from '../store/index-store.js';
 import { discoverTree, sourcePath, type TreeInfo } from './discover.js';
-import { decodeFacts } from './facts-codec.js';
-import { FACTS_VERSION, type FileFacts } from './facts.js';
+import { FACTS_VERSION } from './facts.js';
 import { gitBlobId, parseFile, type ParseResult, type ParseTask } from './parse-file.js';
 
 export interface IndexProgress {
@@ -63,12 +62,6 @@ export interface ParsedTree {
   bytesParsed: number;
   /** Encoded facts of the blobs parsed by this run, so the link phase need not read them back. */
   facts: Map<string, Uint8Array>;
-  /**
-   * The same facts decoded, as they arrived: the main thread has little else to do while the
-   * workers parse, so the link phase finds them ready. One use each (a file's facts are its own:
-   * the linker keys memos by their objects); a second file of the same blob decodes `facts`.
-   */
-  decoded: Map<string, FileFacts>;
   timings: { discoverMs: number; parseMs: number };
 }
 
@@ -131,7 +124,6 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   const t1 = performance.now();
   const results = new Map<string, ParseResult>();
   const facts = new Map<string, Uint8Array>();
-  const decoded = new Map<string, FileFacts>();
   let bytes = 0;
   let pending: BlobRow[] = [];
   const flush = async () => {
@@ -145,10 +137,7 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
       const { facts: encoded, ...slim } = r;
       results.set(r.abs, slim);
       bytes += r.bytes;
-      if (r.blob && encoded) {
-        facts.set(r.blob, encoded);
-        decoded.set(r.blob, decodeFacts(encoded));
-      }
+      if (r.blob && encoded) facts.set(r.blob, encoded);
       if (r.blob) {
         pending.push({
           blob: r.blob,
@@ -203,7 +192,6 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     reused: tree.files.length - tasks.length,
     bytesParsed: bytes,
     facts,
-    decoded,
     timings: { discoverMs, parseMs: performance.now() - t1 },
   };
 }

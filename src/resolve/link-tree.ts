@@ -133,7 +133,7 @@ interface LoadedModel {
 }
 
 /**
- * Decodes the facts (those of this run are decoded already) and builds the model. The facts live
+ * Decodes the facts and builds the model. The facts live
  * on only in the model, which the link drops once its rows are made.
  */
 async function loadModel(store: Store, parsed: ParsedTree): Promise<LoadedModel> {
@@ -144,12 +144,6 @@ async function loadModel(store: Store, parsed: ParsedTree): Promise<LoadedModel>
   const blobs = await loadBlobs(store, stored);
   const inputs: ModelInput[] = [];
   for (const f of parsed.files) {
-    const ready = parsed.decoded.get(f.blob);
-    if (ready) {
-      parsed.decoded.delete(f.blob);
-      inputs.push({ path: f.path, facts: ready });
-      continue;
-    }
     const encoded = parsed.facts.get(f.blob) ?? blobs.get(f.blob)?.facts;
     if (!encoded) continue;
     inputs.push({ path: f.path, facts: decodeFacts(encoded) });
@@ -157,7 +151,6 @@ async function loadModel(store: Store, parsed: ParsedTree): Promise<LoadedModel>
   blobs.clear();
   // Used now; a later link of the same parse reads them from the database.
   parsed.facts.clear();
-  parsed.decoded.clear();
   const model = buildModel(inputs, parsed.tree.layout);
   fixImportNames(model);
   const packageOf = new Map<string, string>();
