@@ -96,7 +96,10 @@ export async function runIndex(
         `note: the index at ${choice.dbPath} had schema version ${opened.rebuiltFrom}; rebuilding it\n`,
       );
     }
-    if (!created && !opened.rebuiltFrom) await checkBeforeReuse(store, choice, ctx);
+    // The check reads the database on SQLite's thread while discovery runs git beside it.
+    const checked =
+      !created && !opened.rebuiltFrom ? checkBeforeReuse(store, choice, ctx) : undefined;
+    checked?.catch(() => undefined); // parseRepository awaits it and fails with its error
     const started = Date.now();
     const debug = debugLogger(ctx, 'index');
     let barStarted = false;
@@ -110,6 +113,7 @@ export async function runIndex(
       with: choice.with,
       moduleCache: choice.moduleCache,
       ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
+      ...(checked ? { storeReady: checked } : {}),
       signal,
       onProgress: (p) => {
         if (p.phase === 'parse' && !parseAnnounced) {

@@ -80,6 +80,9 @@ export interface TreeInfo {
 
 export async function discoverTree(root: string, options: DiscoverOptions = {}): Promise<TreeInfo> {
   const git = await openGit(root);
+  // What git says of HEAD is asked beside the listing (each is a few git processes).
+  const described = git ? describeHead(git) : undefined;
+  described?.catch(() => undefined);
   const listed = git ? await listGitFiles(root) : listDirectoryFiles(root);
   const skipped = { vendor: 0, tests: 0, duplicates: 0 };
   const goMods = new Map<string, string>();
@@ -157,30 +160,9 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
   }
   const kept = dropDuplicatePackages(files, layout);
   skipped.duplicates = files.length - kept.length;
-  let commit: string | null = null;
-  let remote: string | null = null;
-  let unpublished = false;
-  let version: string | null = null;
-  if (git) {
-    commit = await git.revparse(['HEAD']).catch(() => null);
-    remote =
-      (await git.raw(['config', '--get', 'remote.origin.url']).catch(() => '')).trim() || null;
-    if (remote && commit) {
-      // Empty when a remote branch or tag holds the commit; the commit itself when none does.
-      const outside = await git
-        .raw(['rev-list', '-n', '1', commit, '--not', '--remotes', '--tags'])
-        .catch(() => '');
-      if (outside.trim() !== '') {
-        remote = null;
-        unpublished = true;
-      }
-    }
-    const described = await git
-      .raw(['describe', '--tags', '--first-parent', '--match', 'v[0-9]*'])
-      .catch(() => '');
-    version = RELEASE_TAG.test(described.trim()) ? described.trim() : null;
-  }
-  version ??= guessKubernetesVersion(root);
+  const { commit, remote, unpublished, version } = described
+    ? await described
+    : { commit: null, remote: null, unpublished: false, version: null };
   return {
     root,
     isGit: Boolean(git),
@@ -188,7 +170,7 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
     dirty: listed.dirty,
     remote,
     unpublished,
-    version,
+    version: version ?? guessKubernetesVersion(root),
     files: kept,
     layout,
     skipped,
@@ -372,6 +354,34 @@ async function openGit(root: string) {
   }
 }
 
+/** HEAD's commit, the origin remote when it holds the commit, and the release tag. */
+async function describeHead(git: NonNullable<Awaited<ReturnType<typeof openGit>>>): Promise<{
+  commit: string | null;
+  remote: string | null;
+  unpublished: boolean;
+  version: string | null;
+}> {
+  const [commit, origin, described] = await Promise.all([
+    git.revparse(['HEAD']).catch(() => null),
+    git.raw(['config', '--get', 'remote.origin.url']).catch(() => ''),
+    git.raw(['describe', '--tags', '--first-parent', '--match', 'v[0-9]*']).catch(() => ''),
+  ]);
+  let remote = origin.trim() || null;
+  let unpublished = false;
+  if (remote && commit) {
+    // Empty when a remote branch or tag holds the commit; the commit itself when none does.
+    const outside = await git
+      .raw(['rev-list', '-n', '1', commit, '--not', '--remotes', '--tags'])
+      .catch(() => '');
+    if (outside.trim() !== '') {
+      remote = null;
+      unpublished = true;
+    }
+  }
+  const version = RELEASE_TAG.test(described.trim()) ? described.trim() : null;
+  return { commit, remote, unpublished, version };
+}
+
 interface Listing {
   files: SourceFile[];
   dirty: boolean;
@@ -383,21 +393,28 @@ async function listGitFiles(root: string): Promise<Listing> {
   const unreadable: Listing['unreadable'] = [];
   // -z keeps names with spaces or non-ASCII characters intact (no quoting); names that are not
   // UTF-8 are found in the raw bytes (a decoded string would name a file that does not exist).
-  const staged = usableNames(
-    await gitBytes(root, ['ls-files', '-s', '-z', '--', '.']),
-    unreadable,
-    {
-      staged: true,
-    },
+  // Three git processes at once; the last two each walk the work tree. The diff says which
+  // tracked files changed on disk and which of them are gone (`D`).
+  const [stagedBytes, changedText, untrackedBytes] = await Promise.all([
+    gitBytes(root, ['ls-files', '-s', '-z', '--', '.']),
+    git.raw(['diff', '--name-status', '-z', '--relative', '--', '.']),
+    gitBytes(root, ['ls-files', '-o', '--exclude-standard', '-z', '--', '.']),
+  ]);
+  const staged = usableNames(stagedBytes, unreadable, { staged: true });
+  const modified = new Set<string>();
+  const deleted = new Set<string>();
+  const changed = splitZ(changedText);
+  for (let i = 0; i + 1 < changed.length; i += 2) {
+    const status = changed[i]!;
+    // A rename or copy names two paths (the work tree against the index makes none).
+    if (status.startsWith('R') || status.startsWith('C')) i++;
+    const p = changed[i + 1]!;
+    modified.add(p);
+    if (status === 'D') deleted.add(p);
+  }
+  const untracked = usableNames(untrackedBytes, unreadable).filter(
+    (p) => !isSymlink(path.join(root, p)),
   );
-  const modified = new Set(
-    splitZ(await git.raw(['diff', '--name-only', '-z', '--relative', '--', '.'])),
-  );
-  const deleted = new Set(splitZ(await git.raw(['ls-files', '-d', '-z', '--', '.'])));
-  const untracked = usableNames(
-    await gitBytes(root, ['ls-files', '-o', '--exclude-standard', '-z', '--', '.']),
-    unreadable,
-  ).filter((p) => !isSymlink(path.join(root, p)));
   const files: SourceFile[] = [];
   let dirty = false;
   for (const entry of staged) {

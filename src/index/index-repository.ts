@@ -39,6 +39,11 @@ export interface IndexRepositoryOptions {
   maxFileBytes?: number;
   onProgress?: (progress: IndexProgress) => void;
   signal?: AbortSignal;
+  /**
+   * Settles when the store may be used (a check of it running meanwhile): discovery, which does
+   * not touch it, runs beside. A rejection fails the run before the store is read.
+   */
+  storeReady?: Promise<unknown>;
 }
 
 export interface IndexedFile {
@@ -97,6 +102,7 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
       // Unreadable: parseFile reports it.
     }
   }
+  await options.storeReady;
   const known = await findParsedBlobs(
     store,
     tree.files.flatMap((f) => (f.blob ? [f.blob] : [])),

@@ -1,8 +1,9 @@
 /**
  * The native half of parsing (src/native/capture-walk.c, built by node-gyp at install): tree-sitter
- * parses a file, runs queries/go/*.scm and walks the captured subtrees in C, and hands back flat
- * integer arrays that src/index/light-node.ts turns into nodes. One native call a file, instead of
- * one per node.
+ * parses a file, finds the captures of queries/go/*.scm (in one pass over the tree when the
+ * matcher knows every pattern, else on tree-sitter's query cursor) and walks the captured
+ * subtrees in C, and hands back flat integer arrays that src/index/light-node.ts turns into
+ * nodes. One native call a file, instead of one per node.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -34,6 +35,11 @@ export interface NativeNames {
   typeNamed: boolean[];
   /** By field id; index 0 is null. */
   fieldNames: (string | null)[];
+  /**
+   * Whether every pattern of queries/go is one the native matcher knows (capture-walk.c): then
+   * captures are found in one pass over the tree, else by tree-sitter's query cursor.
+   */
+  matcher: boolean;
 }
 
 /** How much of each captured subtree the walk reads: see light-node.ts for why. */
@@ -49,7 +55,8 @@ export interface WalkRules {
 
 interface Binding {
   configure(config: WalkRules & { query: string; fieldedTypes: string[] }): NativeNames;
-  parse(source: Uint8Array): NativeParse;
+  /** `useQuery`: run tree-sitter's query cursor even when the matcher could (tests compare). */
+  parse(source: Uint8Array, useQuery?: boolean): NativeParse;
 }
 
 export class NativeParserMissingError extends K8sReadError {
@@ -68,7 +75,7 @@ let loaded: { binding: Binding; names: NativeNames } | undefined;
 
 /** Loads and configures the binding once per thread. */
 export function nativeParser(rules: WalkRules): {
-  parse: (source: Uint8Array) => NativeParse;
+  parse: (source: Uint8Array, useQuery?: boolean) => NativeParse;
   names: NativeNames;
 } {
   if (!loaded) {
@@ -82,7 +89,7 @@ export function nativeParser(rules: WalkRules): {
     loaded = { binding, names };
   }
   const { binding, names } = loaded;
-  return { parse: (source) => binding.parse(source), names };
+  return { parse: (source, useQuery) => binding.parse(source, useQuery === true), names };
 }
 
 /** Named node types that have fields, from the grammar's node-types.json. */

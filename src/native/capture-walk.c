@@ -9,7 +9,9 @@
  * the arrays without a single native call. What is extracted stays in TypeScript
  * (src/index/extract.ts); this file only decides which nodes JavaScript sees:
  *
- * - every capture, in the order ts_query_cursor_next_capture gives (node-tree-sitter's order);
+ * - every capture, in the order ts_query_cursor_next_capture gives (node-tree-sitter's order),
+ *   found by the matcher below in one pass when it knows every pattern of the query (the cursor
+ *   itself cost more than the parse);
  * - the subtree of each capture not already inside a walked subtree, where a walk stops at a
  *   `block` (below its root), does not enter leaf types (string literals), keeps named nodes
  *   (comments excepted) and, of the anonymous tokens, those in a field or listed as kept;
@@ -19,6 +21,7 @@
  * Offsets are UTF-16 code units, as JavaScript strings index them.
  */
 #include <node_api.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +52,23 @@ static inline void buf_push(IntBuf *b, int32_t v) {
   b->data[b->len++] = v;
 }
 
+/*
+ * A pattern of queries/go the matcher knows, in the one shape they all have: a node of `type`,
+ * optionally under a `parent`, optionally with a child in `field` of type `child` (any named node
+ * when NULL) that optionally has a direct child of type `grandchild`.
+ */
+typedef struct {
+  int32_t type, parent, field, child, grandchild;
+  uint32_t capture, pattern;
+} Rule;
+
+typedef struct {
+  TSNode node;
+  uint32_t start, capture, pattern, order;
+} Match;
+
+#define RULES_PER_TYPE 4
+
 /* Walked nodes by (start, end, type): a capture inside a walked subtree is not walked again. */
 typedef struct {
   uint64_t *keys; /* start << 32 | end, 0 = empty (start and end are never both 0 with type 0) */
@@ -73,6 +93,16 @@ typedef struct {
   size_t utf16_cap;
   const uint32_t *offsets; /* utf16 while parsing a non-ASCII source, else NULL */
   IntBuf stack; /* walk: ancestors' node indexes and types, in pairs */
+  /* The matcher (see below): rules by canonical type, and the captures of one file. */
+  int fast;           /* every pattern of the query is a known one: match without the cursor */
+  Rule *rules;
+  uint32_t rule_count;
+  int16_t *rules_by_type; /* per canonical symbol: up to RULES_PER_TYPE rule indexes, -1 ended */
+  Match *matches;
+  size_t match_len, match_cap;
+  IntBuf parents; /* matcher: ancestors' canonical types */
+  TSTreeCursor field_cursor;
+  int field_cursor_ready;
 } State;
 
 enum { FLAG_LEAF = 1, FLAG_BODY = 2, FLAG_FIELDED = 4, FLAG_KEPT = 8, FLAG_COMMENT = 16 };
@@ -244,6 +274,370 @@ static void collect_errors(State *st, TSNode node) {
   for (uint32_t i = 0; i < n; i++) collect_errors(st, ts_node_child(node, i));
 }
 
+
+/* ---- The matcher ----
+ *
+ * Running the query through ts_query_cursor cost more than the parse itself (a cursor checks
+ * every pattern's states at every node). The patterns of queries/go are all of one simple shape
+ * (Rule), so when every pattern of the query is one of those below, one depth-first pass checks
+ * each node against the rules of its type and the captures are put in the cursor's order: by
+ * start byte, then pattern index, then depth-first order. A query with any other pattern runs on
+ * the cursor, as does parse(source, true), which the tests compare with this. */
+
+typedef struct {
+  const char *text; /* the pattern, comments dropped and whitespace folded */
+  const char *type, *parent, *field, *child, *grandchild;
+  int child_anonymous;
+  const char *capture;
+} KnownPattern;
+
+static const KnownPattern KNOWN[] = {
+    {"(short_var_declaration) @local.short", "short_var_declaration", NULL, NULL, NULL, NULL, 0,
+     "local.short"},
+    {"(range_clause) @local.range", "range_clause", NULL, NULL, NULL, NULL, 0, "local.range"},
+    {"(type_switch_statement alias: (_)) @local.typeswitch", "type_switch_statement", NULL,
+     "alias", NULL, NULL, 0, "local.typeswitch"},
+    {"(assignment_statement) @assignment", "assignment_statement", NULL, NULL, NULL, NULL, 0,
+     "assignment"},
+    {"(return_statement) @reference.return", "return_statement", NULL, NULL, NULL, NULL, 0,
+     "reference.return"},
+    {"(go_statement (call_expression) @reference.call.go)", "call_expression", "go_statement", NULL,
+     NULL, NULL, 0, "reference.call.go"},
+    {"(defer_statement (call_expression) @reference.call.defer)", "call_expression",
+     "defer_statement", NULL, NULL, NULL, 0, "reference.call.defer"},
+    {"(call_expression) @reference.call", "call_expression", NULL, NULL, NULL, NULL, 0,
+     "reference.call"},
+    {"(go_statement (type_conversion_expression type: (generic_type)) @reference.call.go)",
+     "type_conversion_expression", "go_statement", "type", "generic_type", NULL, 0,
+     "reference.call.go"},
+    {"(defer_statement (type_conversion_expression type: (generic_type)) @reference.call.defer)",
+     "type_conversion_expression", "defer_statement", "type", "generic_type", NULL, 0,
+     "reference.call.defer"},
+    {"(type_conversion_expression type: (generic_type)) @reference.call",
+     "type_conversion_expression", NULL, "type", "generic_type", NULL, 0, "reference.call"},
+    {"(send_statement) @reference.send", "send_statement", NULL, NULL, NULL, NULL, 0,
+     "reference.send"},
+    {"(unary_expression operator: \"<-\") @reference.receive", "unary_expression", NULL,
+     "operator", "<-", NULL, 1, "reference.receive"},
+    {"(source_file (comment) @comment.build)", "comment", "source_file", NULL, NULL, NULL, 0,
+     "comment.build"},
+    {"(function_declaration) @definition.function", "function_declaration", NULL, NULL, NULL, NULL,
+     0, "definition.function"},
+    {"(method_declaration) @definition.method", "method_declaration", NULL, NULL, NULL, NULL, 0,
+     "definition.method"},
+    {"(type_spec) @definition.type", "type_spec", NULL, NULL, NULL, NULL, 0, "definition.type"},
+    {"(type_alias) @definition.type", "type_alias", NULL, NULL, NULL, NULL, 0, "definition.type"},
+    {"(var_spec) @definition.var", "var_spec", NULL, NULL, NULL, NULL, 0, "definition.var"},
+    {"(const_spec) @definition.const", "const_spec", NULL, NULL, NULL, NULL, 0,
+     "definition.const"},
+    {"(import_spec) @reference.import", "import_spec", NULL, NULL, NULL, NULL, 0,
+     "reference.import"},
+    {"(package_clause (package_identifier) @package)", "package_identifier", "package_clause", NULL,
+     NULL, NULL, 0, "package"},
+    {"(func_literal) @definition.closure", "func_literal", NULL, NULL, NULL, NULL, 0,
+     "definition.closure"},
+    {"(composite_literal body: (literal_value (keyed_element))) @reference.composite",
+     "composite_literal", NULL, "body", "literal_value", "keyed_element", 0,
+     "reference.composite"},
+    {"(composite_literal body: (literal_value (literal_element))) @reference.composite",
+     "composite_literal", NULL, "body", "literal_value", "literal_element", 0,
+     "reference.composite"},
+};
+
+/* Canonical symbol of a node type name, or -1 when the grammar has none. */
+static int32_t symbol_named(const State *st, const TSLanguage *language, const char *name,
+                            int named) {
+  TSSymbol s = ts_language_symbol_for_name(language, name, (uint32_t)strlen(name), named);
+  return s == 0 ? -1 : st->canon[s];
+}
+
+/* Pattern source without `;` comments, whitespace folded to single spaces, trimmed. */
+static void fold_pattern(const char *src, uint32_t len, char *out, size_t cap) {
+  size_t n = 0;
+  int space = 0, in_string = 0;
+  for (uint32_t i = 0; i < len && n + 1 < cap; i++) {
+    char c = src[i];
+    if (!in_string && c == ';') {
+      while (i < len && src[i] != '\n') i++;
+      space = n > 0;
+      continue;
+    }
+    if (c == '"') in_string = !in_string;
+    if (!in_string && (c == ' ' || c == '\t' || c == '\n' || c == '\r')) {
+      space = n > 0;
+      continue;
+    }
+    if (space) out[n++] = ' ';
+    space = 0;
+    out[n++] = c;
+  }
+  out[n] = 0;
+}
+
+/* Maps every pattern of the query to a Rule; leaves st->fast 0 when one is unknown. */
+static void setup_rules(State *st, const TSLanguage *language, const char *source) {
+  uint32_t patterns = ts_query_pattern_count(st->query);
+  st->rules = calloc(patterns ? patterns : 1, sizeof(Rule));
+  st->rules_by_type = malloc(st->symbol_count * RULES_PER_TYPE * sizeof(int16_t));
+  for (size_t i = 0; i < st->symbol_count * RULES_PER_TYPE; i++) st->rules_by_type[i] = -1;
+  st->rule_count = 0;
+  for (uint32_t p = 0; p < patterns; p++) {
+    uint32_t start = ts_query_start_byte_for_pattern(st->query, p);
+    uint32_t end = ts_query_end_byte_for_pattern(st->query, p);
+    char text[512];
+    fold_pattern(source + start, end - start, text, sizeof text);
+    const KnownPattern *known = NULL;
+    for (size_t k = 0; k < sizeof KNOWN / sizeof KNOWN[0]; k++)
+      if (strcmp(KNOWN[k].text, text) == 0) known = &KNOWN[k];
+    if (!known) return;
+    Rule r;
+    r.type = symbol_named(st, language, known->type, 1);
+    r.parent = known->parent ? symbol_named(st, language, known->parent, 1) : -1;
+    r.field = known->field ? ts_language_field_id_for_name(language, known->field,
+                                                           (uint32_t)strlen(known->field))
+                           : 0;
+    r.child = known->child ? symbol_named(st, language, known->child, !known->child_anonymous)
+                           : -1;
+    r.grandchild = known->grandchild ? symbol_named(st, language, known->grandchild, 1) : -1;
+    r.pattern = p;
+    r.capture = UINT32_MAX;
+    for (uint32_t c = 0; c < st->capture_count; c++) {
+      uint32_t len = 0;
+      const char *name = ts_query_capture_name_for_id(st->query, c, &len);
+      if (len == strlen(known->capture) && memcmp(name, known->capture, len) == 0) r.capture = c;
+    }
+    if (r.type < 0 || (known->parent && r.parent < 0) || (known->field && r.field == 0) ||
+        (known->child && r.child < 0) || (known->grandchild && r.grandchild < 0) ||
+        r.capture == UINT32_MAX)
+      return;
+    int16_t *slots = st->rules_by_type + (size_t)r.type * RULES_PER_TYPE;
+    int k = 0;
+    while (k < RULES_PER_TYPE && slots[k] >= 0) k++;
+    if (k == RULES_PER_TYPE) return;
+    slots[k] = (int16_t)st->rule_count;
+    st->rules[st->rule_count++] = r;
+  }
+  st->fast = 1;
+}
+
+/*
+ * For a rule with a field, where its match ends: `done`, the child (or grandchild) whose entry
+ * completes it, or `dead`, the child whose entry ends it unmatched, as the cursor decides: a
+ * child in the field that is not of the type wanted (the fields of these patterns occur once a
+ * node), or the last child with none matched. NULL for both: the match ends with the node.
+ */
+static void match_end(State *st, const Rule *r, TSNode node, const void **done,
+                      const void **dead) {
+  *done = *dead = NULL;
+  TSTreeCursor *c = &st->field_cursor;
+  if (!st->field_cursor_ready) {
+    *c = ts_tree_cursor_new(node);
+    st->field_cursor_ready = 1;
+  } else {
+    ts_tree_cursor_reset(c, node);
+  }
+  if (!ts_tree_cursor_goto_first_child(c)) return;
+  for (;;) {
+    TSNode child = ts_tree_cursor_current_node(c);
+    if (ts_tree_cursor_current_field_id(c) == r->field) {
+      int wanted = r->child < 0 ? ts_node_is_named(child) && !ts_node_is_error(child)
+                                : st->canon[ts_node_symbol(child)] == r->child;
+      if (!wanted) {
+        *dead = child.id;
+        return;
+      }
+      if (r->grandchild < 0) {
+        *done = child.id;
+        return;
+      }
+      if (!ts_tree_cursor_goto_first_child(c)) return;
+      for (;;) {
+        TSNode grandchild = ts_tree_cursor_current_node(c);
+        if (st->canon[ts_node_symbol(grandchild)] == r->grandchild) {
+          *done = grandchild.id;
+          return;
+        }
+        if (!ts_tree_cursor_goto_next_sibling(c)) {
+          *dead = grandchild.id;
+          return;
+        }
+      }
+    }
+    if (!ts_tree_cursor_goto_next_sibling(c)) {
+      *dead = child.id;
+      return;
+    }
+  }
+}
+
+static Match *grow_matches(Match **list, size_t *len, size_t *cap) {
+  if (*len == *cap) {
+    size_t next = *cap ? *cap * 2 : 256;
+    Match *m = realloc(*list, next * sizeof(Match));
+    if (!m) return NULL;
+    *list = m;
+    *cap = next;
+  }
+  return &(*list)[(*len)++];
+}
+
+static void push_match(State *st, TSNode node, uint32_t capture, uint32_t pattern) {
+  Match *m = grow_matches(&st->matches, &st->match_len, &st->match_cap);
+  if (!m) return;
+  m->node = node;
+  m->start = ts_node_start_byte(node);
+  m->capture = capture;
+  m->pattern = pattern;
+  m->order = 0;
+}
+
+/* The cursor's order of captures free together: start byte, pattern index, then the order their
+ * matches finished in. */
+static int compare_matches(const void *a, const void *b) {
+  const Match *x = a, *y = b;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  if (x->pattern != y->pattern) return x->pattern < y->pattern ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/*
+ * What the query cursor does, for these patterns: a match finishes when its last node is entered
+ * (a rule without a field at its node, one with a field at the completing child), and the cursor
+ * hands out a finished capture only when no capture of an unfinished match comes before it (by
+ * start byte, then pattern index). A rule with a field holds its capture unfinished from its
+ * node's entry to the child that completes or ends the match (match_end): inside a type switch
+ * with no alias, every capture waits for the closing brace.
+ */
+typedef struct {
+  Match match;
+  const void *done, *dead; /* entering `done` completes the match, entering `dead` ends it */
+  uint32_t depth;
+} Pending;
+
+typedef struct {
+  Match *held; /* finished, not handed out */
+  size_t held_len, held_cap;
+  Pending *pending; /* unfinished */
+  size_t pending_len, pending_cap;
+  uint32_t order;
+} Release;
+
+static void finish(Release *r, Match m) {
+  Match *slot = grow_matches(&r->held, &r->held_len, &r->held_cap);
+  if (!slot) return;
+  m.order = r->order++;
+  *slot = m;
+}
+
+static int precedes(const Match *m, const Match *first) {
+  return !first || m->start < first->start ||
+         (m->start == first->start && m->pattern < first->pattern);
+}
+
+/* Hands out the finished captures no unfinished one precedes, in the cursor's order. */
+static void release(State *st, Release *r) {
+  if (r->held_len == 0) return;
+  const Match *first = NULL;
+  for (size_t i = 0; i < r->pending_len; i++) {
+    const Match *m = &r->pending[i].match;
+    if (precedes(m, first)) first = m;
+  }
+  if (r->held_len > 1) qsort(r->held, r->held_len, sizeof(Match), compare_matches);
+  size_t n = 0;
+  while (n < r->held_len && precedes(&r->held[n], first)) {
+    Match *out = grow_matches(&st->matches, &st->match_len, &st->match_cap);
+    if (out) *out = r->held[n];
+    n++;
+  }
+  if (n == 0) return;
+  memmove(r->held, r->held + n, (r->held_len - n) * sizeof(Match));
+  r->held_len -= n;
+}
+
+static void enter_node(State *st, Release *r, TSNode node, int32_t type, int32_t parent,
+                       uint32_t depth) {
+  for (size_t i = 0; i < r->pending_len;) {
+    const Pending *p = &r->pending[i];
+    if (p->done == node.id || p->dead == node.id) {
+      if (p->done == node.id) finish(r, p->match);
+      r->pending[i] = r->pending[--r->pending_len];
+    } else {
+      i++;
+    }
+  }
+  const int16_t *rules = st->rules_by_type + (size_t)type * RULES_PER_TYPE;
+  for (int k = 0; k < RULES_PER_TYPE && rules[k] >= 0; k++) {
+    const Rule *rule = &st->rules[rules[k]];
+    if (rule->parent >= 0 && parent != rule->parent) continue;
+    Match m = {node, ts_node_start_byte(node), rule->capture, rule->pattern, 0};
+    if (rule->field == 0) {
+      finish(r, m);
+      continue;
+    }
+    if (r->pending_len == r->pending_cap) {
+      size_t next = r->pending_cap ? r->pending_cap * 2 : 16;
+      Pending *p = realloc(r->pending, next * sizeof(Pending));
+      if (!p) continue;
+      r->pending = p;
+      r->pending_cap = next;
+    }
+    Pending *p = &r->pending[r->pending_len++];
+    p->match = m;
+    p->depth = depth;
+    match_end(st, rule, node, &p->done, &p->dead);
+  }
+  release(st, r);
+}
+
+/* Leaving a node ends the matches still waiting on its children. */
+static void leave_node(State *st, Release *r, uint32_t depth) {
+  int dropped = 0;
+  for (size_t i = 0; i < r->pending_len;) {
+    if (r->pending[i].depth == depth) {
+      r->pending[i] = r->pending[--r->pending_len];
+      dropped = 1;
+    } else {
+      i++;
+    }
+  }
+  if (dropped) release(st, r);
+}
+
+/* One depth-first pass over the tree; the captures land in st->matches in the cursor's order. */
+static void match_tree(State *st, TSNode root) {
+  TSTreeCursor cursor = ts_tree_cursor_new(root);
+  IntBuf *parents = &st->parents;
+  parents->len = 0;
+  Release r = {0};
+  int32_t parent = -1;
+  uint32_t depth = 0;
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(&cursor);
+    int32_t type = st->canon[ts_node_symbol(node)];
+    if (st->rules_by_type[(size_t)type * RULES_PER_TYPE] >= 0 || r.pending_len > 0)
+      enter_node(st, &r, node, type, parent, depth);
+    if (ts_tree_cursor_goto_first_child(&cursor)) {
+      buf_push(parents, parent);
+      parent = type;
+      depth++;
+      continue;
+    }
+    for (;;) {
+      if (r.pending_len > 0) leave_node(st, &r, depth);
+      if (ts_tree_cursor_goto_next_sibling(&cursor)) break;
+      if (!ts_tree_cursor_goto_parent(&cursor)) {
+        release(st, &r);
+        ts_tree_cursor_delete(&cursor);
+        free(r.held);
+        free(r.pending);
+        return;
+      }
+      parent = parents->data[--parents->len];
+      depth--;
+    }
+  }
+}
+
 /* ---- N-API glue ---- */
 
 #define CHECK(call)                                                                    \
@@ -274,6 +668,11 @@ static void free_state(napi_env env, void *data, void *hint) {
   free(st->seen.values);
   free(st->utf16);
   free(st->stack.data);
+  free(st->rules);
+  free(st->rules_by_type);
+  free(st->matches);
+  free(st->parents.data);
+  if (st->field_cursor_ready) ts_tree_cursor_delete(&st->field_cursor);
   free(st);
 }
 
@@ -308,11 +707,13 @@ static napi_value named_property(napi_env env, napi_value object, const char *na
   return value;
 }
 
-/* The one argument of a call and this thread's state (NULL before configure). */
-static int read_call(napi_env env, napi_callback_info info, napi_value *arg, State **st) {
-  size_t argc = 1;
+/* The arguments of a call (at least one, at most `max`; missing ones undefined) and this
+ * thread's state (NULL before configure). */
+static int read_call(napi_env env, napi_callback_info info, napi_value *arg, size_t max,
+                     State **st) {
+  size_t argc = max;
   if (napi_get_cb_info(env, info, &argc, arg, NULL, NULL) != napi_ok || argc < 1) {
-    napi_throw_error(env, NULL, "k8s-read native: one argument expected");
+    napi_throw_error(env, NULL, "k8s-read native: an argument expected");
     return 0;
   }
   *st = NULL;
@@ -327,7 +728,7 @@ static int read_call(napi_env env, napi_callback_info info, napi_value *arg, Sta
 static napi_value configure(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   State *st;
-  if (!read_call(env, info, argv, &st)) return NULL;
+  if (!read_call(env, info, argv, 1, &st)) return NULL;
   if (st) {
     napi_throw_error(env, NULL, "k8s-read native: configure() runs once per thread");
     return NULL;
@@ -341,8 +742,8 @@ static napi_value configure(napi_env env, napi_callback_info info) {
   uint32_t error_offset = 0;
   TSQueryError error_type = TSQueryErrorNone;
   st->query = ts_query_new(language, query_source, (uint32_t)query_len, &error_offset, &error_type);
-  free(query_source);
   if (!st->query) {
+    free(query_source);
     char message[128];
     snprintf(message, sizeof message, "k8s-read native: query error %d at offset %u",
              (int)error_type, error_offset);
@@ -422,6 +823,8 @@ static napi_value configure(napi_env env, napi_callback_info info) {
     napi_create_string_utf8(env, buf, n, &js);
     napi_set_element(env, capture_names, c, js);
   }
+  setup_rules(st, language, query_source);
+  free(query_source);
   CHECK(napi_set_instance_data(env, st, free_state, NULL));
 
   napi_value result;
@@ -430,6 +833,9 @@ static napi_value configure(napi_env env, napi_callback_info info) {
   napi_set_named_property(env, result, "typeNames", type_names);
   napi_set_named_property(env, result, "typeNamed", type_named);
   napi_set_named_property(env, result, "fieldNames", field_names);
+  napi_value fast;
+  napi_get_boolean(env, st->fast, &fast);
+  napi_set_named_property(env, result, "matcher", fast);
   return result;
 }
 
@@ -451,9 +857,9 @@ static napi_value to_int32_array(napi_env env, const IntBuf *b) {
  * named child count, parent's comments (count, pairs).
  */
 static napi_value parse(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
+  napi_value argv[2];
   State *st;
-  if (!read_call(env, info, argv, &st)) return NULL;
+  if (!read_call(env, info, argv, 2, &st)) return NULL;
   if (!st) {
     napi_throw_error(env, NULL, "k8s-read native: configure() first");
     return NULL;
@@ -497,13 +903,27 @@ static napi_value parse(napi_env env, napi_callback_info info) {
   st->nodes.len = st->captures.len = st->docs.len = st->errors.len = 0;
   set_reset(&st->seen, length / 16 + 64);
 
-  ts_query_cursor_exec(st->query_cursor, st->query, root);
-  TSQueryMatch match;
-  uint32_t capture_index;
-  while (ts_query_cursor_next_capture(st->query_cursor, &match, &capture_index)) {
-    TSQueryCapture capture = match.captures[capture_index];
-    TSNode node = capture.node;
-    uint32_t id = capture.index;
+  /* The second argument (true) runs the query on tree-sitter's cursor even when the matcher
+   * knows every pattern: the tests compare the two. */
+  bool use_query = false;
+  napi_valuetype second = napi_undefined;
+  if (napi_typeof(env, argv[1], &second) == napi_ok && second == napi_boolean)
+    napi_get_value_bool(env, argv[1], &use_query);
+  st->match_len = 0;
+  if (st->fast && !use_query) {
+    match_tree(st, root);
+  } else {
+    ts_query_cursor_exec(st->query_cursor, st->query, root);
+    TSQueryMatch match;
+    uint32_t capture_index;
+    while (ts_query_cursor_next_capture(st->query_cursor, &match, &capture_index)) {
+      TSQueryCapture capture = match.captures[capture_index];
+      push_match(st, capture.node, capture.index, match.pattern_index);
+    }
+  }
+  for (size_t m = 0; m < st->match_len; m++) {
+    TSNode node = st->matches[m].node;
+    uint32_t id = st->matches[m].capture;
     int32_t index = -1;
     if (!st->skip_capture[id]) {
       int32_t type = st->canon[ts_node_symbol(node)];

@@ -153,9 +153,11 @@ export class LinkOutput {
       if (!left) return null;
       return left.map((alt) => alt.map((p) => packageId.get(p) ?? -1).join(',')).join('|');
     };
-    // Calls into unindexed packages first, then interface methods and slots (ids in that order).
-    const order = [...this.pending].sort((a, b) => rankOf(a.callee) - rankOf(b.callee));
-    for (const p of order) {
+    // Calls into unindexed packages first, then interface methods and slots (ids in that order),
+    // each in the order added: a partition, not a sort (~320k edges on Kubernetes).
+    const byRank: PendingEdge[][] = [[], [], [], []];
+    for (const p of this.pending) byRank[rankOf(p.callee)]!.push(p);
+    for (const p of byRank.flat()) {
       const c = p.callee;
       if (c === null) p.row.callee = null;
       else if (typeof c === 'string') p.row.callee = idOf(`ext:${c}`, () => externalSymbol(c));

@@ -8,11 +8,11 @@ import path from 'node:path';
 import { decodeFacts } from '../index/facts-codec.js';
 import type { IndexProgress, ParsedTree } from '../index/index-repository.js';
 import type { Store } from '../store/db.js';
-import { findTree, loadBlobs, replaceTree } from '../store/index-store.js';
-import { LINK_VERSION, linkModel } from './link.js';
+import { findTree, loadBlobs, replaceTree, type TreeReplacement } from '../store/index-store.js';
+import { finishLink, LINK_VERSION, startLink, type LinkStart } from './link.js';
 import { FACTS_VERSION } from '../index/facts.js';
-import { buildModel, fixImportNames, type ModelInput } from './model.js';
-import { loadFrameworkRules, rulesDir } from './rules.js';
+import { buildModel, fixImportNames, type ModelInput, type ProgramModel } from './model.js';
+import { loadFrameworkRules, rulesDir, type FrameworkRule } from './rules.js';
 
 export interface LinkTreeOptions {
   store: Store;
@@ -51,14 +51,18 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     }
   }
   progress({ phase: 'link', done: 0, total: parsed.files.length, bytes: 0 });
-  const { link, packageOf, excluded, counts, t1 } = await loadAndLink(
-    store,
-    parsed,
-    options.rules ?? [],
-  );
-  const t2 = performance.now();
-  progress({ phase: 'write', done: 0, total: link.edges.length, bytes: 0 });
+  // Before anything is written: a rules file that cannot be read fails here.
+  const rules = loadFrameworkRules(options.rules ?? []);
+  // No local of this (async) function holds the model: it lives on only in `loaded.start`, which
+  // the link drops once its rows are made, so collections during the rest of the write walk less.
+  const loaded: LoadedModel = await loadModel(store, parsed);
+  const t1 = performance.now();
+  const early = startWithRows(loaded, rules, parsed);
+  let linkMs = performance.now() - t1;
+  const { modelCounts } = loaded;
   const tree = parsed.tree;
+  let counts: Record<string, number> = {};
+  const t2 = performance.now();
   const treeId = await replaceTree(store, {
     root: tree.root,
     commit: tree.commit,
@@ -66,39 +70,73 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     version: tree.version,
     module: tree.layout.rootModule,
     remote: tree.remote,
-    summary: {
-      ...counts,
-      fingerprint,
-      importPaths: tree.importPaths,
-      dependencies: tree.dependencies,
+    early,
+    link: async () => {
+      const t = performance.now();
+      const link = await finishLink(loaded.start!);
+      loaded.start = undefined;
+      linkMs += performance.now() - t;
+      progress({ phase: 'write', done: 0, total: link.edges.length, bytes: 0 });
+      counts = { ...link.counts, ...modelCounts };
+      return {
+        summary: {
+          ...counts,
+          fingerprint,
+          importPaths: tree.importPaths,
+          dependencies: tree.dependencies,
+        },
+        symbols: link.symbols,
+        edges: link.edges,
+        bindings: link.bindings,
+        made: link.made,
+      };
     },
-    files: parsed.files.map((f) => ({
-      path: f.path,
-      blob: f.blob,
-      package: packageOf.get(f.path) ?? null,
-      status: excluded.has(f.path) && f.status === 'ok' ? 'excluded' : f.status,
-    })),
-    symbols: link.symbols,
-    edges: link.edges,
-    bindings: link.bindings,
-    packages: link.packages,
-    made: link.made,
-    details: link.details,
   });
   const t3 = performance.now();
   return {
     treeId,
     unchanged: false,
     counts,
-    timings: { loadMs: t1 - t0, linkMs: t2 - t1, writeMs: t3 - t2 },
+    // The write of the declarations runs beside the link: `write` is what it adds to the link.
+    timings: { loadMs: t1 - t0, linkMs, writeMs: t3 - t2 - (linkMs - (t2 - t1)) },
   };
 }
 
 /**
- * Loads the facts and links them. The facts and the model stay inside this function, so they are
- * garbage by the time the (long) write runs: collections during the write then walk ~1 GB less.
+ * Starts the link (in `loaded.start`, which takes the model over) and hands back the rows known
+ * already, for the store to write and drop during the rest: no local holds either.
  */
-async function loadAndLink(store: Store, parsed: ParsedTree, extraRules: readonly string[]) {
+function startWithRows(
+  loaded: LoadedModel,
+  rules: readonly FrameworkRule[],
+  parsed: ParsedTree,
+): TreeReplacement['early'] {
+  const { start, rows } = startLink(loaded.model!, rules);
+  loaded.start = start;
+  loaded.model = undefined;
+  const files = parsed.files.map((f) => ({
+    path: f.path,
+    blob: f.blob,
+    package: loaded.packageOf.get(f.path) ?? null,
+    status: loaded.excluded.has(f.path) && f.status === 'ok' ? 'excluded' : f.status,
+  }));
+  return { files, ...rows };
+}
+
+interface LoadedModel {
+  model?: ProgramModel;
+  /** The link's first part, once made (it holds the model). */
+  start?: LinkStart;
+  packageOf: Map<string, string>;
+  excluded: Set<string>;
+  modelCounts: Record<string, number>;
+}
+
+/**
+ * Decodes the facts and builds the model. The facts live
+ * on only in the model, which the link drops once its rows are made.
+ */
+async function loadModel(store: Store, parsed: ParsedTree): Promise<LoadedModel> {
   // Blobs parsed by this run are still in memory; the others are read back from the database.
   const stored = [
     ...new Set(parsed.files.flatMap((f) => (parsed.facts.has(f.blob) ? [] : [f.blob]))),
@@ -111,16 +149,13 @@ async function loadAndLink(store: Store, parsed: ParsedTree, extraRules: readonl
     inputs.push({ path: f.path, facts: decodeFacts(encoded) });
   }
   blobs.clear();
-  // Decoded now; a later link of the same parse reads them from the database.
+  // Used now; a later link of the same parse reads them from the database.
   parsed.facts.clear();
-  const t1 = performance.now();
   const model = buildModel(inputs, parsed.tree.layout);
   fixImportNames(model);
-  const link = linkModel(model, loadFrameworkRules(extraRules));
   const packageOf = new Map<string, string>();
   for (const file of model.files) packageOf.set(file.path, file.pkg.path);
-  const counts = {
-    ...link.counts,
+  const modelCounts = {
     files: parsed.files.length,
     packages: model.packages.size,
     functions: model.funcs.filter((f) => f.fact.kind === 'func').length,
@@ -131,7 +166,7 @@ async function loadAndLink(store: Store, parsed: ParsedTree, extraRules: readonl
     // Files tree-sitter could not parse whole: their facts outside the errors are kept.
     syntaxErrors: parsed.files.filter((f) => f.status === 'syntax').length,
   };
-  return { link, packageOf, excluded: new Set(model.excluded.keys()), counts, t1 };
+  return { model, packageOf, excluded: new Set(model.excluded.keys()), modelCounts };
 }
 
 /** Same files with the same contents, the same facts format and the same rules: same link. */

@@ -18,28 +18,76 @@ import { TypeChecker, type Ctx } from './type-checker.js';
 import { deref, parseType, typeKey, type GoType } from './types.js';
 import { fieldKey, ValueFlow, type FieldSlot, type Slot, type SourceRef } from './value-flow.js';
 
+/** The rows a link makes besides those of its start (DeclarationRows). */
 export interface LinkResult {
+  /** Callees that are no declaration of the index (external functions, interface methods, slots). */
   symbols: SymbolInsert[];
   edges: EdgeInsert[];
   bindings: BindingInsert[];
-  packages: PackageInsert[];
   /** Named types and the packages that construct them (composite literals, `new`). */
   made: { type: string; package: number }[];
-  details: { symbol: string; kind: string; payload: string }[];
   counts: Record<string, number>;
+}
+
+/** Rows of what the model declares, which need no call resolved. */
+export interface DeclarationRows {
+  /** Functions, types and values, ids from 0. */
+  symbols: SymbolInsert[];
+  details: { symbol: string; kind: string; payload: string }[];
+  packages: PackageInsert[];
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
 export const LINK_VERSION = 38;
 
-export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]): LinkResult {
+/** Files linked between two turns of the event loop (see finishLink). */
+const FILES_PER_TURN = 32;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The first part of a link: the type checker, the stores into fields and variables, and the rows
+ * that need nothing more, which the store can write while finishLink resolves the calls (and drop
+ * once written: `start` keeps none of them).
+ */
+export interface LinkStart {
+  model: ProgramModel;
+  rules: readonly FrameworkRule[];
+  types: TypeChecker;
+  flow: ValueFlow;
+  /** Id of the first symbol after the declarations. */
+  nextId: number;
+  packageId: ReadonlyMap<string, number>;
+}
+
+export function startLink(
+  model: ProgramModel,
+  rules: readonly FrameworkRule[],
+): { start: LinkStart; rows: DeclarationRows } {
   const types = new TypeChecker(model, externalTypes(rules));
   const flow = new ValueFlow(types);
   flow.collectStores();
+  const rows = declarationRows(model, types, flow);
+  const packageId = new Map(rows.packages.map((p) => [p.path, p.id]));
+  return {
+    start: { model, rules, types, flow, nextId: rows.symbols.length, packageId },
+    rows,
+  };
+}
+
+/**
+ * Resolves every call site and returns the rows it makes (after startLink's). It gives the
+ * event loop a turn every few files: the store writes startLink's rows meanwhile, a batch at a
+ * time, on SQLite's thread (on the other core).
+ */
+export async function finishLink(start: LinkStart): Promise<LinkResult> {
+  const { model, rules, types, flow } = start;
 
   // Pass 1: what flows into parameters, from direct calls (function values passed as arguments).
   const dynamic: { call: CallFact; ctx: Ctx }[] = [];
+  let files = 0;
   for (const file of model.files) {
+    if (++files % FILES_PER_TURN === 0) await nextTurn();
     for (const call of file.facts.calls) {
       const ctx: Ctx = { file, fn: call.fn, line: call.line };
       const direct = types.directCallees(call.callee, ctx);
@@ -81,6 +129,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
   };
 
   for (const file of model.files) {
+    if (++files % FILES_PER_TURN === 0) await nextTurn();
     for (const call of file.facts.calls) {
       if (call.fn < 0) continue;
       const caller = model.funcs[file.funcIds[call.fn] ?? -1];
@@ -165,7 +214,7 @@ export function linkModel(model: ProgramModel, rules: readonly FrameworkRule[]):
     for (const f of fieldsOf(receiver)) out.bind(sender, line, 0, receiver, f, f, ALWAYS);
   });
   for (const h of handlers) h.finish?.();
-  return toRows(model, types, flow, out, counts);
+  return toRows(start, out, counts);
 }
 
 function primaryOf(res: CallResolution): string | undefined {
@@ -323,13 +372,15 @@ function bindArguments(
   }
 }
 
-function toRows(
+/**
+ * Rows of what the model declares: symbols of functions, types and values (ids in that order),
+ * the details of types, and who stores what into each field and package-level variable.
+ */
+function declarationRows(
   model: ProgramModel,
   types: TypeChecker,
   flow: ValueFlow,
-  out: LinkOutput,
-  counts: Record<string, number>,
-): LinkResult {
+): DeclarationRows {
   const symbols: SymbolInsert[] = [];
   for (const f of model.funcs) {
     symbols.push({
@@ -347,7 +398,7 @@ function toRows(
     });
   }
   let nextId = model.funcs.length;
-  const details: LinkResult['details'] = [];
+  const details: DeclarationRows['details'] = [];
   for (const pkg of model.packages.values()) {
     for (const decl of pkg.types.values()) {
       const f = decl.fact;
@@ -473,21 +524,21 @@ function toRows(
     });
   }
 
-  const packages = packageRows(model);
-  const packageId = new Map(packages.map((p) => [p.path, p.id]));
+  return { symbols, details, packages: packageRows(model) };
+}
+
+function toRows(start: LinkStart, out: LinkOutput, counts: Record<string, number>): LinkResult {
+  const { model, types, packageId } = start;
   const implied = importClosures(model);
-  const rows = out.finish(nextId, packageId, implied);
-  symbols.push(...rows.symbols);
+  const rows = out.finish(start.nextId, packageId, implied);
   counts.edges = rows.edges.length;
   counts.frameworkEdges = out.framework;
   counts.bindings = rows.bindings.length;
   return {
-    symbols,
+    symbols: rows.symbols,
     edges: rows.edges,
     bindings: rows.bindings,
-    packages,
     made: madeTypes(model, types, packageId),
-    details,
     counts,
   };
 }

@@ -208,6 +208,16 @@ export interface PackageRow {
   imports: string[];
 }
 
+/** What the link adds to the rows known before it. */
+export interface LinkedRows {
+  summary: unknown;
+  /** Symbols after those of TreeReplacement (ids after theirs). */
+  symbols: SymbolInsert[];
+  edges: EdgeInsert[];
+  bindings: BindingRow[];
+  made: { type: string; package: number }[];
+}
+
 export interface TreeReplacement {
   root: string;
   commit: string | null;
@@ -215,14 +225,18 @@ export interface TreeReplacement {
   version: string | null;
   module: string | null;
   remote: string | null;
-  summary: unknown;
-  files: FileRow[];
-  symbols: SymbolInsert[];
-  edges: EdgeInsert[];
-  bindings: BindingRow[];
-  packages: PackageRow[];
-  made: { type: string; package: number }[];
-  details: { symbol: string; kind: string; payload: string }[];
+  /**
+   * Rows known before the link, written while it runs. replaceTree takes them over: each list is
+   * emptied once written, so its memory goes back during the link.
+   */
+  early: {
+    files: FileRow[];
+    symbols: SymbolInsert[];
+    packages: PackageRow[];
+    details: { symbol: string; kind: string; payload: string }[];
+  };
+  /** Runs the link and returns the rest of the rows. */
+  link: () => Promise<LinkedRows>;
 }
 
 /** Replaces everything derived for one tree at once: readers see the old index or the new one. */
@@ -256,56 +270,59 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
         await store.run(`DELETE FROM ${table} WHERE tree = ?`, [old.id]);
       }
     }
-    const values = [
-      t.commit,
-      t.dirty ? 1 : 0,
-      t.version,
-      t.module,
-      t.remote,
-      new Date().toISOString(),
-      JSON.stringify(t.summary),
-    ];
-    let id: number;
-    if (old) {
-      await store.run(
-        'UPDATE trees SET commit_sha = ?, dirty = ?, version = ?, module = ?, remote = ?, indexed_at = ?, summary = ? WHERE id = ?',
-        [...values, old.id],
+    // A new tree's row is made now for its id, and filled in with the rest at the end.
+    const id =
+      old?.id ??
+      (
+        await store.run("INSERT INTO trees (root, indexed_at, summary) VALUES (?, '', '{}')", [
+          t.root,
+        ])
+      ).lastID;
+    // The rows known before the link (half of what is written) go in while it runs: SQLite
+    // writes a batch on its thread (the other core) while the link goes on here, and the next
+    // batch goes when the link gives the event loop a turn.
+    const e = t.early;
+    const written = {
+      files: e.files.length,
+      symbols: e.symbols.length,
+      packages: e.packages.length,
+      details: e.details.length,
+    };
+    const early = (async () => {
+      await store.insertJsonRows(
+        `INSERT INTO files (tree, path, blob, package, status) SELECT ${id}, value->>0, value->>1, value->>2, value->>3 FROM json_each(?)`,
+        e.files.map((f) => [f.path, f.blob, f.package, f.status]),
       );
-      id = old.id;
-    } else {
-      const r = await store.run(
-        'INSERT INTO trees (commit_sha, dirty, version, module, remote, indexed_at, summary, root) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-        [...values, t.root],
+      e.files = [];
+      await store.insertJsonRows(
+        `INSERT INTO packages (tree, id, path, name, dir, imports) SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(?)`,
+        e.packages.map((p) => [p.id, p.path, p.name, p.dir, JSON.stringify(p.imports)]),
       );
-      id = r.lastID;
+      e.packages = [];
+      await store.insertJsonRows(insertSymbols(id), symbolValues(e.symbols));
+      e.symbols = [];
+      await store.insertJsonRows(
+        `INSERT INTO details (tree, symbol, kind, payload) SELECT ${id}, value->>0, value->>1, value->>2 FROM json_each(?)`,
+        e.details.map((d) => [d.symbol, d.kind, d.payload]),
+      );
+      e.details = [];
+    })();
+    // Observed at once: it may fail while the link runs, before anything awaits it.
+    early.catch(() => undefined);
+    let linked: LinkedRows;
+    try {
+      linked = await t.link();
+    } finally {
+      // Nothing else may run on the connection (nor roll back) before these are done.
+      await early.catch(() => undefined);
     }
-    await store.insertJsonRows(
-      `INSERT INTO files (tree, path, blob, package, status) SELECT ${id}, value->>0, value->>1, value->>2, value->>3 FROM json_each(?)`,
-      t.files.map((f) => [f.path, f.blob, f.package, f.status]),
-    );
-    await store.insertJsonRows(
-      `INSERT INTO symbols (tree, id, symbol, name, kind, package, file, line, end_line, col, detail, doc)
-       SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10
-       FROM json_each(?)`,
-      t.symbols.map((s) => [
-        s.id,
-        s.symbol,
-        s.name,
-        s.kind,
-        s.package,
-        s.file,
-        s.line,
-        s.endLine,
-        s.col,
-        s.detail,
-        s.doc,
-      ]),
-    );
+    await early;
+    await store.insertJsonRows(insertSymbols(id), symbolValues(linked.symbols));
     await store.insertJsonRows(
       `INSERT INTO edges (tree, caller, callee, kind, via, rank, file, line, col, expr, needs)
        SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9
        FROM json_each(?)`,
-      t.edges.map((e) => [
+      linked.edges.map((e) => [
         e.caller,
         e.callee,
         e.kind,
@@ -323,32 +340,57 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
       `INSERT INTO bindings (tree, caller, line, col, callee, slot, value, needs)
        SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6
        FROM json_each(?)`,
-      t.bindings.map((b) => [b.caller, b.line, b.col, b.callee, b.slot, b.value, b.needs]),
+      linked.bindings.map((b) => [b.caller, b.line, b.col, b.callee, b.slot, b.value, b.needs]),
       20000,
-    );
-    await store.insertJsonRows(
-      `INSERT INTO packages (tree, id, path, name, dir, imports) SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(?)`,
-      t.packages.map((p) => [p.id, p.path, p.name, p.dir, JSON.stringify(p.imports)]),
     );
     await store.insertJsonRows(
       `INSERT INTO made (tree, type, package) SELECT ${id}, value->>0, value->>1 FROM json_each(?)`,
-      t.made.map((m) => [m.type, m.package]),
+      linked.made.map((m) => [m.type, m.package]),
       20000,
     );
-    await store.insertJsonRows(
-      `INSERT INTO details (tree, symbol, kind, payload) SELECT ${id}, value->>0, value->>1, value->>2 FROM json_each(?)`,
-      t.details.map((d) => [d.symbol, d.kind, d.payload]),
+    await store.run(
+      'UPDATE trees SET commit_sha = ?, dirty = ?, version = ?, module = ?, remote = ?, indexed_at = ?, summary = ? WHERE id = ?',
+      [
+        t.commit,
+        t.dirty ? 1 : 0,
+        t.version,
+        t.module,
+        t.remote,
+        new Date().toISOString(),
+        JSON.stringify(linked.summary),
+        id,
+      ],
     );
     await recordTreeRows(store, id, {
-      files: t.files.length,
-      symbols: t.symbols.length,
-      edges: t.edges.length,
-      bindings: t.bindings.length,
-      packages: t.packages.length,
-      made: t.made.length,
-      details: t.details.length,
+      files: written.files,
+      symbols: written.symbols + linked.symbols.length,
+      edges: linked.edges.length,
+      bindings: linked.bindings.length,
+      packages: written.packages,
+      made: linked.made.length,
+      details: written.details,
     });
     await store.exec(readSql('indexes.sql'));
     return id;
   });
 }
+
+const insertSymbols = (tree: number) =>
+  `INSERT INTO symbols (tree, id, symbol, name, kind, package, file, line, end_line, col, detail, doc)
+   SELECT ${tree}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10
+   FROM json_each(?)`;
+
+const symbolValues = (symbols: readonly SymbolInsert[]) =>
+  symbols.map((s) => [
+    s.id,
+    s.symbol,
+    s.name,
+    s.kind,
+    s.package,
+    s.file,
+    s.line,
+    s.endLine,
+    s.col,
+    s.detail,
+    s.doc,
+  ]);

@@ -1,0 +1,130 @@
+/**
+ * The native matcher (src/native/capture-walk.c) finds the captures of queries/go in one pass over
+ * the tree instead of on tree-sitter's query cursor: it must know every pattern, and hand back
+ * exactly what the cursor does (the same captures in the same order, so the same walked nodes and
+ * doc comments) on every fixture and on the orders the cursor has rules for.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { walkRules } from '../../src/index/light-node.js';
+import { nativeParser, type NativeParse } from '../../src/index/native.js';
+
+const fixturesDir = path.resolve(import.meta.dirname, '..', '..', 'fixtures');
+
+function goFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return goFiles(p);
+    return e.name.endsWith('.go') ? [p] : [];
+  });
+}
+
+const plain = (p: NativeParse) => ({
+  nodes: [...p.nodes],
+  captures: [...p.captures],
+  docs: [...p.docs],
+  errors: [...p.errors],
+  lines: p.lines,
+  hasError: p.hasError,
+});
+
+// Orders the cursor decides by pattern index or by depth: a send whose channel is a call (the call
+// starts where the send does), chained calls starting at one byte, closures called in place,
+// composite literals keyed after unkeyed elements, generic calls in go and defer, comments.
+const tricky = `// Package p is tricky.
+//go:build linux
+
+package p
+
+import (
+	"fmt"
+	ctrl "sigs.k8s.io/controller-runtime"
+)
+
+// T is documented.
+type (
+	// A is in a group.
+	A struct{ F func() }
+	B = A
+)
+
+const c, d = 1, 2
+
+var (
+	// v is documented.
+	v = map[string]func(){"a": func() {}}
+	w = []A{{F: nil}, A{F: func() {}}}
+)
+
+func (a *A) Out() chan int { return nil }
+
+func run[T any](x T) {}
+
+func f(a *A, ch chan int, x interface{}) {
+	a.Out() <- 1
+	_ = !func() bool { a.Out() <- 2; return true }()
+	switch x.(type) {
+	case int:
+		a.Out() <- 3
+	}
+	<-a.Out()
+	fmt.Sprintf("%d", 1).String().Len()
+	func() { defer a.F() }()
+	go run[int](1)
+	defer run[string]("x")
+	go func() { ch <- <-ch }()
+	switch y := x.(type) {
+	case int:
+		_ = y
+	}
+	for k, v := range map[int]int{1: 2} {
+		_, _ = k, v
+	}
+	s := []interface{}{1, 2: A{F: a.F}}
+	a.F, s[0] = nil, ctrl.Log
+	_ = fmt.Errorf
+	return
+}
+`;
+
+describe('native matcher', () => {
+  const { parse, names } = nativeParser(walkRules);
+
+  it('knows every pattern of queries/go', () => {
+    expect(names.matcher).toBe(true);
+  });
+
+  it('hands back what the query cursor does on every fixture', () => {
+    const files = goFiles(fixturesDir);
+    expect(files.length).toBeGreaterThan(100);
+    for (const file of files) {
+      const bytes = readFileSync(file);
+      expect({ file, ...plain(parse(bytes)) }).toEqual({ file, ...plain(parse(bytes, true)) });
+    }
+  });
+
+  it('orders captures as the query cursor does where nodes start together', () => {
+    const bytes = Buffer.from(tricky, 'utf8');
+    const fast = parse(bytes);
+    expect(plain(fast)).toEqual(plain(parse(bytes, true)));
+    const captured = [];
+    for (let i = 0; i < fast.captures.length; i += 5)
+      captured.push(names.captureNames[fast.captures[i]!]);
+    // A send whose channel is a call starting at the same byte: the cursor hands out the send as
+    // soon as it is entered (also under \`!\`, a unary expression whose operator already says it is
+    // no receive); but inside a type switch with no alias (a match unfinished till its closing
+    // brace) both wait, and come out by pattern index: the call first.
+    const sends = captured.flatMap((c, i) => (c === 'reference.send' ? [i] : []));
+    expect(sends).toHaveLength(4); // the last in `go func() { ch <- <-ch }()`
+    expect(captured.slice(sends[0], sends[0]! + 2)).toEqual(['reference.send', 'reference.call']);
+    expect(captured.slice(sends[1], sends[1]! + 2)).toEqual(['reference.send', 'reference.call']);
+    expect(captured.slice(sends[2]! - 1, sends[2]! + 1)).toEqual([
+      'reference.call',
+      'reference.send',
+    ]);
+    expect(captured.filter((c) => c === 'reference.call.go')).toHaveLength(2);
+    // Keyed literals, and those with unkeyed elements (the slice literal `[]A{{F: nil}, ...}`).
+    expect(captured.filter((c) => c === 'reference.composite')).toHaveLength(7);
+  });
+});
