@@ -6,7 +6,15 @@
  * slower start.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { NoiseRules } from '../resolve/rules.js';
 import { rulesDir } from '../shared/rules-dir.js';
@@ -45,9 +53,10 @@ export async function loadTraceRules(ctx: CliContext, dir = rulesDir): Promise<T
 /** `<cache>/rules/<hash of the files>.json`, or undefined when a file or the cache is unusable. */
 function cachePath(ctx: CliContext, files: readonly string[]): string | undefined {
   try {
+    // By content alone: two installs with the same rules share an entry.
     const hash = createHash('sha1').update(`k8s-read trace rules ${FORMAT}\0`);
     for (const file of files)
-      hash.update(file).update('\0').update(readFileSync(file)).update('\0');
+      hash.update(path.basename(file)).update('\0').update(readFileSync(file)).update('\0');
     return path.join(cacheDir(ctx), 'rules', `${hash.digest('hex')}.json`);
   } catch {
     // An unreadable rules file is reported by the validating path; an unusable cache directory
@@ -73,7 +82,13 @@ function readCache(file: string): TraceRules | undefined {
   return undefined;
 }
 
-/** Written whole or not at all (a rename), and the stale entries of earlier rules removed. */
+/** Entries kept: rules of other installs or versions on this machine, not each one's edits forever. */
+const KEPT = 8;
+
+/**
+ * Written whole or not at all (a rename); past KEPT entries, the least recently written go (two
+ * installs with different rules would otherwise remove each other's entry on every trace).
+ */
 function writeCache(file: string, rules: TraceRules): void {
   try {
     const dir = path.dirname(file);
@@ -81,9 +96,11 @@ function writeCache(file: string, rules: TraceRules): void {
     const temp = `${file}.${process.pid}.tmp`;
     writeFileSync(temp, JSON.stringify(rules));
     renameSync(temp, file);
-    for (const other of readdirSync(dir))
-      if (other !== path.basename(file) && other.endsWith('.json'))
-        rmSync(path.join(dir, other), { force: true });
+    const entries = readdirSync(dir)
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => ({ name, at: statSync(path.join(dir, name)).mtimeMs }))
+      .sort((a, b) => b.at - a.at || (a.name === path.basename(file) ? -1 : 1));
+    for (const old of entries.slice(KEPT)) rmSync(path.join(dir, old.name), { force: true });
   } catch {
     // A read-only or full cache directory: the next trace validates again.
   }

@@ -51,18 +51,42 @@ describe('trace rules', () => {
     expect((await loadTraceRules(ctx, dir)).noise.packages).toContain('example.com/marker');
   });
 
-  it('are validated again when a file changes, and the stale entry goes', async () => {
+  it('are validated again when a file changes; the oldest entries go past eight', async () => {
     const { dir, ctx, cached } = setup();
     await loadTraceRules(ctx, dir);
     const before = cached();
     const noise = path.join(dir, 'noise.yaml');
-    writeFileSync(
-      noise,
-      readFileSync(noise, 'utf8').replace('packages:\n', 'packages:\n  - example.com/edited\n'),
-    );
-    expect((await loadTraceRules(ctx, dir)).noise.packages).toContain('example.com/edited');
+    const original = readFileSync(noise, 'utf8');
+    const edit = (n: number) =>
+      writeFileSync(
+        noise,
+        original.replace('packages:\n', `packages:\n  - example.com/edited${n}\n`),
+      );
+    edit(1);
+    expect((await loadTraceRules(ctx, dir)).noise.packages).toContain('example.com/edited1');
+    expect(cached()).toHaveLength(2);
+    expect(cached()).toEqual(expect.arrayContaining(before));
+    for (let n = 2; n <= 10; n++) {
+      edit(n);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect((await loadTraceRules(ctx, dir)).noise.packages).toContain(`example.com/edited${n}`);
+    }
+    expect(cached()).toHaveLength(8);
+    expect(cached()).not.toEqual(expect.arrayContaining(before));
+  });
+
+  it('are one cache entry for two installs with the same rules, in different directories', async () => {
+    const { dir, ctx, cached } = setup();
+    const other = path.join(path.dirname(dir), 'other-install', 'rules');
+    cpSync(dir, other, { recursive: true });
+    await loadTraceRules(ctx, dir);
+    const file = path.join(ctx.env.XDG_CACHE_HOME, 'k8s-read', 'rules', cached()[0]!);
+    const data = JSON.parse(readFileSync(file, 'utf8'));
+    data.noise.packages.push('example.com/marker');
+    writeFileSync(file, JSON.stringify(data));
+    // The other install reads the same entry (a cache keyed by path validated again, and removed it).
+    expect((await loadTraceRules(ctx, other)).noise.packages).toContain('example.com/marker');
     expect(cached()).toHaveLength(1);
-    expect(cached()).not.toEqual(before);
   });
 
   it('survive a damaged cache entry', async () => {
