@@ -25,14 +25,14 @@ export interface LoadTraceOptions {
 
 export async function loadTrace(ctx: CliContext, options: LoadTraceOptions): Promise<Trace> {
   // The tracer's modules and rules load while the index opens.
-  const modules = traceModules(ctx);
+  const modules = loadTraceModules(ctx);
   modules.catch(() => undefined);
   const index = await openIndex(ctx, {
     ...(options.repo ? { repo: options.repo } : {}),
     ...(options.db ? { db: options.db } : {}),
   });
   try {
-    return await traceIndex(ctx, index, options);
+    return await traceIndex(ctx, index, options, modules);
   } finally {
     await index.close();
   }
@@ -46,8 +46,9 @@ export async function traceIndex(
   ctx: CliContext,
   index: Pick<OpenIndex, 'store' | 'tree'>,
   options: Omit<LoadTraceOptions, 'repo' | 'db' | 'target'> & { target: string | undefined },
+  modules = loadTraceModules(ctx),
 ): Promise<Trace> {
-  const [{ traceComponent }, { createStoreGraph }, { components, noise }] = await traceModules(ctx);
+  const [{ traceComponent }, { createStoreGraph }, { components, noise }] = await modules;
   const graph = createStoreGraph(index.store, index.tree, {
     components,
     ...(options.github ? { github: options.github } : {}),
@@ -74,15 +75,7 @@ export async function traceIndex(
   return trace;
 }
 
-const loading = new WeakMap<CliContext, ReturnType<typeof loadTraceModules>>();
-
-/** The tracer's modules and the rules a trace reads, loaded once per context. */
-function traceModules(ctx: CliContext): ReturnType<typeof loadTraceModules> {
-  let found = loading.get(ctx);
-  if (!found) loading.set(ctx, (found = loadTraceModules(ctx)));
-  return found;
-}
-
+/** The tracer's modules and the rules a trace reads. */
 function loadTraceModules(ctx: CliContext) {
   return Promise.all([
     import('../trace/trace-component.js'),
