@@ -177,7 +177,7 @@ export function receiverField(
   name: string,
   ctx: Ctx,
 ): FieldSlot | undefined {
-  if (x[0] !== 'i' || types.resolveIdent(x[1], ctx)?.k !== 'recv') return undefined;
+  if (!types.isReceiver(x, ctx)) return undefined;
   const owner = types.typeDecl(deref(types.typeOf(x, ctx)));
   return owner?.fact.kind === 'struct' ? { owner, name, elem: false, field: true } : undefined;
 }

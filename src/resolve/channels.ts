@@ -25,8 +25,7 @@ export function linkChannels(
   sameValue?: (sender: FuncRef, receiver: FuncRef, line: number) => void,
 ): void {
   const { model, flow, out, types } = link;
-  const own = (ch: Expr, ctx: Ctx) =>
-    ch[0] === 's' && ch[1][0] === 'i' && types.resolveIdent(ch[1][1], ctx)?.k === 'recv';
+  const own = (ch: Expr, ctx: Ctx) => ch[0] === 's' && types.isReceiver(ch[1], ctx);
   const receivers = new Map<string, { fn: FuncRef; needs: Needs; own: boolean }[]>();
   for (const file of model.files) {
     for (const r of file.facts.recvs) {

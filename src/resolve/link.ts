@@ -312,7 +312,7 @@ function bindFields(
   const fields = fieldsOf(callee);
   if (fields.length === 0) return;
   const x = c[1];
-  const own = x[0] === 'i' && types.resolveIdent(x[1], ctx)?.k === 'recv';
+  const own = types.isReceiver(x, ctx);
   for (const f of fields) {
     if (own) {
       out.bind(caller, call.line, call.col, callee, f, f, ALWAYS);

@@ -239,6 +239,11 @@ export class TypeChecker {
     return scope;
   }
 
+  /** Whether `x` is the receiver of the method at ctx (or of the method a closure there is in). */
+  isReceiver(x: Expr, ctx: Ctx): boolean {
+    return x[0] === 'i' && this.resolveIdent(x[1], ctx)?.k === 'recv';
+  }
+
   resolveIdent(name: string, ctx: Ctx): Binding | undefined {
     const file = ctx.file;
     let fn = ctx.fn;
