@@ -21,7 +21,7 @@ export function addTraceViewOptions(cmd: Command): Command {
   return cmd
     .option(
       '--depth <n>',
-      'how many calls deep to follow (default: 25, or 12 with --all/--focus)',
+      'how many calls deep to follow (default: 40, or 12 with --all/--focus)',
       parsePositive('--depth'),
     )
     .option('--focus <symbol>', 'keep only the paths that reach this symbol')

@@ -11,6 +11,7 @@ const schema = z.object({
     z.object({
       scope: z.array(z.string()).optional(),
       registries: z.array(z.string()).min(1).optional(),
+      follow: z.array(z.string()).min(1).optional(),
     }),
   ),
 });

@@ -30,6 +30,9 @@ export interface SpineOptions {
   always?: ReadonlySet<number>;
   /** The rows a function's unresolved calls take once its calls are listed. */
   unresolvedRows?: (id: number) => number;
+  /** Where the component's story ends (rules/components.yaml `follow`): the way to the first
+   * function of the tree whose symbol matches is shown, whatever its worth. */
+  follow?: (symbol: string) => boolean;
 }
 
 /** Hops that start code which keeps running: goroutines, the loops and callbacks frameworks run. */
@@ -181,6 +184,18 @@ export function chooseSpine(
   for (const id of tree.order)
     if (always.has(nodes[id]!.sym.id) && !open.has(id) && rows < options.budget) rows += reach(id);
 
+  // Then the way to where the component's story ends, breadth-first: the nearest function of each
+  // symbol the rules name.
+  if (options.follow) {
+    const met = new Set<number>();
+    for (const id of tree.order) {
+      const sym = nodes[id]!.sym;
+      if (met.has(sym.id) || !options.follow(sym.symbol)) continue;
+      met.add(sym.id);
+      if (!open.has(id) && rows < options.budget) rows += reach(id);
+    }
+  }
+
   // Then, again and again, the path that adds the most worth per row. Scanned in tree order, so
   // a parent's gain is known before its children's; typed arrays by node id, as this loop runs
   // once per row over every node of the tree.
@@ -267,6 +282,7 @@ function spanningTree(
   const hopValue = new Map<number, number>();
   const leaf = new Set<number>();
   const reached = new Set([rootId]);
+  const below = new Map<number, number>();
   /** Call sites (`caller@line:col`) whose first function not met before is followed. */
   const followed = new Set<string>();
   // Whether a node was reached inside code that keeps running, and how deep.
@@ -291,7 +307,7 @@ function spanningTree(
       const id = order[i]!;
       if (!expandable(id) || leaf.has(id)) continue;
       const from = nodes[id]!;
-      for (const c of callees(id, program)) {
+      for (const c of byWorthBelow(callees(id, program), program, expandable, below)) {
         if ((c.hop.via === 'map-register') !== registries && !registries) continue;
         const to = nodes[c.hop.to]!;
         const v = valueOf(c.hop, Boolean(from.dispatch), to.sym.package === from.sym.package);
@@ -368,6 +384,83 @@ function spanningTree(
   const sorted = [rootId];
   for (let i = 0; i < sorted.length; i++) sorted.push(...(children.get(sorted[i]!) ?? []));
   return { order: sorted, parent, hop, hopValue, leaf };
+}
+
+/** How many levels, and how many functions at most, `worthBelow` looks at. */
+const BELOW_LEVELS = 12;
+const BELOW_FUNCTIONS = 1500;
+/** How much more worth a later peer must lead to than the first for the view to follow it. */
+const FAR_MORE = 4;
+
+/**
+ * The peers of each call site in the resolver's rank, except that a peer leading to far more worth
+ * than the first goes first: of the routes a request dispatcher reaches, the one that leads
+ * through the registry into the storage is followed, not the first route registered (a log file
+ * handler).
+ */
+function byWorthBelow(
+  list: { hop: PHop; peer: number }[],
+  program: ProgramGraph,
+  expandable: (id: number) => boolean,
+  memo: Map<number, number>,
+): { hop: PHop; peer: number }[] {
+  const bySite = new Map<string, { hop: PHop; peer: number }[]>();
+  for (const c of list) {
+    const site = siteOf(c.hop);
+    const at = bySite.get(site);
+    if (at) at.push(c);
+    else bySite.set(site, [c]);
+  }
+  if (bySite.size === list.length) return list;
+  const worth = (id: number) => {
+    let w = memo.get(id);
+    if (w === undefined) {
+      w = worthBelow(id, program, expandable);
+      memo.set(id, w);
+    }
+    return w;
+  };
+  return [...bySite.values()].flatMap((peers) => {
+    if (peers.length === 1) return peers;
+    const first = worth(peers[0]!.hop.to);
+    let best = 0;
+    for (let i = 1; i < peers.length; i++)
+      if (worth(peers[i]!.hop.to) > worth(peers[best]!.hop.to)) best = i;
+    if (worth(peers[best]!.hop.to) < FAR_MORE * first) return peers;
+    return [peers[best]!, ...peers.filter((_, i) => i !== best)].map((c, peer) => ({
+      hop: c.hop,
+      peer,
+    }));
+  });
+}
+
+/** The worth of the hops a function reaches, breadth-first, within bounds. */
+function worthBelow(
+  start: number,
+  program: ProgramGraph,
+  expandable: (id: number) => boolean,
+): number {
+  const { nodes } = program;
+  const seen = new Set([start]);
+  let frontier = [start];
+  let sum = 0;
+  for (let level = 0; level < BELOW_LEVELS && frontier.length > 0; level++) {
+    const next: number[] = [];
+    for (const id of frontier) {
+      if (!expandable(id)) continue;
+      const from = nodes[id]!;
+      for (const h of program.hops.get(id) ?? []) {
+        const to = nodes[h.to]!;
+        if (seen.has(h.to) || to.sym.kind === 'external') continue;
+        if (seen.size >= BELOW_FUNCTIONS) return sum;
+        seen.add(h.to);
+        sum += valueOf(h, Boolean(from.dispatch), to.sym.package === from.sym.package);
+        next.push(h.to);
+      }
+    }
+    frontier = next;
+  }
+  return sum;
 }
 
 /** Where a call is made (for an interface's method, one place for all its implementations). */

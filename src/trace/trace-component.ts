@@ -55,10 +55,13 @@ export interface ComponentRules {
   scope?: string[];
   /** Directories whose registry hops (`via: map-register`) name the component's parts. */
   registries?: string[];
+  /** Where the component's story ends (symbol globs): the default view draws the way to the first
+   * function of the program that matches each, whatever rows it takes. */
+  follow?: string[];
 }
 
 export interface TraceOptions {
-  /** How many calls deep to follow. @default 25 (spine), 12 (all, focus) */
+  /** How many calls deep to follow. @default 40 (spine), 12 (all, focus) */
   depth?: number;
   /** Keep only paths that reach this symbol. */
   focus?: string;
@@ -88,7 +91,7 @@ export async function traceComponent(
 ): Promise<Trace> {
   const root = await findRoot(graph, target, options);
   const all = options.all ?? false;
-  const depthLimit = options.depth ?? (all || options.focus ? 12 : 25);
+  const depthLimit = options.depth ?? (all || options.focus ? 12 : 40);
   const maxChildren = options.maxChildren ?? 5;
   const budget = options.budget ?? 140;
   const noisePackages = options.noise?.packages ?? [];
@@ -163,6 +166,11 @@ export async function traceComponent(
     return (program.unresolved.get(id) ?? []).filter(shownUnresolved).length;
   };
 
+  // A component made of registered parts: each part's story ends there, not the component's.
+  const rules = root.program ? options.components?.[root.program.name] : undefined;
+  const follow =
+    rules?.follow && (root.through || !rules.registries) ? globs(rules.follow) : undefined;
+
   let shown: (from: number, hop: PHop) => boolean;
   if (options.focus) {
     const focusRows = await graph.findDefinitions(options.focus);
@@ -197,6 +205,7 @@ export async function traceComponent(
         budget: Math.max(budget - pathRows, maxChildren),
         maxChildren,
         unresolvedRows,
+        follow,
       });
       shown = (from, hop) => onPath(from, hop) || spine.has(hopKey(from, hop));
     }
@@ -211,6 +220,7 @@ export async function traceComponent(
       maxChildren,
       always: new Set([...parts.values()].map((p: DefinitionRow) => p.id)),
       unresolvedRows,
+      follow,
     });
     shown = (from, hop) => spine.has(hopKey(from, hop));
   }

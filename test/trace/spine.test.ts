@@ -134,3 +134,111 @@ describe('chooseSpine', () => {
     expect(shown.has(hop('dispatchWork', 'UpdatePod'))).toBe(false);
   });
 });
+
+/** A request dispatcher whose first route (by the resolver's rank) serves a log file, while a later
+ * one leads through the registry into the storage, under a server that also starts a busy loop. */
+const server: Calls = {
+  main: [
+    ['serve', 'goroutine'],
+    ['housekeeping', 'goroutine'],
+  ],
+  serve: [['dispatch', 'static']],
+  // One call site, three routes: a peer of each.
+  dispatch: [
+    ['logFileHandler', 'framework'],
+    ['versionHandler', 'framework'],
+    ['createHandler', 'framework'],
+  ],
+  createHandler: [
+    ['admit', 'interface'],
+    ['storeCreate', 'interface'],
+  ],
+  admit: [['validate', 'funcvalue']],
+  storeCreate: [
+    ['beforeCreate', 'static'],
+    ['storageCreate', 'interface'],
+  ],
+  storageCreate: [['cacherCreate', 'interface']],
+  cacherCreate: [['etcdCreate', 'interface']],
+  etcdCreate: [['txn', 'static']],
+  housekeeping: [
+    ['sweepA', 'funcvalue'],
+    ['sweepB', 'funcvalue'],
+    ['sweepC', 'funcvalue'],
+  ],
+  sweepA: [['sweepA1', 'funcvalue']],
+  sweepB: [['sweepB1', 'funcvalue']],
+  sweepC: [['sweepC1', 'funcvalue']],
+};
+
+/** The three routes share one call site, as a dispatcher's registered functions do. */
+function oneSite(graph: ProgramGraph, caller: number): void {
+  for (const h of graph.hops.get(caller)!) h.edge = { ...h.edge, line: 1, col: 1 };
+}
+
+describe('chooseSpine, peers of one call', () => {
+  it('follows the peer that leads to far more than the first one', () => {
+    const { graph, id } = program(server);
+    oneSite(graph, id('dispatch'));
+    const shown = chooseSpine(id('main'), graph, () => true, { budget: 40, maxChildren: 5 });
+    const hop = (from: string, to: string) =>
+      hopKey(
+        id(from),
+        graph.hops.get(id(from))!.find((h) => h.to === id(to))!,
+      );
+    expect(shown.has(hop('dispatch', 'createHandler'))).toBe(true);
+    expect(shown.has(hop('createHandler', 'storeCreate'))).toBe(true);
+    expect(shown.has(hop('cacherCreate', 'etcdCreate'))).toBe(true);
+  });
+
+  it('keeps the first peer when none leads to far more', () => {
+    const calls: Calls = {
+      ...server,
+      logFileHandler: [
+        ['serveFile', 'static'],
+        ['readDir', 'funcvalue'],
+      ],
+      createHandler: [['admit', 'interface']],
+    };
+    const { graph, id } = program(calls);
+    oneSite(graph, id('dispatch'));
+    const shown = chooseSpine(id('main'), graph, () => true, { budget: 40, maxChildren: 5 });
+    const hop = (from: string, to: string) =>
+      hopKey(
+        id(from),
+        graph.hops.get(id(from))!.find((h) => h.to === id(to))!,
+      );
+    expect(shown.has(hop('dispatch', 'logFileHandler'))).toBe(true);
+    // A later peer is listed, not followed.
+    expect(shown.has(hop('createHandler', 'admit'))).toBe(false);
+  });
+});
+
+describe('chooseSpine, where the story ends', () => {
+  it('draws the way to a followed function even when the rows run out before it', () => {
+    const { graph, id } = program(server);
+    oneSite(graph, id('dispatch'));
+    const hop = (from: string, to: string) =>
+      hopKey(
+        id(from),
+        graph.hops.get(id(from))!.find((h) => h.to === id(to))!,
+      );
+    const options = { budget: 6, maxChildren: 5 };
+    const without = chooseSpine(id('main'), graph, () => true, options);
+    expect(without.has(hop('cacherCreate', 'etcdCreate'))).toBe(false);
+    const shown = chooseSpine(id('main'), graph, () => true, {
+      ...options,
+      follow: (symbol) => symbol.endsWith('.etcdCreate'),
+    });
+    for (const [from, to] of [
+      ['main', 'serve'],
+      ['serve', 'dispatch'],
+      ['dispatch', 'createHandler'],
+      ['createHandler', 'storeCreate'],
+      ['storeCreate', 'storageCreate'],
+      ['storageCreate', 'cacherCreate'],
+      ['cacherCreate', 'etcdCreate'],
+    ] as const)
+      expect(shown.has(hop(from, to)), `${from} -> ${to}`).toBe(true);
+  });
+});
