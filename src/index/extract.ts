@@ -17,6 +17,9 @@ import { FACTS_VERSION } from './facts.js';
 import { readCaptures, type DocSpans, type LightNode } from './light-node.js';
 import type { NativeNames, NativeParse } from './native.js';
 
+/** The longest string literal (quotes included) whose value the facts keep. */
+const KEPT_STRING = 320;
+
 type Node = LightNode;
 
 interface FuncRange {
@@ -781,9 +784,10 @@ function toExpr(
       return ['?', `type:${typeText(node)}`];
     default: {
       const basic = BASIC_LITERALS[node.type];
-      // A short string keeps its value: registries name their entries with string constants
-      // (`names.ReplicaSetController = "replicaset-controller"`).
-      if (basic === 'string' && node.endIndex - node.startIndex <= 120) {
+      // A string up to a line long keeps its value: registries name their entries with string
+      // constants (`names.ReplicaSetController = "replicaset-controller"`), cobra commands by the
+      // first word of a Use that lists every flag (kubectl v1.14's `get` takes 225 characters).
+      if (basic === 'string' && node.endIndex - node.startIndex <= KEPT_STRING) {
         const value = unquoteString(node.text);
         if (value !== undefined) return ['n', basic, value];
       }

@@ -113,4 +113,28 @@ describe('parseFile', () => {
     expect(facts.types.map((t) => t.doc)).toEqual(['Config holds settings.']);
     expect(facts.values.map((v) => v.doc)).toEqual(['Verbose turns on logging.']);
   });
+
+  it("keeps a string's value up to a line long: a cobra Use that lists every flag", () => {
+    // Registries name a command by the first word of its Use (kubectl v1.14's `get` is 225 long).
+    const use = `get [(-o|--output=)${'json|yaml|wide|'.repeat(12)}] (TYPE [NAME | -l label]) [flags]`;
+    const essay = 'word '.repeat(80);
+    const { facts } = parse(
+      [
+        'package get',
+        '',
+        'func NewCmdGet() *Command {',
+        `	return &Command{Use: "${use}", Long: "${essay}"}`,
+        '}',
+        '',
+      ].join('\n'),
+    );
+    expect(use.length).toBeGreaterThan(200);
+    expect(facts.composites.map((c) => c.fields.map(([name, value]) => [name, value]))).toEqual([
+      [
+        ['Use', ['n', 'string', use]],
+        // Longer than a line: only its kind.
+        ['Long', ['n', 'string']],
+      ],
+    ]);
+  });
 });
