@@ -282,7 +282,11 @@ function spanningTree(
   const hopValue = new Map<number, number>();
   const leaf = new Set<number>();
   const reached = new Set([rootId]);
-  const below = new Map<number, number>();
+  const below: WorthBelow = {
+    memo: new Map(),
+    seen: new Int32Array(nodes.length),
+    round: 0,
+  };
   /** Call sites (`caller@line:col`) whose first function not met before is followed. */
   const followed = new Set<string>();
   // Whether a node was reached inside code that keeps running, and how deep.
@@ -388,7 +392,7 @@ function spanningTree(
 
 /** How many levels, and how many functions at most, `worthBelow` looks at. */
 const BELOW_LEVELS = 12;
-const BELOW_FUNCTIONS = 1500;
+const BELOW_FUNCTIONS = 400;
 /** How much more worth a later peer must lead to than the first for the view to follow it. */
 const FAR_MORE = 4;
 
@@ -402,7 +406,7 @@ function byWorthBelow(
   list: { hop: PHop; peer: number }[],
   program: ProgramGraph,
   expandable: (id: number) => boolean,
-  memo: Map<number, number>,
+  below: WorthBelow,
 ): { hop: PHop; peer: number }[] {
   const bySite = new Map<string, { hop: PHop; peer: number }[]>();
   for (const c of list) {
@@ -413,10 +417,10 @@ function byWorthBelow(
   }
   if (bySite.size === list.length) return list;
   const worth = (id: number) => {
-    let w = memo.get(id);
+    let w = below.memo.get(id);
     if (w === undefined) {
-      w = worthBelow(id, program, expandable);
-      memo.set(id, w);
+      w = worthBelow(id, program, expandable, below);
+      below.memo.set(id, w);
     }
     return w;
   };
@@ -434,14 +438,25 @@ function byWorthBelow(
   });
 }
 
+/** Per view: what `worthBelow` found, and its marks of the functions met (by round). */
+interface WorthBelow {
+  memo: Map<number, number>;
+  seen: Int32Array;
+  round: number;
+}
+
 /** The worth of the hops a function reaches, breadth-first, within bounds. */
 function worthBelow(
   start: number,
   program: ProgramGraph,
   expandable: (id: number) => boolean,
+  below: WorthBelow,
 ): number {
   const { nodes } = program;
-  const seen = new Set([start]);
+  const { seen } = below;
+  const round = ++below.round;
+  seen[start] = round;
+  let met = 1;
   let frontier = [start];
   let sum = 0;
   for (let level = 0; level < BELOW_LEVELS && frontier.length > 0; level++) {
@@ -450,10 +465,12 @@ function worthBelow(
       if (!expandable(id)) continue;
       const from = nodes[id]!;
       for (const h of program.hops.get(id) ?? []) {
+        if (seen[h.to] === round) continue;
         const to = nodes[h.to]!;
-        if (seen.has(h.to) || to.sym.kind === 'external') continue;
-        if (seen.size >= BELOW_FUNCTIONS) return sum;
-        seen.add(h.to);
+        if (to.sym.kind === 'external') continue;
+        if (met >= BELOW_FUNCTIONS) return sum;
+        seen[h.to] = round;
+        met++;
         sum += valueOf(h, Boolean(from.dispatch), to.sym.package === from.sym.package);
         next.push(h.to);
       }

@@ -150,9 +150,16 @@ export async function traceComponent(
       : {}),
   });
   const rootNode = 0;
+  // Asked for every node many times over while the view is chosen: answered once per node.
+  const expandableMemo = new Uint8Array(program.nodes.length);
   const expandableNode = (id: number) => {
-    const n = program.nodes[id]!;
-    return Boolean(n.dispatch) || inScope(n.sym);
+    let known = expandableMemo[id]!;
+    if (known === 0) {
+      const n = program.nodes[id]!;
+      known = Boolean(n.dispatch) || inScope(n.sym) ? 2 : 1;
+      expandableMemo[id] = known;
+    }
+    return known === 2;
   };
 
   // Unresolved calls on values from an unindexed, hidden package fold like that package's calls.
