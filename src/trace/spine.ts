@@ -16,7 +16,10 @@
  * when set-up code calls it too (the scheduler's Run, from the leader-election callback). Where one
  * call reaches several functions (an interface's implementations, a registry's entries, the
  * handlers one registration installs), they are peers: the first in the resolver's rank is
- * followed, the next few are listed at a fifth of their worth, the rest fold.
+ * followed (or a later one that leads to far more: a dispatcher's create route, not its first, a
+ * log file handler), the next few are listed at a fifth of their worth, the rest fold. Where the
+ * component's story ends (`follow`, rules/components.yaml), the way there is shown first, whatever
+ * its worth.
  */
 import type { PHop, ProgramGraph } from './program-graph.js';
 
