@@ -77,6 +77,15 @@ function program(calls: Calls): {
   return { graph, id };
 }
 
+/** The view's key of the hop from one named function to another. */
+function hopOf(graph: ProgramGraph, id: (name: string) => number) {
+  return (from: string, to: string) =>
+    hopKey(
+      id(from),
+      graph.hops.get(id(from))!.find((h) => h.to === id(to))!,
+    );
+}
+
 const podLoop: Calls = {
   main: [['syncLoop', 'goroutine']],
   syncLoop: [['syncLoopIteration', 'static']],
@@ -103,11 +112,7 @@ describe('chooseSpine', () => {
   it('hangs a function that starts a goroutine under the hand-off that exists to call it', () => {
     const { graph, id } = program(podLoop);
     const shown = chooseSpine(id('main'), graph, () => true, { budget: 40, maxChildren: 5 });
-    const hop = (from: string, to: string) =>
-      hopKey(
-        id(from),
-        graph.hops.get(id(from))!.find((h) => h.to === id(to))!,
-      );
+    const hop = hopOf(graph, id);
     expect(shown.has(hop('HandlePodAdditions', 'dispatchWork'))).toBe(true);
     expect(shown.has(hop('dispatchWork', 'UpdatePod'))).toBe(true);
     expect(shown.has(hop('UpdatePod', 'managePodLoop'))).toBe(true);
@@ -125,11 +130,7 @@ describe('chooseSpine', () => {
     };
     const { graph, id } = program(calls);
     const shown = chooseSpine(id('main'), graph, () => true, { budget: 40, maxChildren: 5 });
-    const hop = (from: string, to: string) =>
-      hopKey(
-        id(from),
-        graph.hops.get(id(from))!.find((h) => h.to === id(to))!,
-      );
+    const hop = hopOf(graph, id);
     expect(shown.has(hop('HandlePodCleanups', 'UpdatePod'))).toBe(true);
     expect(shown.has(hop('dispatchWork', 'UpdatePod'))).toBe(false);
   });
@@ -181,11 +182,7 @@ describe('chooseSpine, peers of one call', () => {
     const { graph, id } = program(server);
     oneSite(graph, id('dispatch'));
     const shown = chooseSpine(id('main'), graph, () => true, { budget: 40, maxChildren: 5 });
-    const hop = (from: string, to: string) =>
-      hopKey(
-        id(from),
-        graph.hops.get(id(from))!.find((h) => h.to === id(to))!,
-      );
+    const hop = hopOf(graph, id);
     expect(shown.has(hop('dispatch', 'createHandler'))).toBe(true);
     expect(shown.has(hop('createHandler', 'storeCreate'))).toBe(true);
     expect(shown.has(hop('cacherCreate', 'etcdCreate'))).toBe(true);
@@ -203,11 +200,7 @@ describe('chooseSpine, peers of one call', () => {
     const { graph, id } = program(calls);
     oneSite(graph, id('dispatch'));
     const shown = chooseSpine(id('main'), graph, () => true, { budget: 40, maxChildren: 5 });
-    const hop = (from: string, to: string) =>
-      hopKey(
-        id(from),
-        graph.hops.get(id(from))!.find((h) => h.to === id(to))!,
-      );
+    const hop = hopOf(graph, id);
     expect(shown.has(hop('dispatch', 'logFileHandler'))).toBe(true);
     // A later peer is listed, not followed.
     expect(shown.has(hop('createHandler', 'admit'))).toBe(false);
@@ -218,11 +211,7 @@ describe('chooseSpine, where the story ends', () => {
   it('draws the way to a followed function even when the rows run out before it', () => {
     const { graph, id } = program(server);
     oneSite(graph, id('dispatch'));
-    const hop = (from: string, to: string) =>
-      hopKey(
-        id(from),
-        graph.hops.get(id(from))!.find((h) => h.to === id(to))!,
-      );
+    const hop = hopOf(graph, id);
     const options = { budget: 6, maxChildren: 5 };
     const without = chooseSpine(id('main'), graph, () => true, options);
     expect(without.has(hop('cacherCreate', 'etcdCreate'))).toBe(false);
