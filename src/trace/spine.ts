@@ -138,8 +138,18 @@ export function chooseSpine(
     );
   }
 
+  // Per node, the call site of the hop into it (`parent@line:col`): asked on every scan.
+  const siteKey: string[] = [];
+  for (const id of tree.order) {
+    const parent = tree.parent.get(id);
+    if (parent !== undefined) siteKey[id] = `${parent}@${siteOf(tree.hop.get(id)!)}`;
+  }
+
   const shown = new Set<string>();
   const open = new Set<number>([rootId]);
+  // The same, by node id, for the scan below.
+  const isOpen = new Uint8Array(nodes.length);
+  isOpen[rootId] = 1;
   const rowsOf = new Set<string>();
   const childrenShown = new Map<number, number>();
   const peersShown = new Map<string, number>();
@@ -152,8 +162,9 @@ export function chooseSpine(
     const n = nodes[id]!;
     shown.add(hopKey(parent, hop));
     open.add(id);
+    isOpen[id] = 1;
     childrenShown.set(parent, (childrenShown.get(parent) ?? 0) + 1);
-    const site = `${parent}@${siteOf(hop)}`;
+    const site = siteKey[id]!;
     peersShown.set(site, (peersShown.get(site) ?? 0) + 1);
     let cost = 0;
     const row = `${nodes[parent]!.sym.id}>${n.sym.id}`;
@@ -171,7 +182,7 @@ export function chooseSpine(
     // The way to code that keeps running is never folded for lack of room, only for lack of rows.
     if (always.has(nodes[id]!.sym.id) || toRunning.has(id)) return true;
     if ((childrenShown.get(parent) ?? 0) >= options.maxChildren) return false;
-    return (peersShown.get(`${parent}@${siteOf(tree.hop.get(id)!)}`) ?? 0) < options.maxChildren;
+    return (peersShown.get(siteKey[id]!) ?? 0) < options.maxChildren;
   };
   /** Shows `id` and the path to it; returns the rows it took. */
   const reach = (id: number): number => {
@@ -218,10 +229,10 @@ export function chooseSpine(
     let bestRatio = 0;
     for (let i = 0; i < order.length; i++) {
       const id = order[i]!;
-      if (open.has(id)) continue;
+      if (isOpen[id]) continue;
       const parent = parentOf[id]!;
       const repeat = shownSymbols.has(nodes[id]!.sym.id) ? REPEAT : 1;
-      if (open.has(parent)) {
+      if (parent >= 0 && isOpen[parent]) {
         if (closed[parent] || !room(id)) {
           gain[id] = -1;
           continue;
@@ -411,6 +422,7 @@ function byWorthBelow(
   expandable: (id: number) => boolean,
   below: WorthBelow,
 ): { hop: PHop; peer: number }[] {
+  if (!list.some((c) => c.peer > 0)) return list;
   const bySite = new Map<string, { hop: PHop; peer: number }[]>();
   for (const c of list) {
     const site = siteOf(c.hop);
@@ -495,6 +507,17 @@ function siteOf(h: PHop): string {
  * to the function it runs.
  */
 function callees(id: number, program: ProgramGraph): { hop: PHop; peer: number }[] {
+  let memo = calleesMemo.get(program);
+  if (!memo) calleesMemo.set(program, (memo = new Map()));
+  let out = memo.get(id);
+  if (!out) memo.set(id, (out = calleesOf(id, program)));
+  return out;
+}
+
+/** Asked of every node by each pass over the tree: answered once per program and node. */
+const calleesMemo = new WeakMap<ProgramGraph, Map<number, { hop: PHop; peer: number }[]>>();
+
+function calleesOf(id: number, program: ProgramGraph): { hop: PHop; peer: number }[] {
   const list = program.hops.get(id) ?? [];
   const framed = new Set(list.filter((h) => h.kind === 'framework').map(siteOf));
   const seen = new Set<number>();
@@ -503,11 +526,12 @@ function callees(id: number, program: ProgramGraph): { hop: PHop; peer: number }
   for (const hop of list) {
     const target = program.nodes[hop.to]!;
     if (target.sym.kind === 'external') continue;
-    if (hop.kind !== 'framework' && framed.has(siteOf(hop))) continue;
+    const site = siteOf(hop);
+    if (hop.kind !== 'framework' && framed.has(site)) continue;
     if (seen.has(target.sym.id)) continue;
     seen.add(target.sym.id);
-    const peer = peers.get(siteOf(hop)) ?? 0;
-    peers.set(siteOf(hop), peer + 1);
+    const peer = peers.get(site) ?? 0;
+    peers.set(site, peer + 1);
     out.push({ hop, peer });
   }
   return out;
