@@ -95,6 +95,15 @@ const HOPS: Record<string, string[][]> = {
       'etcd3.store).Create',
     ],
   ],
+  // A kubectl command is a part of kubectl, registered by the first word of its Use (here a usage
+  // line of 238 characters, as v1.14's get had): its Run's options, then the resource builder
+  // (where kubectl's story ends, rules/components.yaml) and the printer.
+  'kubectl/get': [
+    ['get.NewCmdGet$1', 'get.GetOptions).Complete'],
+    ['get.NewCmdGet$1', 'get.GetOptions).Validate'],
+    ['get.NewCmdGet$1', 'get.GetOptions).Run', 'resource.Builder).Do'],
+    ['get.GetOptions).Run', 'printers.tablePrinter).PrintObj'],
+  ],
   'kube-controller-manager': [
     ['app.NewControllerManagerCommand$2', 'app.Run'],
     ['app.Run$1', 'app.StartControllers', 'app.startReplicaSetController'],

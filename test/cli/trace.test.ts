@@ -245,7 +245,7 @@ describe('k8s-read trace on the modern demo tree', () => {
     const r = await runCli(['trace', 'kube-nothing', '--repo', demoRoot], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      /unknown component or symbol "kube-nothing"; components in this index:\n {2}kube-apiserver\n {2}kube-controller-manager\n {2}kube-proxy\n {2}kube-scheduler\n {2}kubelet\n/,
+      /unknown component or symbol "kube-nothing"; components in this index:\n {2}kube-apiserver\n {2}kube-controller-manager\n {2}kube-proxy\n {2}kube-scheduler\n {2}kubectl\n {2}kubelet\n/,
     );
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
