@@ -12,7 +12,7 @@ import { findTree, loadBlobs, replaceTree, type TreeReplacement } from '../store
 import { finishLink, LINK_VERSION, startLink, type LinkStart } from './link.js';
 import { FACTS_VERSION } from '../index/facts.js';
 import { buildModel, fixImportNames, type ModelInput, type ProgramModel } from './model.js';
-import { loadFrameworkRules, rulesDir, type FrameworkRule } from './rules.js';
+import { loadFrameworkRules, rulesDir, stdMethodsFile, type FrameworkRule } from './rules.js';
 
 export interface LinkTreeOptions {
   store: Store;
@@ -176,7 +176,7 @@ function linkFingerprint(parsed: ParsedTree, extraRules: readonly string[]): str
     hash.update(`${f.path}\0${f.blob}\0${f.status}\n`);
   // Import paths and what was found outside the tree can change with no Go file changing.
   hash.update(JSON.stringify([parsed.tree.layout.modules, parsed.tree.dependencies]));
-  for (const file of [path.join(rulesDir, 'frameworks.yaml'), ...extraRules]) {
+  for (const file of [path.join(rulesDir, 'frameworks.yaml'), stdMethodsFile, ...extraRules]) {
     try {
       hash.update(readFileSync(file));
     } catch {

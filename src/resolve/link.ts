@@ -13,7 +13,7 @@ import type { LinkContext } from './frameworks/handler.js';
 import { createHandlers } from './frameworks/index.js';
 import { LinkOutput, type AnySlot, type BindingInsert, type PackageInsert } from './link-output.js';
 import type { FuncRef, PackageModel, ProgramModel } from './model.js';
-import { externalTypes, type FrameworkRule } from './rules.js';
+import { externalTypes, loadStdMethods, type FrameworkRule } from './rules.js';
 import { TypeChecker, type Ctx } from './type-checker.js';
 import { deref, parseType, typeKey, type GoType } from './types.js';
 import { fieldKey, ValueFlow, type FieldSlot, type Slot, type SourceRef } from './value-flow.js';
@@ -38,7 +38,7 @@ export interface DeclarationRows {
 }
 
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 38;
+export const LINK_VERSION = 39;
 
 /** Files linked between two turns of the event loop (see finishLink). */
 const FILES_PER_TURN = 32;
@@ -60,11 +60,17 @@ export interface LinkStart {
   packageId: ReadonlyMap<string, number>;
 }
 
+/** The standard library's method sets, read once per process (rules/go-std-methods.json). */
+let stdMethodsRead: ReturnType<typeof loadStdMethods> | undefined;
+function stdMethods(): ReturnType<typeof loadStdMethods> {
+  return (stdMethodsRead ??= loadStdMethods());
+}
+
 export function startLink(
   model: ProgramModel,
   rules: readonly FrameworkRule[],
 ): { start: LinkStart; rows: DeclarationRows } {
-  const types = new TypeChecker(model, externalTypes(rules));
+  const types = new TypeChecker(model, externalTypes(rules, stdMethods()));
   const flow = new ValueFlow(types);
   flow.collectStores();
   const rows = declarationRows(model, types, flow);

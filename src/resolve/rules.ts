@@ -1,8 +1,10 @@
 /**
  * Framework rules (rules/frameworks.yaml), validated, with errors that name the file and rule.
  */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { K8sReadError } from '../errors.js';
 import { rulesDir } from '../shared/rules-dir.js';
 import { readYamlFile } from '../shared/yaml-file.js';
 
@@ -93,17 +95,40 @@ export type FrameworkRule = z.infer<typeof ruleSchema>;
  * The types of unindexed packages that rules declare (`external-interface`), by type key: the
  * interfaces, and the function types a function value is converted to on its way into one.
  */
-export function externalTypes(rules: readonly FrameworkRule[]): ExternalTypes {
+export function externalTypes(
+  rules: readonly FrameworkRule[],
+  methods: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
+): ExternalTypes {
   const declared = rules.flatMap((r) => (r.kind === 'external-interface' ? [r] : []));
   return {
     interfaces: new Set(declared.map((r) => r.type)),
     funcTypes: new Set(declared.flatMap((r) => r.funcTypes ?? [])),
+    methods,
   };
 }
 
 export interface ExternalTypes {
   interfaces: ReadonlySet<string>;
   funcTypes: ReadonlySet<string>;
+  /** The exported method names of unindexed types (`net.Listener`), by type key. */
+  methods?: ReadonlyMap<string, ReadonlySet<string>>;
+}
+
+/** rules/go-std-methods.json: the standard library's method sets (scripts/go-std-methods.go). */
+export const stdMethodsFile = path.join(rulesDir, 'go-std-methods.json');
+
+const stdMethodsSchema = z.object({ types: z.record(z.string(), z.array(z.string())) });
+
+export function loadStdMethods(file = stdMethodsFile): Map<string, ReadonlySet<string>> {
+  let data: z.output<typeof stdMethodsSchema>;
+  try {
+    data = stdMethodsSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  } catch (error) {
+    throw new K8sReadError(
+      `cannot read ${file}: ${(error as Error).message.split('\n')[0]}; reinstall k8s-read (rules/ ships with it)`,
+    );
+  }
+  return new Map(Object.entries(data.types).map(([type, names]) => [type, new Set(names)]));
 }
 
 export function loadFrameworkRules(extraFiles: readonly string[] = []): FrameworkRule[] {

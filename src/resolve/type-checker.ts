@@ -92,6 +92,7 @@ export class TypeChecker {
   private readonly underlyingMemo = new Map<string, GoType>();
   private methodIndex: Map<string, Set<string>> | undefined;
   private readonly implMemo = new Map<string, GoType[]>();
+  private readonly unindexedMemo = new Map<string, ReadonlySet<string>>();
 
   /**
    * @param external types of unindexed packages that framework rules declare: interfaces
@@ -330,6 +331,8 @@ export class TypeChecker {
         const conversion = this.asType(callee, ctx);
         if (conversion) return conversion;
         let ft = this.typeOf(callee, ctx);
+        // A value of a named function type (`makeProxySocket ProxySocketFunc`): its results.
+        if (ft.k === 'named') ft = this.underlying(ft);
         if (ft.k !== 'func') return UNKNOWN;
         if (isOpen(ft) && callee[0] !== 'g') ft = this.inferCall(ft, callee, expr, ctx);
         if (ft.results.length === 1) return ft.results[0]!;
@@ -863,6 +866,9 @@ export class TypeChecker {
         let concrete = 0;
         for (const [name, want] of methods) {
           const sel = this.select(t, name);
+          // A method promoted from an embedded type of the standard library (tcpProxySocket's
+          // Close, from net.Listener): the type has it; nothing in the index to call.
+          if (!sel && this.unindexedPromoted(t).has(name)) continue;
           if (!sel || sel.k === 'field') {
             ok = false;
             break;
@@ -939,6 +945,40 @@ export class TypeChecker {
     return index;
   }
 
+  /** The methods of a type of an unindexed package the rules know (the standard library's). */
+  private unindexedMethods(t: GoType): ReadonlySet<string> | undefined {
+    if (t.k !== 'named' || this.model.packages.has(t.pkg)) return undefined;
+    return this.external.methods?.get(`${t.pkg}.${t.name}`);
+  }
+
+  /**
+   * Methods a named type gets through embedded types of unindexed packages (at any depth of
+   * embedding), which `select` cannot find: the index holds no declaration of them.
+   */
+  private unindexedPromoted(t: GoType): ReadonlySet<string> {
+    const key = typeKey(t);
+    const known = this.unindexedMemo.get(key);
+    if (known) return known;
+    const names = new Set<string>();
+    let level: GoType[] = [deref(t)];
+    const seen = new Set<string>();
+    for (let depth = 0; depth < 5 && level.length; depth++) {
+      const next: GoType[] = [];
+      for (const cur of level) {
+        const k = typeKey(cur);
+        if (seen.has(k)) continue;
+        seen.add(k);
+        for (const m of (depth > 0 && this.unindexedMethods(cur)) || []) names.add(m);
+        const u = this.underlying(cur);
+        if (u.k === 'struct')
+          for (const f of u.fields) if (f.name === null) next.push(deref(f.type));
+      }
+      level = next;
+    }
+    this.unindexedMemo.set(key, names);
+    return names;
+  }
+
   private promotedMethodNames(t: GoType): Set<string> {
     const names = new Set<string>();
     let level: GoType[] = [t];
@@ -952,6 +992,7 @@ export class TypeChecker {
         if (depth > 0 && cur.k === 'named') {
           for (const m of this.model.packages.get(cur.pkg)?.methods.get(cur.name)?.keys() ?? [])
             names.add(m);
+          for (const m of this.unindexedMethods(cur) ?? []) names.add(m);
           if (this.isInterface(cur))
             for (const m of this.interfaceMethods(cur).keys()) names.add(m);
         }

@@ -1,0 +1,74 @@
+// Command go-std-methods writes rules/go-std-methods.json: the exported method set of every
+// exported type of the Go standard library (of *T for a concrete type, promoted methods included),
+// keyed "pkg.Type". The standard library is not indexed, so the resolver reads this table to know
+// what a type that embeds one of them (a struct embedding net.Listener) can be called with.
+//
+//	go run scripts/go-std-methods.go > rules/go-std-methods.json
+package main
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/importer"
+	"go/token"
+	"go/types"
+	"os"
+	"os/exec"
+	"runtime"
+	"sort"
+	"strings"
+)
+
+func main() {
+	out, err := exec.Command("go", "list", "std").Output()
+	if err != nil {
+		panic(err)
+	}
+	fset := token.NewFileSet()
+	imp := importer.ForCompiler(fset, "source", nil)
+	table := map[string][]string{}
+	for _, path := range strings.Fields(string(out)) {
+		if strings.Contains(path, "internal") || strings.HasPrefix(path, "vendor/") || strings.HasPrefix(path, "cmd/") {
+			continue
+		}
+		pkg, err := imp.Import(path)
+		if err != nil {
+			continue
+		}
+		scope := pkg.Scope()
+		for _, name := range scope.Names() {
+			if !ast.IsExported(name) {
+				continue
+			}
+			tn, ok := scope.Lookup(name).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			var ms *types.MethodSet
+			if types.IsInterface(tn.Type()) {
+				ms = types.NewMethodSet(tn.Type())
+			} else {
+				ms = types.NewMethodSet(types.NewPointer(tn.Type()))
+			}
+			var names []string
+			for i := 0; i < ms.Len(); i++ {
+				if m := ms.At(i).Obj(); m.Exported() {
+					names = append(names, m.Name())
+				}
+			}
+			if len(names) == 0 {
+				continue
+			}
+			sort.Strings(names)
+			table[path+"."+name] = names
+		}
+	}
+	doc := map[string]any{
+		"_comment": "Exported method sets of the Go standard library's exported types (of *T for a concrete type, promoted methods included), by package path and type name. The standard library is not indexed: a type that embeds one of these (tcpProxySocket embeds net.Listener) has its methods, so it can implement an interface whose methods it does not declare. Made with `go run scripts/go-std-methods.go > rules/go-std-methods.json` (Go " + strings.TrimPrefix(runtime.Version(), "go") + ").",
+		"go":       strings.TrimPrefix(runtime.Version(), "go"),
+		"types":    table,
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(doc); err != nil {
+		panic(err)
+	}
+}
