@@ -960,27 +960,27 @@ export class TypeChecker {
     const known = this.unindexedMemo.get(key);
     if (known) return known;
     const names = new Set<string>();
-    let level: GoType[] = [deref(t)];
-    const seen = new Set<string>();
-    for (let depth = 0; depth < 5 && level.length; depth++) {
-      const next: GoType[] = [];
-      for (const cur of level) {
-        const k = typeKey(cur);
-        if (seen.has(k)) continue;
-        seen.add(k);
-        for (const m of (depth > 0 && this.unindexedMethods(cur)) || []) names.add(m);
-        const u = this.underlying(cur);
-        if (u.k === 'struct')
-          for (const f of u.fields) if (f.name === null) next.push(deref(f.type));
-      }
-      level = next;
-    }
+    for (const cur of this.embeddedTypes(deref(t)))
+      for (const m of this.unindexedMethods(cur) ?? []) names.add(m);
     this.unindexedMemo.set(key, names);
     return names;
   }
 
   private promotedMethodNames(t: GoType): Set<string> {
     const names = new Set<string>();
+    for (const cur of this.embeddedTypes(t)) {
+      if (cur.k !== 'named') continue;
+      for (const m of this.model.packages.get(cur.pkg)?.methods.get(cur.name)?.keys() ?? [])
+        names.add(m);
+      for (const m of this.unindexedMethods(cur) ?? []) names.add(m);
+      if (this.isInterface(cur)) for (const m of this.interfaceMethods(cur).keys()) names.add(m);
+    }
+    return names;
+  }
+
+  /** The types embedded in a struct type, and in those, breadth first (five levels), each once. */
+  private embeddedTypes(t: GoType): GoType[] {
+    const out: GoType[] = [];
     let level: GoType[] = [t];
     const seen = new Set<string>();
     for (let depth = 0; depth < 5 && level.length; depth++) {
@@ -989,20 +989,14 @@ export class TypeChecker {
         const key = typeKey(cur);
         if (seen.has(key)) continue;
         seen.add(key);
-        if (depth > 0 && cur.k === 'named') {
-          for (const m of this.model.packages.get(cur.pkg)?.methods.get(cur.name)?.keys() ?? [])
-            names.add(m);
-          for (const m of this.unindexedMethods(cur) ?? []) names.add(m);
-          if (this.isInterface(cur))
-            for (const m of this.interfaceMethods(cur).keys()) names.add(m);
-        }
+        if (depth > 0) out.push(cur);
         const u = this.underlying(cur);
         if (u.k === 'struct')
           for (const f of u.fields) if (f.name === null) next.push(deref(f.type));
       }
       level = next;
     }
-    return names;
+    return out;
   }
 
   /** Functions a call reaches directly (named functions and concrete methods), no value flow. */
