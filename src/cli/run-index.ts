@@ -9,7 +9,7 @@
  * it was, and the command exits 130.
  */
 import { existsSync } from 'node:fs';
-import { SingleBar } from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
 import type { DependencyReport } from '../index/dependencies.js';
 import type { ImportPathSource } from '../index/modules.js';
 import { DatabasePathError, IndexDamagedError, InterruptedError, UsageError } from '../errors.js';
@@ -74,9 +74,10 @@ export async function runIndex(
   const { signal } = interrupts;
   let store: Store | undefined;
   let created = false;
-  const bar =
+  // The bar's module loads only for a terminal that shows it.
+  const bar: SingleBar | undefined =
     ctx.stderr.isTTY && !runsInCi(ctx.env)
-      ? new SingleBar({
+      ? new (await import('cli-progress')).SingleBar({
           format: ' {phase} |{bar}| {value}/{total} files | {mbps} MB/s | ETA {eta_formatted}',
           stream: ctx.stderr as NodeJS.WritableStream,
           hideCursor: true,

@@ -7,13 +7,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import { K8sReadError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import { findParsedBlobs, insertBlobs, loadBlobs, type BlobRow } from '../store/index-store.js';
 import { discoverTree, sourcePath, type TreeInfo } from './discover.js';
 import { FACTS_VERSION } from './facts.js';
-import { gitBlobId, parseFile, type ParseResult, type ParseTask } from './parse-file.js';
+import { gitBlobId } from '../shared/git-blob.js';
+import type { ParseResult, ParseTask } from './parse-file.js';
 
 export interface IndexProgress {
   phase: 'discover' | 'parse' | 'link' | 'write';
@@ -203,6 +203,10 @@ async function runParse(
   options: IndexRepositoryOptions,
   accept: (batch: ParseResult[]) => Promise<void>,
 ): Promise<void> {
+  if (tasks.length === 0) return;
+  // The parser and the pool load only when there is something to parse: a run with nothing new
+  // (the common re-index) is done before they would have finished loading.
+  const { parseFile } = await import('./parse-file.js');
   const jobs = Math.max(1, options.jobs ?? os.availableParallelism());
   const workerFile = fileURLToPath(new URL('./parse-worker.js', import.meta.url));
   if (jobs === 1 || tasks.length < 200 || !existsSync(workerFile)) {
@@ -222,6 +226,7 @@ async function runParse(
   const onAbort = () => Atomics.store(stop, 0, 1);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   // A worker's heap holds one batch's facts at a time; the limit keeps four of them small.
+  const { Piscina } = await import('piscina');
   const pool = new Piscina({
     filename: workerFile,
     minThreads: jobs,

@@ -37,8 +37,8 @@ export interface DeclarationRows {
   packages: PackageInsert[];
 }
 
-/** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 38;
+// Bumped in link-version.ts (read by a re-index that links nothing, which need not load this module).
+export { LINK_VERSION } from './link-version.js';
 
 /** Files linked between two turns of the event loop (see finishLink). */
 const FILES_PER_TURN = 32;
