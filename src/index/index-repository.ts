@@ -9,7 +9,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { K8sReadError } from '../errors.js';
 import type { Store } from '../store/db.js';
-import { findParsedBlobs, insertBlobs, loadBlobs, type BlobRow } from '../store/index-store.js';
+import { insertBlobs, loadParsedBlobs, type BlobRow } from '../store/index-store.js';
 import { discoverTree, sourcePath, type TreeInfo } from './discover.js';
 import { FACTS_VERSION } from './facts.js';
 import { gitBlobId } from '../shared/git-blob.js';
@@ -103,16 +103,16 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     }
   }
   await options.storeReady;
-  const known = await findParsedBlobs(
+  const stored = await loadParsedBlobs(
     store,
     tree.files.flatMap((f) => (f.blob ? [f.blob] : [])),
     FACTS_VERSION,
   );
   // Whether a file is too large depends on this run's limit: one skipped under a lower limit is
   // parsed now, one parsed under a higher limit is skipped now.
-  const stored = await loadBlobs(store, [...known], { facts: false });
+  const known = new Set<string>();
   for (const [blob, row] of stored)
-    if ((row.status === 'too-large') !== row.bytes > maxBytes) known.delete(blob);
+    if ((row.status === 'too-large') === row.bytes > maxBytes) known.add(blob);
   const tasks: (ParseTask & { path: string })[] = [];
   const files: IndexedFile[] = [];
   for (const f of tree.files) {

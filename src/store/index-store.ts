@@ -73,6 +73,40 @@ export async function readSchemaVersion(store: Store): Promise<string | null> {
   return row?.value ?? null;
 }
 
+/** What the store says of a parsed blob, without its facts. */
+export interface ParsedBlob {
+  status: string;
+  message: string | null;
+  bytes: number;
+}
+
+/**
+ * The blobs that already have facts of this version (and need no parsing), with their status: one
+ * query and one JSON text per 20,000 blobs, not a row object each (a re-index asks for all of a
+ * tree's blobs, 7,573 for v1.24: ~30 ms instead of ~90 ms for the blob ids then their rows).
+ */
+export async function loadParsedBlobs(
+  store: Store,
+  blobs: readonly string[],
+  factsVersion: number,
+): Promise<Map<string, ParsedBlob>> {
+  const found = new Map<string, ParsedBlob>();
+  for (let i = 0; i < blobs.length; i += 20000) {
+    const row = await store.get<{ rows: string }>(
+      'SELECT json_group_array(json_array(blob, status, message, bytes)) AS rows FROM blobs WHERE facts_version = ? AND blob IN (SELECT value FROM json_each(?))',
+      [factsVersion, JSON.stringify(blobs.slice(i, i + 20000))],
+    );
+    for (const [blob, status, message, bytes] of JSON.parse(row?.rows ?? '[]') as [
+      string,
+      string,
+      string | null,
+      number,
+    ][])
+      found.set(blob, { status, message, bytes });
+  }
+  return found;
+}
+
 /** Blobs that already have facts of this version (and need no parsing). */
 export async function findParsedBlobs(
   store: Store,
