@@ -325,19 +325,22 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
     const early = (async () => {
       await store.insertJsonRows(
         `INSERT INTO files (tree, path, blob, package, status) SELECT ${id}, value->>0, value->>1, value->>2, value->>3 FROM json_each(?)`,
-        e.files.map((f) => [f.path, f.blob, f.package, f.status]),
+        e.files,
+        (f) => [f.path, f.blob, f.package, f.status],
       );
       e.files = [];
       await store.insertJsonRows(
         `INSERT INTO packages (tree, id, path, name, dir, imports) SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(?)`,
-        e.packages.map((p) => [p.id, p.path, p.name, p.dir, JSON.stringify(p.imports)]),
+        e.packages,
+        (p) => [p.id, p.path, p.name, p.dir, JSON.stringify(p.imports)],
       );
       e.packages = [];
-      await store.insertJsonRows(insertSymbols(id), symbolValues(e.symbols));
+      await store.insertJsonRows(insertSymbols(id), e.symbols, symbolRow);
       e.symbols = [];
       await store.insertJsonRows(
         `INSERT INTO details (tree, symbol, kind, payload) SELECT ${id}, value->>0, value->>1, value->>2 FROM json_each(?)`,
-        e.details.map((d) => [d.symbol, d.kind, d.payload]),
+        e.details,
+        (d) => [d.symbol, d.kind, d.payload],
       );
       e.details = [];
     })();
@@ -351,12 +354,13 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
       await early.catch(() => undefined);
     }
     await early;
-    await store.insertJsonRows(insertSymbols(id), symbolValues(linked.symbols));
+    await store.insertJsonRows(insertSymbols(id), linked.symbols, symbolRow);
     await store.insertJsonRows(
       `INSERT INTO edges (tree, caller, callee, kind, via, rank, file, line, col, expr, needs)
        SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9
        FROM json_each(?)`,
-      linked.edges.map((e) => [
+      linked.edges,
+      (e) => [
         e.caller,
         e.callee,
         e.kind,
@@ -367,20 +371,19 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
         e.col,
         e.expr,
         e.needs ?? null,
-      ]),
-      20000,
+      ],
     );
     await store.insertJsonRows(
       `INSERT INTO bindings (tree, caller, line, col, callee, slot, value, needs)
        SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6
        FROM json_each(?)`,
-      linked.bindings.map((b) => [b.caller, b.line, b.col, b.callee, b.slot, b.value, b.needs]),
-      20000,
+      linked.bindings,
+      (b) => [b.caller, b.line, b.col, b.callee, b.slot, b.value, b.needs],
     );
     await store.insertJsonRows(
       `INSERT INTO made (tree, type, package) SELECT ${id}, value->>0, value->>1 FROM json_each(?)`,
-      linked.made.map((m) => [m.type, m.package]),
-      20000,
+      linked.made,
+      (m) => [m.type, m.package],
     );
     await store.run(
       'UPDATE trees SET commit_sha = ?, dirty = ?, version = ?, module = ?, remote = ?, indexed_at = ?, summary = ? WHERE id = ?',
@@ -414,17 +417,16 @@ const insertSymbols = (tree: number) =>
    SELECT ${tree}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10
    FROM json_each(?)`;
 
-const symbolValues = (symbols: readonly SymbolInsert[]) =>
-  symbols.map((s) => [
-    s.id,
-    s.symbol,
-    s.name,
-    s.kind,
-    s.package,
-    s.file,
-    s.line,
-    s.endLine,
-    s.col,
-    s.detail,
-    s.doc,
-  ]);
+const symbolRow = (s: SymbolInsert) => [
+  s.id,
+  s.symbol,
+  s.name,
+  s.kind,
+  s.package,
+  s.file,
+  s.line,
+  s.endLine,
+  s.col,
+  s.detail,
+  s.doc,
+];
