@@ -15,7 +15,7 @@ import type { DependencyReport } from '../index/dependencies.js';
 import type { ImportPathSource } from '../index/modules.js';
 import { DatabasePathError, IndexDamagedError, InterruptedError, UsageError } from '../errors.js';
 import type { Store } from '../store/db.js';
-import { findTree, openIndexStore } from '../store/index-store.js';
+import { findTree, openIndexStore, setMeta } from '../store/index-store.js';
 import { acquireIndexLock } from '../store/lock.js';
 import {
   checkTreeRows,
@@ -95,9 +95,7 @@ export async function runIndex(
     const untouched = !created && isUnchangedSinceChecked(choice.dbPath);
     const opened = await openIndexStore(choice.dbPath);
     store = opened.store;
-    await store.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('tool_version', ?)", [
-      readPackageVersion(),
-    ]);
+    await setMeta(store, 'tool_version', readPackageVersion());
     if (opened.rebuiltFrom) {
       ctx.stderr.write(
         `note: the index at ${choice.dbPath} had schema version ${opened.rebuiltFrom}; rebuilding it\n`,

@@ -163,7 +163,7 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
 
   // Files parsed earlier: their status comes from the stored blob rows.
   for (const f of tree.files) {
-    const fresh = results.get(sourcePath(root, f));
+    const fresh = results.size > 0 ? results.get(sourcePath(root, f)) : undefined;
     if (fresh) {
       files.push({
         path: f.path,

@@ -43,10 +43,19 @@ export async function openIndexStore(
     }
   }
   await store.exec(readSql('schema.sql'));
-  await store.run("INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", [
-    String(SCHEMA_VERSION),
-  ]);
+  await setMeta(store, 'schema_version', String(SCHEMA_VERSION));
   return { store, rebuiltFrom };
+}
+
+/**
+ * Sets a meta value, writing nothing when it holds that value already: a re-index that finds
+ * nothing to do then leaves the database file untouched (no WAL frame, no checkpoint, no fsync).
+ */
+export async function setMeta(store: Store, key: string, value: string): Promise<void> {
+  await store.run(
+    'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE value IS NOT excluded.value',
+    [key, value],
+  );
 }
 
 async function dropIndexTables(store: Store): Promise<void> {
