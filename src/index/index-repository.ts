@@ -9,7 +9,12 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { K8sReadError } from '../errors.js';
 import type { Store } from '../store/db.js';
-import { insertBlobs, loadParsedBlobs, type BlobRow } from '../store/index-store.js';
+import {
+  insertBlobs,
+  loadParsedBlobs,
+  loadParsedBlobsOfTree,
+  type BlobRow,
+} from '../store/index-store.js';
 import { discoverTree, sourcePath, type TreeInfo } from './discover.js';
 import { FACTS_VERSION } from './facts.js';
 import { gitBlobId } from '../shared/git-blob.js';
@@ -86,6 +91,12 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   const progress = options.onProgress ?? (() => undefined);
   const t0 = performance.now();
   progress({ phase: 'discover', done: 0, total: 0, bytes: 0 });
+  // Asked of the store while git lists the tree (once the store may be read): the blobs of this
+  // root's last index, nearly all of a re-index's files.
+  const previous = (options.storeReady ?? Promise.resolve()).then(() =>
+    loadParsedBlobsOfTree(store, root, FACTS_VERSION),
+  );
+  previous.catch(() => undefined); // awaited below, after storeReady's own failure
   const tree = await discoverTree(root, {
     includeVendor: options.includeVendor ?? false,
     includeTests: options.includeTests ?? false,
@@ -103,11 +114,13 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     }
   }
   await options.storeReady;
-  const stored = await loadParsedBlobs(
-    store,
-    tree.files.flatMap((f) => (f.blob ? [f.blob] : [])),
-    FACTS_VERSION,
-  );
+  const stored = await previous;
+  const unseen = [
+    ...new Set(tree.files.flatMap((f) => (f.blob && !stored.has(f.blob) ? [f.blob] : []))),
+  ];
+  if (unseen.length > 0)
+    for (const [blob, row] of await loadParsedBlobs(store, unseen, FACTS_VERSION))
+      stored.set(blob, row);
   // Whether a file is too large depends on this run's limit: one skipped under a lower limit is
   // parsed now, one parsed under a higher limit is skipped now.
   const known = new Set<string>();

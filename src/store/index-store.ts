@@ -105,15 +105,36 @@ export async function loadParsedBlobs(
       'SELECT json_group_array(json_array(blob, status, message, bytes)) AS rows FROM blobs WHERE facts_version = ? AND blob IN (SELECT value FROM json_each(?))',
       [factsVersion, JSON.stringify(blobs.slice(i, i + 20000))],
     );
-    for (const [blob, status, message, bytes] of JSON.parse(row?.rows ?? '[]') as [
-      string,
-      string,
-      string | null,
-      number,
-    ][])
-      found.set(blob, { status, message, bytes });
+    parsedBlobRows(row?.rows, found);
   }
   return found;
+}
+
+/**
+ * loadParsedBlobs for the blobs of the tree last indexed at `root` (none for a new root): asked
+ * while git lists the tree, since a re-index finds nearly all of its files among them.
+ */
+export async function loadParsedBlobsOfTree(
+  store: Store,
+  root: string,
+  factsVersion: number,
+): Promise<Map<string, ParsedBlob>> {
+  const row = await store.get<{ rows: string }>(
+    'SELECT json_group_array(json_array(blob, status, message, bytes)) AS rows FROM blobs WHERE facts_version = ? AND blob IN (SELECT f.blob FROM files f JOIN trees t ON t.id = f.tree WHERE t.root = ?)',
+    [factsVersion, root],
+  );
+  return parsedBlobRows(row?.rows);
+}
+
+function parsedBlobRows(json: string | undefined, into = new Map<string, ParsedBlob>()) {
+  for (const [blob, status, message, bytes] of JSON.parse(json ?? '[]') as [
+    string,
+    string,
+    string | null,
+    number,
+  ][])
+    into.set(blob, { status, message, bytes });
+  return into;
 }
 
 /** Blobs that already have facts of this version (and need no parsing). */
