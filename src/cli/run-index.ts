@@ -77,6 +77,8 @@ export async function runIndex(
   const { signal } = interrupts;
   let store: Store | undefined;
   let created = false;
+  /** The index is written and the database closed: nothing may be removed any more. */
+  let saved = false;
   // The bar's module loads only for a terminal that shows it.
   const bar: SingleBar | undefined =
     ctx.stderr.isTTY && !runsInCi(ctx.env)
@@ -182,7 +184,12 @@ export async function runIndex(
     // Closed here (not in `finally`) so that the file's state is final before it is recorded.
     await store.close();
     store = undefined;
+    saved = true;
     recordChecked(choice.dbPath);
+    // A Ctrl-C during the close (a checkpoint of the whole write, after a full index): the index
+    // is whole and saved, and the run still ends as interrupted, as during the link.
+    if (signal.aborted)
+      throw new InterruptedError('interrupted; the index was already complete and is saved');
     return {
       repo: choice.root,
       db: choice.dbPath,
@@ -211,7 +218,7 @@ export async function runIndex(
   } catch (error) {
     // A first run that failed leaves no empty database behind (one with parsed files is kept:
     // the next run resumes from it).
-    if (created && !(await holdsParsedFiles(store))) {
+    if (created && !saved && !(await holdsParsedFiles(store))) {
       await store?.close().catch(() => undefined);
       store = undefined;
       removeDatabaseFiles(choice.dbPath);
