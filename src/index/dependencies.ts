@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { simpleGit } from 'simple-git';
+import { gitText } from './git-exec.js';
 import { readGoHeader } from './go-header.js';
 import {
   DEPS_PREFIX,
@@ -17,7 +17,7 @@ import {
   type GoModFile,
 } from './modules.js';
 import { moduleCacheDir, modulePermalinkBase } from './module-versions.js';
-import { gitBlobId } from './parse-file.js';
+import { gitBlobId } from '../shared/git-blob.js';
 
 export type DependencySource = 'vendor' | 'go.work' | 'replace' | 'with' | 'module cache';
 
@@ -416,9 +416,8 @@ interface Checkout {
 }
 
 async function checkoutOf(dir: string): Promise<Checkout | null> {
-  const git = simpleGit({ baseDir: dir });
   try {
-    const [top, commit] = (await git.raw(['rev-parse', '--show-toplevel', 'HEAD']))
+    const [top, commit] = (await gitText(dir, ['rev-parse', '--show-toplevel', 'HEAD']))
       .trim()
       .split('\n');
     return top && commit ? { top, commit } : null;

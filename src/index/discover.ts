@@ -5,12 +5,11 @@
  * file hashed like a git blob. Then each package's import path (go.mod, else what a tree from
  * before go.mod says), and the packages it imports from outside the tree.
  */
-import { execFile } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { simpleGit } from 'simple-git';
 import { printablePath } from '../shared/text.js';
 import { resolveDependencies, vendoredModules, type DependencyReport } from './dependencies.js';
+import { gitBytes, gitText } from './git-exec.js';
 import { readGoHeader, type GoHeader } from './go-header.js';
 import { inferImportPaths } from './gopath.js';
 import {
@@ -21,7 +20,7 @@ import {
   type LayoutExtras,
   type ModuleLayout,
 } from './modules.js';
-import { gitBlobId } from './parse-file.js';
+import { gitBlobId } from '../shared/git-blob.js';
 
 export interface DiscoverOptions {
   /** @default false */
@@ -79,11 +78,16 @@ export interface TreeInfo {
 }
 
 export async function discoverTree(root: string, options: DiscoverOptions = {}): Promise<TreeInfo> {
-  const git = await openGit(root);
-  // What git says of HEAD is asked beside the listing (each is a few git processes).
-  const described = git ? describeHead(git) : undefined;
-  described?.catch(() => undefined);
-  const listed = git ? await listGitFiles(root) : listDirectoryFiles(root);
+  // Whether this is a git work tree, the listing and what git says of HEAD are asked at once (a
+  // few git processes each); outside git the last two fail and are not used.
+  const inside = isGitWorkTree(root);
+  const listing = listGitFiles(root);
+  const head = describeHead(root);
+  listing.catch(() => undefined);
+  head.catch(() => undefined);
+  const isGit = await inside;
+  const listed = isGit ? await listing : listDirectoryFiles(root);
+  const described = isGit ? head : undefined;
   const skipped = { vendor: 0, tests: 0, duplicates: 0 };
   const goMods = new Map<string, string>();
   const godeps = new Map<string, string>();
@@ -165,7 +169,7 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
     : { commit: null, remote: null, unpublished: false, version: null };
   return {
     root,
-    isGit: Boolean(git),
+    isGit,
     commit,
     dirty: listed.dirty,
     remote,
@@ -344,35 +348,33 @@ function readText(root: string, p: string): string | null {
 /** `v1.24.0`, `v0.24.0-beta.1`, optionally with git describe's `-<n>-g<sha>` after it. */
 const RELEASE_TAG = /^v\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
-async function openGit(root: string) {
-  const git = simpleGit({ baseDir: root, binary: 'git', maxConcurrentProcesses: 4 });
+async function isGitWorkTree(root: string): Promise<boolean> {
   try {
-    const inside = (await git.raw(['rev-parse', '--is-inside-work-tree'])).trim();
-    return inside === 'true' ? git : null;
+    return (await gitText(root, ['rev-parse', '--is-inside-work-tree'])).trim() === 'true';
   } catch {
-    return null;
+    return false;
   }
 }
 
 /** HEAD's commit, the origin remote when it holds the commit, and the release tag. */
-async function describeHead(git: NonNullable<Awaited<ReturnType<typeof openGit>>>): Promise<{
+async function describeHead(root: string): Promise<{
   commit: string | null;
   remote: string | null;
   unpublished: boolean;
   version: string | null;
 }> {
-  const [commit, origin, described] = await Promise.all([
-    git.revparse(['HEAD']).catch(() => null),
-    git.raw(['config', '--get', 'remote.origin.url']).catch(() => ''),
-    git.raw(['describe', '--tags', '--first-parent', '--match', 'v[0-9]*']).catch(() => ''),
+  const git = (args: string[]) => gitText(root, args).catch(() => '');
+  const [head, origin, described] = await Promise.all([
+    git(['rev-parse', 'HEAD']),
+    git(['config', '--get', 'remote.origin.url']),
+    git(['describe', '--tags', '--first-parent', '--match', 'v[0-9]*']),
   ]);
+  const commit = head.trim() || null;
   let remote = origin.trim() || null;
   let unpublished = false;
   if (remote && commit) {
     // Empty when a remote branch or tag holds the commit; the commit itself when none does.
-    const outside = await git
-      .raw(['rev-list', '-n', '1', commit, '--not', '--remotes', '--tags'])
-      .catch(() => '');
+    const outside = await git(['rev-list', '-n', '1', commit, '--not', '--remotes', '--tags']);
     if (outside.trim() !== '') {
       remote = null;
       unpublished = true;
@@ -389,7 +391,6 @@ interface Listing {
 }
 
 async function listGitFiles(root: string): Promise<Listing> {
-  const git = simpleGit({ baseDir: root });
   const unreadable: Listing['unreadable'] = [];
   // -z keeps names with spaces or non-ASCII characters intact (no quoting); names that are not
   // UTF-8 are found in the raw bytes (a decoded string would name a file that does not exist).
@@ -397,7 +398,7 @@ async function listGitFiles(root: string): Promise<Listing> {
   // tracked files changed on disk and which of them are gone (`D`).
   const [stagedBytes, changedText, untrackedBytes] = await Promise.all([
     gitBytes(root, ['ls-files', '-s', '-z', '--', '.']),
-    git.raw(['diff', '--name-status', '-z', '--relative', '--', '.']),
+    gitText(root, ['diff', '--name-status', '-z', '--relative', '--', '.']),
     gitBytes(root, ['ls-files', '-o', '--exclude-standard', '-z', '--', '.']),
   ]);
   const staged = usableNames(stagedBytes, unreadable, { staged: true });
@@ -470,7 +471,8 @@ function listDirectoryFiles(root: string): Listing {
   return { files, dirty: false, unreadable };
 }
 
-const utf8Name = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM: a name that starts with U+FEFF keeps it (it is part of the name).
+const utf8Name = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** A file name as text, or undefined (and a note) when Go could not use it: not UTF-8, control characters. */
 function decodeName(
@@ -487,22 +489,16 @@ function decodeName(
       unreadable.push({ path: rel ? `${rel}/${shown}` : shown, why: 'the file name is not UTF-8' });
     return undefined;
   }
-  const shown = printablePath(rel ? `${rel}/${name}` : name);
-  if (shown !== (rel ? `${rel}/${name}` : name)) {
-    if (/\.go$/.test(name))
-      unreadable.push({ path: shown, why: 'the file name holds control characters' });
-    return undefined;
-  }
-  return name;
+  return isPrintable(name, rel, unreadable) ? name : undefined;
 }
 
-/** `git <args>` as raw bytes (names that are not UTF-8 survive). */
-function gitBytes(root: string, args: string[]): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    execFile('git', args, { cwd: root, encoding: 'buffer', maxBuffer: 1 << 30 }, (error, stdout) =>
-      error ? reject(error) : resolve(stdout),
-    ),
-  );
+/** False (and a note for a Go file) when the name holds control characters. */
+function isPrintable(name: string, rel: string, unreadable: Listing['unreadable']): boolean {
+  const shown = printablePath(rel ? `${rel}/${name}` : name);
+  if (shown === (rel ? `${rel}/${name}` : name)) return true;
+  if (/\.go$/.test(name))
+    unreadable.push({ path: shown, why: 'the file name holds control characters' });
+  return false;
 }
 
 /** NUL-separated names from git, without those Go cannot use (noted in `unreadable`). */
@@ -512,6 +508,21 @@ function usableNames(
   options: { staged?: boolean } = {},
 ): string[] {
   const names: string[] = [];
+  let text: string | undefined;
+  try {
+    text = utf8Name.decode(out);
+  } catch {
+    // Some name is not UTF-8: each is decoded on its own below, to leave out only those.
+  }
+  if (text !== undefined) {
+    // Every name is UTF-8 (NUL never sits inside a character): one decode for all of them.
+    for (const entry of text.split('\0')) {
+      if (entry.length === 0) continue;
+      const tab = options.staged ? entry.indexOf('\t') : -1;
+      if (isPrintable(tab === -1 ? entry : entry.slice(tab + 1), '', unreadable)) names.push(entry);
+    }
+    return names;
+  }
   let start = 0;
   for (let end = out.indexOf(0); end !== -1; end = out.indexOf(0, start)) {
     const raw = out.subarray(start, end);
@@ -544,9 +555,9 @@ function isVendored(p: string): boolean {
 
 /** The go command ignores directories named testdata and those starting with `.` or `_`. */
 function ignoredByGo(p: string): boolean {
-  const parts = p.split('/');
-  parts.pop();
-  return parts.some((s) => s === 'testdata' || s.startsWith('.') || s.startsWith('_'));
+  // `/dir/` of every directory on the path: a part named testdata, or one starting with . or _.
+  const dirs = `/${p.slice(0, p.lastIndexOf('/') + 1)}`;
+  return dirs.includes('/testdata/') || dirs.includes('/.') || dirs.includes('/_');
 }
 
 /**

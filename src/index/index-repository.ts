@@ -7,13 +7,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import { K8sReadError } from '../errors.js';
 import type { Store } from '../store/db.js';
-import { findParsedBlobs, insertBlobs, loadBlobs, type BlobRow } from '../store/index-store.js';
+import {
+  insertBlobs,
+  loadParsedBlobs,
+  loadParsedBlobsOfTree,
+  type BlobRow,
+} from '../store/index-store.js';
 import { discoverTree, sourcePath, type TreeInfo } from './discover.js';
 import { FACTS_VERSION } from './facts.js';
-import { gitBlobId, parseFile, type ParseResult, type ParseTask } from './parse-file.js';
+import { gitBlobId } from '../shared/git-blob.js';
+import type { ParseResult, ParseTask } from './parse-file.js';
 
 export interface IndexProgress {
   phase: 'discover' | 'parse' | 'link' | 'write';
@@ -86,6 +91,12 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   const progress = options.onProgress ?? (() => undefined);
   const t0 = performance.now();
   progress({ phase: 'discover', done: 0, total: 0, bytes: 0 });
+  // Asked of the store while git lists the tree (once the store may be read): the blobs of this
+  // root's last index, nearly all of a re-index's files.
+  const previous = (options.storeReady ?? Promise.resolve()).then(() =>
+    loadParsedBlobsOfTree(store, root, FACTS_VERSION),
+  );
+  previous.catch(() => undefined); // awaited below, after storeReady's own failure
   const tree = await discoverTree(root, {
     includeVendor: options.includeVendor ?? false,
     includeTests: options.includeTests ?? false,
@@ -103,16 +114,18 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     }
   }
   await options.storeReady;
-  const known = await findParsedBlobs(
-    store,
-    tree.files.flatMap((f) => (f.blob ? [f.blob] : [])),
-    FACTS_VERSION,
-  );
+  const stored = await previous;
+  const unseen = [
+    ...new Set(tree.files.flatMap((f) => (f.blob && !stored.has(f.blob) ? [f.blob] : []))),
+  ];
+  if (unseen.length > 0)
+    for (const [blob, row] of await loadParsedBlobs(store, unseen, FACTS_VERSION))
+      stored.set(blob, row);
   // Whether a file is too large depends on this run's limit: one skipped under a lower limit is
   // parsed now, one parsed under a higher limit is skipped now.
-  const stored = await loadBlobs(store, [...known], { facts: false });
+  const known = new Set<string>();
   for (const [blob, row] of stored)
-    if ((row.status === 'too-large') !== row.bytes > maxBytes) known.delete(blob);
+    if ((row.status === 'too-large') === row.bytes > maxBytes) known.add(blob);
   const tasks: (ParseTask & { path: string })[] = [];
   const files: IndexedFile[] = [];
   for (const f of tree.files) {
@@ -163,7 +176,7 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
 
   // Files parsed earlier: their status comes from the stored blob rows.
   for (const f of tree.files) {
-    const fresh = results.get(sourcePath(root, f));
+    const fresh = results.size > 0 ? results.get(sourcePath(root, f)) : undefined;
     if (fresh) {
       files.push({
         path: f.path,
@@ -203,6 +216,10 @@ async function runParse(
   options: IndexRepositoryOptions,
   accept: (batch: ParseResult[]) => Promise<void>,
 ): Promise<void> {
+  if (tasks.length === 0) return;
+  // The parser and the pool load only when there is something to parse: a run with nothing new
+  // (the common re-index) is done before they would have finished loading.
+  const { parseFile } = await import('./parse-file.js');
   const jobs = Math.max(1, options.jobs ?? os.availableParallelism());
   const workerFile = fileURLToPath(new URL('./parse-worker.js', import.meta.url));
   if (jobs === 1 || tasks.length < 200 || !existsSync(workerFile)) {
@@ -222,6 +239,7 @@ async function runParse(
   const onAbort = () => Atomics.store(stop, 0, 1);
   options.signal?.addEventListener('abort', onAbort, { once: true });
   // A worker's heap holds one batch's facts at a time; the limit keeps four of them small.
+  const { Piscina } = await import('piscina');
   const pool = new Piscina({
     filename: workerFile,
     minThreads: jobs,
@@ -267,5 +285,9 @@ async function runParse(
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
     await pool.destroy();
+    // What the parser threads' malloc arenas hold free would otherwise stay resident through the
+    // link, the index's peak (~100 MB for v1.24).
+    const { trimNativeMemory } = await import('./native.js');
+    trimNativeMemory();
   }
 }

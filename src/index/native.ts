@@ -57,6 +57,8 @@ interface Binding {
   configure(config: WalkRules & { query: string; fieldedTypes: string[] }): NativeNames;
   /** `useQuery`: run tree-sitter's query cursor even when the matcher could (tests compare). */
   parse(source: Uint8Array, useQuery?: boolean): NativeParse;
+  /** malloc_trim(0) where glibc has it: true when memory went back to the system. */
+  trimMemory(): boolean;
 }
 
 export class NativeParserMissingError extends K8sReadError {
@@ -90,6 +92,15 @@ export function nativeParser(rules: WalkRules): {
   }
   const { binding, names } = loaded;
   return { parse: (source, useQuery) => binding.parse(source, useQuery === true), names };
+}
+
+/**
+ * Gives the system back what malloc holds free once the parser threads are gone (see
+ * trim_memory in capture-walk.c). False when nothing was returned or the binding is not built.
+ */
+export function trimNativeMemory(): boolean {
+  if (!existsSync(nativeBindingPath)) return false;
+  return (createRequire(import.meta.url)(nativeBindingPath) as Binding).trimMemory();
 }
 
 /** Named node types that have fields, from the grammar's node-types.json. */

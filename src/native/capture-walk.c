@@ -21,6 +21,9 @@
  * Offsets are UTF-16 code units, as JavaScript strings index them.
  */
 #include <node_api.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -975,10 +978,27 @@ static napi_value parse(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/*
+ * Hands the memory that malloc keeps free back to the system. The parser threads allocate in
+ * arenas of their own (tree-sitter's trees, the arrays above); glibc keeps what they freed when
+ * they exit, ~100 MB of resident memory that the rest of an index never reuses. Elsewhere a no-op.
+ */
+static napi_value trim_memory(napi_env env, napi_callback_info info) {
+  (void)info;
+  bool trimmed = false;
+#if defined(__GLIBC__)
+  trimmed = malloc_trim(0) != 0;
+#endif
+  napi_value result;
+  napi_get_boolean(env, trimmed, &result);
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_property_descriptor props[] = {
       {"configure", NULL, configure, NULL, NULL, NULL, napi_default, NULL},
       {"parse", NULL, parse, NULL, NULL, NULL, napi_default, NULL},
+      {"trimMemory", NULL, trim_memory, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

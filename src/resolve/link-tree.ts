@@ -5,14 +5,15 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { decodeFacts } from '../index/facts-codec.js';
 import type { IndexProgress, ParsedTree } from '../index/index-repository.js';
+import { FACTS_VERSION } from '../index/facts.js';
+import { rulesDir } from '../shared/rules-dir.js';
 import type { Store } from '../store/db.js';
 import { findTree, loadBlobs, replaceTree, type TreeReplacement } from '../store/index-store.js';
-import { finishLink, LINK_VERSION, startLink, type LinkStart } from './link.js';
-import { FACTS_VERSION } from '../index/facts.js';
-import { buildModel, fixImportNames, type ModelInput, type ProgramModel } from './model.js';
-import { loadFrameworkRules, rulesDir, stdMethodsFile, type FrameworkRule } from './rules.js';
+import type { LinkStart, startLink as StartLink } from './link.js';
+import { LINK_VERSION } from './link-version.js';
+import type { ModelInput, ProgramModel } from './model.js';
+import type { FrameworkRule } from './rules.js';
 
 export interface LinkTreeOptions {
   store: Store;
@@ -51,13 +52,17 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     }
   }
   progress({ phase: 'link', done: 0, total: parsed.files.length, bytes: 0 });
+  // The resolver (and the rules' schema) load only for a link: a re-index with nothing changed
+  // ends above, without them (they are most of its start-up).
+  const { finishLink, startLink } = await import('./link.js');
+  const { loadFrameworkRules } = await import('./rules.js');
   // Before anything is written: a rules file that cannot be read fails here.
   const rules = loadFrameworkRules(options.rules ?? []);
   // No local of this (async) function holds the model: it lives on only in `loaded.start`, which
   // the link drops once its rows are made, so collections during the rest of the write walk less.
   const loaded: LoadedModel = await loadModel(store, parsed);
   const t1 = performance.now();
-  const early = startWithRows(loaded, rules, parsed);
+  const early = startWithRows(loaded, rules, parsed, startLink);
   let linkMs = performance.now() - t1;
   const { modelCounts } = loaded;
   const tree = parsed.tree;
@@ -110,6 +115,7 @@ function startWithRows(
   loaded: LoadedModel,
   rules: readonly FrameworkRule[],
   parsed: ParsedTree,
+  startLink: typeof StartLink,
 ): TreeReplacement['early'] {
   const { start, rows } = startLink(loaded.model!, rules);
   loaded.start = start;
@@ -137,6 +143,10 @@ interface LoadedModel {
  * on only in the model, which the link drops once its rows are made.
  */
 async function loadModel(store: Store, parsed: ParsedTree): Promise<LoadedModel> {
+  const [{ decodeFacts }, { buildModel, fixImportNames }] = await Promise.all([
+    import('../index/facts-codec.js'),
+    import('./model.js'),
+  ]);
   // Blobs parsed by this run are still in memory; the others are read back from the database.
   const stored = [
     ...new Set(parsed.files.flatMap((f) => (parsed.facts.has(f.blob) ? [] : [f.blob]))),
@@ -176,7 +186,11 @@ function linkFingerprint(parsed: ParsedTree, extraRules: readonly string[]): str
     hash.update(`${f.path}\0${f.blob}\0${f.status}\n`);
   // Import paths and what was found outside the tree can change with no Go file changing.
   hash.update(JSON.stringify([parsed.tree.layout.modules, parsed.tree.dependencies]));
-  for (const file of [path.join(rulesDir, 'frameworks.yaml'), stdMethodsFile, ...extraRules]) {
+  for (const file of [
+    path.join(rulesDir, 'frameworks.yaml'),
+    path.join(rulesDir, 'go-std-methods.json'),
+    ...extraRules,
+  ]) {
     try {
       hash.update(readFileSync(file));
     } catch {

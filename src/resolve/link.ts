@@ -37,11 +37,14 @@ export interface DeclarationRows {
   packages: PackageInsert[];
 }
 
-/** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 39;
+// Bumped in link-version.ts (read by a re-index that links nothing, which need not load this module).
+export { LINK_VERSION } from './link-version.js';
 
-/** Files linked between two turns of the event loop (see finishLink). */
-const FILES_PER_TURN = 32;
+/**
+ * Files linked between two turns of the event loop (see finishLink): each turn hands SQLite one
+ * small batch of the declarations' rows (Store.insertJsonRows), and v1.24's need ~1,500 of them.
+ */
+const FILES_PER_TURN = 8;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

@@ -38,6 +38,9 @@ export interface OpenOptions {
   immutable?: boolean;
 }
 
+/** Characters of JSON per insert statement (see insertJsonRows): well under V8's 128 KiB young-object limit in two-byte text. */
+const JSON_BATCH_CHARS = 24_000;
+
 export class Store {
   private busyTimeoutMs = BUSY_TIMEOUT_MS;
   private stopped: AbortSignal | undefined;
@@ -169,13 +172,39 @@ export class Store {
   /**
    * Inserts many rows with one statement per batch: the rows travel as one JSON array that
    * `json_each` expands, about eight times faster than one INSERT per row on this driver.
-   * `selectSql` reads columns from `value` (one array per row), e.g.
+   * `sql` reads columns from `value` (one array per row, made by `toRow` a batch at a time), e.g.
    * `INSERT INTO t(a,b) SELECT value->>0, value->>1 FROM json_each(?)`.
+   *
+   * A batch holds about JSON_BATCH_CHARS characters of JSON, its row count adapted to the rows'
+   * size: V8 makes and frees a text that small in its young generation, where a larger one goes
+   * straight to the old generation and stays until the next full collection (an index's writes
+   * during and after the link left ~0.3 GB of them there, on top of the link's heap). The next
+   * batch is made while SQLite inserts the previous one (one statement in flight keeps the order).
    */
-  async insertJsonRows(sql: string, rows: readonly unknown[], batchSize = 5000): Promise<void> {
-    for (let i = 0; i < rows.length; i += batchSize) {
-      await this.run(sql, [JSON.stringify(rows.slice(i, i + batchSize))]);
+  async insertJsonRows<T>(
+    sql: string,
+    items: readonly T[],
+    toRow: (item: T) => unknown = (item) => item,
+  ): Promise<void> {
+    let rows = 64;
+    let running: Promise<unknown> | undefined;
+    for (let i = 0; i < items.length;) {
+      const end = Math.min(items.length, i + rows);
+      const batch = new Array<unknown>(end - i);
+      for (let k = i; k < end; k++) batch[k - i] = toRow(items[k]!);
+      const text = JSON.stringify(batch);
+      rows = Math.max(
+        1,
+        Math.min(10000, Math.round((batch.length * JSON_BATCH_CHARS) / text.length)),
+      );
+      i = end;
+      await running;
+      running = this.run(sql, [text]);
+      // Awaited at the next batch or below; observed now so that a failure meanwhile is not
+      // reported as unhandled.
+      running.catch(() => undefined);
     }
+    await running;
   }
 
   close(): Promise<void> {

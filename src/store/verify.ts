@@ -8,7 +8,8 @@
  *
  * An index is whole when its tables are all there, each tree's rows match the counts written with
  * them, and SQLite's own `quick_check` finds nothing wrong. `index` checks all of that before it
- * trusts what it would skip; read commands check the cheap part (tables present, rows present).
+ * trusts what it would skip (quick_check only when the file changed since the last finished run
+ * left it: `<db>.checked`); read commands check the cheap part (tables present, rows present).
  */
 import {
   closeSync,
@@ -20,6 +21,7 @@ import {
   readSync,
   rmSync,
   statSync,
+  writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -203,10 +205,56 @@ export async function isK8sReadDatabase(file: string): Promise<boolean> {
   }
 }
 
-/** Deletes the database and the files SQLite keeps beside it. */
+/** Deletes the database, the files SQLite keeps beside it and the mark of its last check. */
 export function removeDatabaseFiles(file: string): void {
-  for (const suffix of ['', '-wal', '-shm', '-journal'])
+  for (const suffix of ['', '-wal', '-shm', '-journal', CHECKED_SUFFIX])
     rmSync(`${file}${suffix}`, { force: true });
+}
+
+/**
+ * `<db>.checked`: the state of the database file (device, inode, size, modification and change
+ * times) as the last `index` that finished left it, after it checked the file or wrote it whole.
+ */
+const CHECKED_SUFFIX = '.checked';
+
+/**
+ * The database file's identity and last change, or undefined when that does not say what it holds:
+ * no file, or a WAL with content (transactions not yet in the file itself).
+ */
+function fileState(file: string): string | undefined {
+  try {
+    if (hasPendingWal(file)) return undefined;
+    const s = statSync(file, { bigint: true });
+    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether the database file is byte for byte what the last finished `index` left: neither
+ * modified nor replaced since, by anything (the file system updates the times on any write). Call
+ * it before the database is opened for writing.
+ */
+export function isUnchangedSinceChecked(file: string): boolean {
+  const state = fileState(file);
+  if (state === undefined) return false;
+  try {
+    return readFileSync(`${file}${CHECKED_SUFFIX}`, 'utf8') === state;
+  } catch {
+    return false;
+  }
+}
+
+/** Records the state of a database that `index` has closed after checking or writing it. */
+export function recordChecked(file: string): void {
+  const state = fileState(file);
+  try {
+    if (state === undefined) rmSync(`${file}${CHECKED_SUFFIX}`, { force: true });
+    else writeFileSync(`${file}${CHECKED_SUFFIX}`, state);
+  } catch {
+    // A directory it cannot write to: the next run checks the whole file again.
+  }
 }
 
 /** Creates the database's directory, or says why it cannot be created. */
@@ -368,6 +416,23 @@ async function expectedRows(store: Store, tree: TreeRow): Promise<TreeRowCounts>
 }
 
 /**
+ * The tree ids a table holds rows of: one step through its index on `tree` per id (a few
+ * milliseconds for any size, where `SELECT DISTINCT tree` reads every entry).
+ */
+async function treeIdsIn(store: Store, table: string): Promise<number[]> {
+  const ids: number[] = [];
+  for (let last = Number.MIN_SAFE_INTEGER; ;) {
+    const row = await store.get<{ id: number | null }>(
+      `SELECT MIN(tree) AS id FROM ${table} WHERE tree > ?`,
+      [last],
+    );
+    if (row?.id === null || row?.id === undefined) return ids;
+    ids.push(row.id);
+    last = row.id;
+  }
+}
+
+/**
  * What is wrong with one tree's rows, or undefined when nothing is. `exact` counts every table
  * (for `index`); otherwise only checks that tables expected to hold rows hold some (cheap, for
  * every read command).
@@ -383,12 +448,18 @@ export async function checkTreeRows(
   for (const [table, want] of Object.entries(expected)) {
     if (!tables.has(table)) continue;
     if (options.exact) {
-      const got =
-        (
-          await store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE tree = ?`, [
-            tree.id,
-          ])
-        )?.n ?? 0;
+      // A table of this tree alone is counted whole (SQLite counts a b-tree without reading rows).
+      const ids = await treeIdsIn(store, table);
+      let got = 0;
+      if (ids.length === 1 && ids[0] === tree.id)
+        got = (await store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table}`))?.n ?? 0;
+      else if (ids.includes(tree.id))
+        got =
+          (
+            await store.get<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE tree = ?`, [
+              tree.id,
+            ])
+          )?.n ?? 0;
       if (got !== want) problems.push(`${table}: ${got} rows of ${want}`);
     } else if (want > 0) {
       const any = await store.get(`SELECT 1 AS x FROM ${table} WHERE tree = ? LIMIT 1`, [tree.id]);
@@ -423,12 +494,13 @@ export async function quickCheck(
  * would collide with them. Returns how many were deleted.
  */
 export async function removeOrphanRows(store: Store): Promise<number> {
+  const trees = new Set((await store.all<{ id: number }>('SELECT id FROM trees')).map((t) => t.id));
   let removed = 0;
   for (const table of treeTables()) {
-    const result = await store.run(
-      `DELETE FROM ${table} WHERE tree IN (SELECT DISTINCT tree FROM ${table} WHERE tree NOT IN (SELECT id FROM trees))`,
-    );
-    removed += result.changes;
+    for (const id of await treeIdsIn(store, table)) {
+      if (trees.has(id)) continue;
+      removed += (await store.run(`DELETE FROM ${table} WHERE tree = ?`, [id])).changes;
+    }
   }
   return removed;
 }

@@ -171,6 +171,57 @@ describe('a damaged index (case 2)', () => {
     expect(trace.stdout).toContain('scheduleOne');
   });
 
+  it('is caught by a re-index after a run that left the file checked; a copy is checked whole', async () => {
+    const db = path.join(tmp, 'garbage-after-noop.db');
+    await indexDemo(db);
+    const debug = { ...env, K8S_READ_DEBUG: 'index' };
+    const noop = await runCli(['index', ...repo, '--db', db], { env: debug });
+    expect(noop.code, noop.stderr).toBe(0);
+    expect(noop.stderr).toContain(
+      '[index] checking the database: row counts (the file is as the last finished index left it)\n',
+    );
+    const copy = path.join(tmp, 'garbage-after-noop-copy.db');
+    cpSync(db, copy);
+    const copied = await runCli(['index', ...repo, '--db', copy], { env: debug });
+    expect(copied.code, copied.stderr).toBe(0);
+    expect(copied.stderr).toContain('[index] checking the database: quick_check and row counts\n');
+
+    overwrite(db, Math.floor(statSync(db).size / 2), garbage(20000));
+    const r = await runCli(['index', ...repo, '--db', db], { env });
+    expectOneError(
+      r,
+      1,
+      new RegExp(
+        `^error: the index ${escape(db)} is damaged \\(.+\\); run \`k8s-read index --rebuild --db ${escape(db)}\` to build it again\\n$`,
+      ),
+    );
+  });
+
+  it('drops the rows of a tree that is gone and keeps the other tree as it was', async () => {
+    const db = path.join(tmp, 'two-trees.db');
+    const other = path.join(tmp, 'other-tree');
+    cpSync(path.join(demoRoot, '..', 'go', 'func-field-assignment'), other, { recursive: true });
+    await indexDemo(db);
+    const indexed = await runCli(['index', '--repo', other, '--db', db], { env });
+    expect(indexed.code, indexed.stderr).toBe(0);
+    const tables = ['files', 'symbols', 'edges', 'bindings', 'packages', 'made', 'details'];
+    const counts = async () =>
+      querySql<{ root: string; n: number }>(
+        db,
+        `SELECT root, (${tables.map((t) => `(SELECT COUNT(*) FROM ${t} WHERE tree = trees.id)`).join(' + ')}) AS n FROM trees ORDER BY root`,
+      );
+    const before = await counts();
+    const gone = before.find((t) => t.root === other)!;
+    expect(gone.n).toBeGreaterThan(0);
+    await execSql(db, `DELETE FROM trees WHERE root = '${other}'`);
+
+    const r = await runCli(['index', ...repo, '--db', db], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe(`note: removed ${gone.n} rows of no indexed tree from ${db}\n`);
+    expect(r.stdout).toMatch(/\(0 parsed, \d+ unchanged\)/);
+    expect(await counts()).toEqual(before.filter((t) => t.root !== other));
+  });
+
   it('is relinked by index after DROP TABLE edges, and refused by trace until then', async () => {
     const db = path.join(tmp, 'dropped.db');
     await indexDemo(db);
