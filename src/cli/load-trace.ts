@@ -23,16 +23,33 @@ export interface LoadTraceOptions {
   maxChildren?: number;
 }
 
+/**
+ * A trace asked before with the same options, index, rules and build is read from the answers kept
+ * beside the index (src/cli/trace-cache.ts); any other is traced, and its answer kept.
+ */
 export async function loadTrace(ctx: CliContext, options: LoadTraceOptions): Promise<Trace> {
   // The tracer's modules and rules load while the index opens.
   const modules = loadTraceModules(ctx);
   modules.catch(() => undefined);
+  const cache = import('./trace-cache.js');
   const index = await openIndex(ctx, {
     ...(options.repo ? { repo: options.repo } : {}),
     ...(options.db ? { db: options.db } : {}),
   });
   try {
-    return await traceIndex(ctx, index, options, modules);
+    const { traceAnswerKey, readCachedTrace, cacheTrace } = await cache;
+    const key = await traceAnswerKey(ctx, index, options);
+    const debug = debugLogger(ctx, 'trace');
+    const cached = key && (await readCachedTrace(index.store, key));
+    if (cached) {
+      debug(
+        `${cached.root}: ${cached.nodes.length} nodes, ${cached.edges.length} edges, ${cached.unresolved.length} unresolved: the answer kept for these options, index, rules and build`,
+      );
+      return cached;
+    }
+    const trace = await traceIndex(ctx, index, options, modules);
+    if (key) await cacheTrace(index.store, key, trace, debug);
+    return trace;
   } finally {
     await index.close();
   }

@@ -14,3 +14,19 @@ export function readPackageVersion(): string {
 
 /** The bundled demo tree that every command falls back to. */
 export const demoRepoRoot = path.join(packageRoot, 'fixtures', 'kubernetes');
+
+/**
+ * The digest of the built code (`dist/build-id`, written by scripts/postbuild.mjs), or undefined
+ * when running from source, which has none: what a stored answer was computed by.
+ */
+export function readBuildId(): string | undefined {
+  try {
+    const id = readFileSync(
+      path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'build-id'),
+      'utf8',
+    ).trim();
+    return id || undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -31,11 +31,8 @@ export interface TraceRules {
 const FORMAT = 1;
 
 export async function loadTraceRules(ctx: CliContext, dir = rulesDir): Promise<TraceRules> {
-  const files = {
-    components: path.join(dir, 'components.yaml'),
-    noise: path.join(dir, 'noise.yaml'),
-  };
-  const cacheFile = cachePath(ctx, [files.components, files.noise]);
+  const files = ruleFiles(dir);
+  const cacheFile = cachePath(ctx, dir);
   const cached = cacheFile ? readCache(cacheFile) : undefined;
   if (cached) return cached;
   const [{ loadComponentRules }, { loadNoiseRules }] = await Promise.all([
@@ -50,17 +47,32 @@ export async function loadTraceRules(ctx: CliContext, dir = rulesDir): Promise<T
   return rules;
 }
 
-/** `<cache>/rules/<hash of the files>.json`, or undefined when a file or the cache is unusable. */
-function cachePath(ctx: CliContext, files: readonly string[]): string | undefined {
+function ruleFiles(dir: string) {
+  return { components: path.join(dir, 'components.yaml'), noise: path.join(dir, 'noise.yaml') };
+}
+
+/**
+ * A digest of the text of the rules a trace reads, or undefined when a file cannot be read (the
+ * validating path reports it). By content alone: two installs with the same rules share it.
+ */
+export function traceRulesDigest(dir = rulesDir): string | undefined {
   try {
-    // By content alone: two installs with the same rules share an entry.
     const hash = createHash('sha1').update(`k8s-read trace rules ${FORMAT}\0`);
-    for (const file of files)
+    for (const file of Object.values(ruleFiles(dir)))
       hash.update(path.basename(file)).update('\0').update(readFileSync(file)).update('\0');
-    return path.join(cacheDir(ctx), 'rules', `${hash.digest('hex')}.json`);
+    return hash.digest('hex');
   } catch {
-    // An unreadable rules file is reported by the validating path; an unusable cache directory
-    // only costs the cache.
+    return undefined;
+  }
+}
+
+/** `<cache>/rules/<digest of the files>.json`, or undefined when a file or the cache is unusable. */
+function cachePath(ctx: CliContext, dir: string): string | undefined {
+  const digest = traceRulesDigest(dir);
+  try {
+    return digest && path.join(cacheDir(ctx), 'rules', `${digest}.json`);
+  } catch {
+    // An unusable cache directory only costs the cache.
     return undefined;
   }
 }

@@ -45,6 +45,11 @@ export class Store {
   private busyTimeoutMs = BUSY_TIMEOUT_MS;
   private stopped: AbortSignal | undefined;
 
+  /** How long statements wait for another process's lock, in ms. */
+  get busyTimeout(): number {
+    return this.busyTimeoutMs;
+  }
+
   private constructor(
     private readonly db: sqlite3.Database,
     readonly path: string,

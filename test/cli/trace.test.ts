@@ -262,8 +262,9 @@ describe('k8s-read trace on the modern demo tree', () => {
       env,
     });
     expect(quiet.stderr).not.toContain('[trace]');
+    // Traced afresh: the line says what the trace took (a kept answer says so instead).
     const loud = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot, '-o', 'json'], {
-      env: { ...env, K8S_READ_DEBUG: 'index,trace' },
+      env: { ...env, K8S_READ_DEBUG: 'index,trace', K8S_READ_TRACE_CACHE: 'off' },
     });
     expect(loud.stderr).toMatch(
       /^\[trace\] k8s\.io\/kubernetes\/cmd\/kube-scheduler\.main: \d+ nodes, \d+ edges, \d+ unresolved in \d+ ms$/m,
