@@ -12,6 +12,7 @@ import type {
   ControllerRow,
   ControllerTable,
 } from '../trace/controllers.js';
+import { columns } from './columns.js';
 import { describeVersion } from './describe.js';
 import { splitSymbol } from './symbols.js';
 import { shortenMiddle } from './tree.js';
@@ -276,10 +277,6 @@ function fitPhrases(phrases: readonly string[], width: number | undefined): stri
 
 function pad(text: string, width: number): string {
   return text + ' '.repeat(Math.max(0, width - columns(text)));
-}
-
-function columns(text: string): number {
-  return [...text].length;
 }
 
 function at(p: ControllerPlace): string {

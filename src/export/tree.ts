@@ -6,6 +6,7 @@
  */
 import { createColors } from 'picocolors';
 import type { Trace, TraceEdge } from '../trace/types.js';
+import { columns } from './columns.js';
 import {
   describeEdge,
   describeFold,
@@ -236,10 +237,6 @@ function fitLine(
   each('symbol', (text) => shortenMiddle(text, Math.max(MIN_SYMBOL, columns(text) - over())));
   each('symbol', (text) => shortenMiddle(text, Math.max(1, columns(text) - over())));
   return join();
-}
-
-function columns(text: string): number {
-  return [...text].length;
 }
 
 /**
