@@ -48,7 +48,7 @@ export function createStoreGraph(
       return components;
     },
     findDefinitions: (query) => findDefinitions(store, tree.id, query),
-    symbolsByIds: (ids) => findSymbolsByIds(store, tree.id, ids),
+    symbolsByIds: (ids) => findSymbolsByIds(store, tree.id, ids, { text: false }),
     edgesFrom: (ids) => findEdgesFrom(store, tree.id, ids),
     async bindingsFrom(ids) {
       const byCaller = await (bindings ??= loadBindingsByCaller(store, tree.id));
