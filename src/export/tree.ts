@@ -213,10 +213,14 @@ function fitLine(
     // The first piece shown has no gap before it.
     gap(pieces.find((_, i) => texts[i] !== '') ?? pieces[0]!).length -
     room;
+  // What is over changes only when a text does: measured again then, not before every piece.
   const each = (role: Piece['role'], change: (text: string, piece: Piece) => string) => {
-    for (let i = pieces.length - 1; i >= 0; i--) {
-      if (over() > 0 && pieces[i]!.role === role && texts[i] !== '')
+    let excess = over();
+    for (let i = pieces.length - 1; i >= 0 && excess > 0; i--) {
+      if (pieces[i]!.role === role && texts[i] !== '') {
         texts[i] = change(texts[i]!, pieces[i]!);
+        excess = over();
+      }
     }
   };
 
