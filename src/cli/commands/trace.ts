@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { outputWidth, useColor, type CliContext } from '../context.js';
 import { outputOption, writeJson } from '../output.js';
 import { addRepoOptions, type RepoOptions } from '../repo.js';
+import { skipOptimizingCompiler } from '../short-run.js';
 import {
   addTraceViewOptions,
   parsePositive,
@@ -38,6 +39,7 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
         '  k8s-read trace kube-scheduler -o json | jq \'.edges[] | select(.kind == "framework")\'\n',
     )
     .action(async (target: string, flags: TraceFlags) => {
+      skipOptimizingCompiler();
       const { loadTrace } = await import('../load-trace.js');
       const result = await loadTrace(ctx, {
         target,
