@@ -41,6 +41,17 @@ export interface OpenOptions {
 /** Characters of JSON per insert statement (see insertJsonRows): well under V8's 128 KiB young-object limit in two-byte text. */
 const JSON_BATCH_CHARS = 24_000;
 
+/** What a `Store.many` select returns: its columns in order, and the row built from their values. */
+export interface RowShape<T> {
+  columns: readonly (keyof T & string)[];
+  /**
+   * The row as one object literal: a trace builds ~25,000 of them, and a loop storing values
+   * under names taken from `columns` took twice as long (without TurboFan, see
+   * src/cli/short-run.ts).
+   */
+  build(values: readonly SqlValue[]): T;
+}
+
 export class Store {
   private busyTimeoutMs = BUSY_TIMEOUT_MS;
   private stopped: AbortSignal | undefined;
@@ -117,26 +128,22 @@ export class Store {
   /**
    * Many rows at once: SQLite builds one JSON text of them, parsed once here. node-sqlite3 makes
    * every row an object value by value (10-20 µs a row), which was most of the time a trace spent
-   * reading its edges (27k rows: 570 ms, against 125 ms this way). `select` returns `columns`, in
-   * that order (aliases as named), and no BLOB; `orderBy` (SQL over those names) keeps its order.
+   * reading its edges (27k rows: 570 ms, against 125 ms this way). `select` returns the shape's
+   * columns, in that order (aliases as named), and no BLOB; `orderBy` (SQL over those names) keeps
+   * its order.
    */
   async many<T>(
-    columns: readonly (keyof T & string)[],
+    shape: RowShape<T>,
     select: string,
     params: SqlParams = [],
     orderBy?: string,
   ): Promise<T[]> {
-    const list = columns.map((c) => `"${c}"`).join(', ');
+    const list = shape.columns.map((c) => `"${c}"`).join(', ');
     const row = await this.get<{ j: string | null }>(
       `SELECT json_group_array(json_array(${list})${orderBy ? ` ORDER BY ${orderBy}` : ''}) AS j FROM (${select})`,
       params,
     );
-    const values = JSON.parse(row?.j ?? '[]') as SqlValue[][];
-    return values.map((v) => {
-      const o: Record<string, SqlValue> = {};
-      for (let i = 0; i < columns.length; i++) o[columns[i]!] = v[i]!;
-      return o as T;
-    });
+    return (JSON.parse(row?.j ?? '[]') as SqlValue[][]).map(shape.build);
   }
 
   get<T = Record<string, SqlValue>>(sql: string, params: SqlParams = []): Promise<T | undefined> {

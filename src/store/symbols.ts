@@ -2,7 +2,7 @@
  * Typed reads of the index: declarations by name or symbol, text search, and the call graph in
  * bulk (a few queries per trace level; the tracer works in memory).
  */
-import type { Store } from './db.js';
+import type { RowShape, Store } from './db.js';
 import type { BindingRow, EdgeInsert, PackageRow } from './index-store.js';
 
 /**
@@ -55,6 +55,23 @@ const DEFINITION_FIELDS = [
   'detail',
   'doc',
 ] as const satisfies readonly (keyof DefinitionRow)[];
+
+export const DEFINITION_ROW: RowShape<DefinitionRow> = {
+  columns: DEFINITION_FIELDS,
+  build: (v) => ({
+    id: v[0] as number,
+    symbol: v[1] as string,
+    name: v[2] as string,
+    kind: v[3] as SymbolKind,
+    file: v[4] as string,
+    line: v[5] as number,
+    endLine: v[6] as number,
+    col: v[7] as number,
+    package: v[8] as string,
+    detail: v[9] as string | null,
+    doc: v[10] as string | null,
+  }),
+};
 
 /**
  * Declarations matching `query`: an exact symbol (`(*k8s.io/kubernetes/pkg/scheduler.Scheduler).Run`),
@@ -137,8 +154,8 @@ export async function findSymbolsByIds(
   const out: DefinitionRow[] = [];
   for (let i = 0; i < ids.length; i += 10000) {
     out.push(
-      ...(await store.many<DefinitionRow>(
-        DEFINITION_FIELDS,
+      ...(await store.many(
+        DEFINITION_ROW,
         `SELECT ${text ? COLUMNS : COLUMNS_WITHOUT_TEXT} FROM symbols WHERE tree = ? AND id IN (SELECT value FROM json_each(?))`,
         [treeId, JSON.stringify(ids.slice(i, i + 10000))],
       )),
@@ -196,14 +213,30 @@ const EDGE_FIELDS = [
 ] as const satisfies readonly (keyof EdgeRow)[];
 const EDGE_COLUMNS = EDGE_FIELDS.join(', ');
 
+export const EDGE_ROW: RowShape<EdgeRow> = {
+  columns: EDGE_FIELDS,
+  build: (v) => ({
+    caller: v[0] as number,
+    callee: v[1] as number | null,
+    kind: v[2] as string,
+    via: v[3] as string | null,
+    rank: v[4] as number,
+    file: v[5] as string,
+    line: v[6] as number,
+    col: v[7] as number,
+    expr: v[8] as string | null,
+    needs: v[9] as string | null,
+  }),
+};
+
 export async function findEdgesFrom(
   store: Store,
   treeId: number,
   callers: readonly number[],
 ): Promise<EdgeRow[]> {
   if (callers.length === 0) return [];
-  return store.many<EdgeRow>(
-    EDGE_FIELDS,
+  return store.many(
+    EDGE_ROW,
     `SELECT ${EDGE_COLUMNS} FROM edges WHERE tree = ? AND caller IN (SELECT value FROM json_each(?))`,
     [treeId, JSON.stringify(callers)],
     'caller, line, col, rank',
@@ -295,6 +328,19 @@ function rankDefinitions(rows: DefinitionRow[]): DefinitionRow[] {
   );
 }
 
+export const BINDING_ROW: RowShape<BindingRow> = {
+  columns: ['caller', 'line', 'col', 'callee', 'slot', 'value', 'needs'],
+  build: (v) => ({
+    caller: v[0] as number,
+    line: v[1] as number,
+    col: v[2] as number,
+    callee: v[3] as number,
+    slot: v[4] as number,
+    value: v[5] as number,
+    needs: v[6] as string | null,
+  }),
+};
+
 /**
  * Every binding of a tree, by caller: the table is small (thousands of rows where edges are
  * hundreds of thousands), and one read beats a query per level of a trace.
@@ -303,8 +349,8 @@ export async function loadBindingsByCaller(
   store: Store,
   treeId: number,
 ): Promise<Map<number, BindingRow[]>> {
-  const rows = await store.many<BindingRow>(
-    ['caller', 'line', 'col', 'callee', 'slot', 'value', 'needs'],
+  const rows = await store.many(
+    BINDING_ROW,
     'SELECT caller, line, col, callee, slot, value, needs FROM bindings WHERE tree = ?',
     [treeId],
   );
