@@ -112,6 +112,8 @@ export async function expandProgram(
   const hops = new Map<number, PHop[]>();
   const unresolved = new Map<number, EdgeRow[]>();
   const helpers = new Map<number, number>();
+  const receivers = new Map<number, string | undefined>();
+  const standings = new Map<number, number>();
   let cut = 0;
 
   const nodeFor = (
@@ -218,7 +220,7 @@ export async function expandProgram(
     for (const n of level) {
       for (const e of n.dispatch ? n.dispatch.alternatives : (edgesBy.get(n.sym.id) ?? [])) {
         if (e.rank === 0 && !n.dispatch) continue;
-        const t = e.callee === null ? undefined : receiverType(symbols.get(e.callee)?.symbol);
+        const t = e.callee === null ? undefined : receiverOf(e.callee);
         if (t && !made.has(t)) wanted.add(t);
       }
     }
@@ -363,6 +365,28 @@ export async function expandProgram(
     }
   }
 
+  /** A method's receiver type (`pkg.T`), per symbol: asked for every call with alternatives. */
+  function receiverOf(id: number): string | undefined {
+    if (!receivers.has(id)) receivers.set(id, receiverType(symbols.get(id)?.symbol));
+    return receivers.get(id);
+  }
+
+  /**
+   * How an implementation ranks, before its edge's own rank: a test double last, a type the
+   * program does not construct after one it does. Fixed once its level is loaded (the types
+   * constructed are read before the level's calls are ranked), so kept per symbol.
+   */
+  function standingOf(s: DefinitionRow): number {
+    let standing = standings.get(s.id);
+    if (standing === undefined) {
+      const t = receiverOf(s.id);
+      const built = t ? [...(made.get(t) ?? [])].some((p) => scope.has(p) && p !== '') : false;
+      standing = (isTestDouble(s.symbol, s.package) ? 100 : 0) + (built ? 0 : 10);
+      standings.set(s.id, standing);
+    }
+    return standing;
+  }
+
   /**
    * The implementations at a call, in the program only: constructed by the program first, test
    * doubles last (and, where a real one exists, only as alternatives, never followed).
@@ -371,10 +395,7 @@ export async function expandProgram(
     const scored = list.flatMap((e) => {
       const s = e.callee === null ? undefined : symbols.get(e.callee);
       if (!s || !inProgram(s) || !scope.satisfies(e.needs)) return [];
-      const t = receiverType(s.symbol);
-      const built = t ? [...(made.get(t) ?? [])].some((p) => scope.has(p) && p !== '') : false;
-      const double = isTestDouble(s.symbol, s.package);
-      return [{ e, score: (double ? 100 : 0) + (built ? 0 : 10) + e.rank / 1000 }];
+      return [{ e, score: standingOf(s) + e.rank / 1000 }];
     });
     scored.sort((a, b) => a.score - b.score);
     const real = scored.filter((x) => x.score < 100);
