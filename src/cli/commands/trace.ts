@@ -36,7 +36,9 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
       '\nExamples:\n  k8s-read trace kube-scheduler\n  k8s-read trace kube-controller-manager/replicaset\n' +
         '  k8s-read trace kube-scheduler --focus selectHost\n  k8s-read trace "(*k8s.io/kubernetes/pkg/scheduler.Scheduler).scheduleOne" --depth 3\n' +
         "  k8s-read trace 'wait.BackoffUntil' --in kube-scheduler   # a helper, inside one program\n" +
-        '  k8s-read trace kube-scheduler -o json | jq \'.edges[] | select(.kind == "framework")\'\n',
+        '  k8s-read trace kube-scheduler -o json | jq \'.edges[] | select(.kind == "framework")\'\n' +
+        '\nThe answer is kept in the index database: the same trace asked again (same flags, index,\n' +
+        'rules and build) is read back; K8S_READ_TRACE_CACHE=off traces afresh.\n',
     )
     .action(async (target: string, flags: TraceFlags) => {
       skipOptimizingCompiler();
