@@ -179,6 +179,14 @@ static int32_t set_find(const NodeSet *s, uint32_t start, uint32_t end, int32_t 
   return -1;
 }
 
+/*
+ * The canonical type of a symbol. tree-sitter gives ERROR nodes the symbol 65535, outside the
+ * language's table: they get the extra last slot (named "ERROR"), never an index past the arrays.
+ */
+static inline uint16_t canon_of(const State *st, TSSymbol s) {
+  return s < st->symbol_count - 1 ? st->canon[s] : (uint16_t)(st->symbol_count - 1);
+}
+
 static inline int32_t offset16(const State *st, uint32_t byte) {
   return (int32_t)(st->offsets ? st->offsets[byte] : byte);
 }
@@ -194,7 +202,7 @@ static void walk(State *st, TSNode root) {
   int fielded = 0;
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
-    int32_t type = st->canon[ts_node_symbol(node)];
+    int32_t type = canon_of(st, ts_node_symbol(node));
     uint8_t flags = st->flags[type];
     int32_t field = fielded ? (int32_t)ts_tree_cursor_current_field_id(&cursor) : 0;
     int descend = 0;
@@ -250,7 +258,7 @@ static void push_doc_comments(State *st, TSNode node) {
   int count = 0;
   TSNode prev = ts_node_prev_sibling(node);
   int64_t expected = (int64_t)ts_node_start_point(node).row - 1;
-  while (!ts_node_is_null(prev) && (st->flags[st->canon[ts_node_symbol(prev)]] & FLAG_COMMENT) &&
+  while (!ts_node_is_null(prev) && (st->flags[canon_of(st, ts_node_symbol(prev))] & FLAG_COMMENT) &&
          (int64_t)ts_node_end_point(prev).row == expected && count < 128) {
     spans[count * 2] = offset16(st, ts_node_start_byte(prev));
     spans[count * 2 + 1] = offset16(st, ts_node_end_byte(prev));
@@ -351,7 +359,7 @@ static const KnownPattern KNOWN[] = {
 static int32_t symbol_named(const State *st, const TSLanguage *language, const char *name,
                             int named) {
   TSSymbol s = ts_language_symbol_for_name(language, name, (uint32_t)strlen(name), named);
-  return s == 0 ? -1 : st->canon[s];
+  return s == 0 ? -1 : canon_of(st, s);
 }
 
 /* Pattern source without `;` comments, whitespace folded to single spaces, trimmed. */
@@ -444,7 +452,7 @@ static void match_end(State *st, const Rule *r, TSNode node, const void **done,
     TSNode child = ts_tree_cursor_current_node(c);
     if (ts_tree_cursor_current_field_id(c) == r->field) {
       int wanted = r->child < 0 ? ts_node_is_named(child) && !ts_node_is_error(child)
-                                : st->canon[ts_node_symbol(child)] == r->child;
+                                : canon_of(st, ts_node_symbol(child)) == r->child;
       if (!wanted) {
         *dead = child.id;
         return;
@@ -456,7 +464,7 @@ static void match_end(State *st, const Rule *r, TSNode node, const void **done,
       if (!ts_tree_cursor_goto_first_child(c)) return;
       for (;;) {
         TSNode grandchild = ts_tree_cursor_current_node(c);
-        if (st->canon[ts_node_symbol(grandchild)] == r->grandchild) {
+        if (canon_of(st, ts_node_symbol(grandchild)) == r->grandchild) {
           *done = grandchild.id;
           return;
         }
@@ -616,7 +624,7 @@ static void match_tree(State *st, TSNode root) {
   uint32_t depth = 0;
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
-    int32_t type = st->canon[ts_node_symbol(node)];
+    int32_t type = canon_of(st, ts_node_symbol(node));
     if (st->rules_by_type[(size_t)type * RULES_PER_TYPE] >= 0 || r.pending_len > 0)
       enter_node(st, &r, node, type, parent, depth);
     if (ts_tree_cursor_goto_first_child(&cursor)) {
@@ -757,16 +765,17 @@ static napi_value configure(napi_env env, napi_callback_info info) {
   st->query_cursor = ts_query_cursor_new();
 
   uint32_t symbols = ts_language_symbol_count(language);
-  st->symbol_count = symbols;
-  st->canon = malloc(symbols * sizeof(uint16_t));
-  st->flags = calloc(symbols, 1);
+  /* One slot more than the language has: ERROR nodes' (see canon_of). */
+  st->symbol_count = symbols + 1;
+  st->canon = malloc((symbols + 1) * sizeof(uint16_t));
+  st->flags = calloc(symbols + 1, 1);
   napi_value leaf = named_property(env, argv[0], "leafTypes");
   napi_value body = named_property(env, argv[0], "bodyTypes");
   napi_value fielded = named_property(env, argv[0], "fieldedTypes");
   napi_value kept = named_property(env, argv[0], "keptTokens");
   napi_value type_names, type_named;
-  CHECK(napi_create_array_with_length(env, symbols, &type_names));
-  CHECK(napi_create_array_with_length(env, symbols, &type_named));
+  CHECK(napi_create_array_with_length(env, symbols + 1, &type_names));
+  CHECK(napi_create_array_with_length(env, symbols + 1, &type_named));
   for (uint32_t s = 0; s < symbols; s++) {
     const char *name = ts_language_symbol_name(language, (TSSymbol)s);
     int named = ts_language_symbol_type(language, (TSSymbol)s) == TSSymbolTypeRegular;
@@ -792,6 +801,14 @@ static napi_value configure(napi_env env, napi_callback_info info) {
     if (!named && name_in(env, kept, name)) f |= FLAG_KEPT;
     if (named && strcmp(name, "comment") == 0) f |= FLAG_COMMENT;
     st->flags[s] = f;
+  }
+  st->canon[symbols] = (uint16_t)symbols;
+  {
+    napi_value js_name, js_named;
+    napi_create_string_utf8(env, "ERROR", NAPI_AUTO_LENGTH, &js_name);
+    napi_get_boolean(env, true, &js_named);
+    napi_set_element(env, type_names, symbols, js_name);
+    napi_set_element(env, type_named, symbols, js_named);
   }
 
   uint32_t fields = ts_language_field_count(language);
@@ -929,7 +946,7 @@ static napi_value parse(napi_env env, napi_callback_info info) {
     uint32_t id = st->matches[m].capture;
     int32_t index = -1;
     if (!st->skip_capture[id]) {
-      int32_t type = st->canon[ts_node_symbol(node)];
+      int32_t type = canon_of(st, ts_node_symbol(node));
       index = set_find(&st->seen, ts_node_start_byte(node), ts_node_end_byte(node), type);
       if (index < 0) {
         walk(st, node);
@@ -946,7 +963,7 @@ static napi_value parse(napi_env env, napi_callback_info info) {
         buf_push(&st->docs, 0);
         buf_push(&st->docs, 0);
       } else {
-        buf_push(&st->docs, st->canon[ts_node_symbol(parent)]);
+        buf_push(&st->docs, canon_of(st, ts_node_symbol(parent)));
         buf_push(&st->docs, (int32_t)ts_node_named_child_count(parent));
         push_doc_comments(st, parent);
       }

@@ -95,6 +95,21 @@ describe('native matcher', () => {
     expect(names.matcher).toBe(true);
   });
 
+  it("names the ERROR nodes of a syntax error, whose symbol lies outside the grammar's table", () => {
+    // tree-sitter gives ERROR nodes the symbol 65535: read as an index into the grammar's arrays,
+    // it read freed memory (a crash one index run in four on a file with a syntax error).
+    const bytes = Buffer.from('package main\n\nvar x = []int{1, 2,, 3}\n', 'utf8');
+    const parsed = parse(bytes);
+    expect(parsed.hasError).toBe(true);
+    const types: string[] = [];
+    for (let i = 0; i < parsed.nodes.length; i += 5) {
+      expect(parsed.nodes[i]!).toBeLessThan(names.typeNames.length);
+      types.push(names.typeNames[parsed.nodes[i]!]!);
+    }
+    expect(types).toContain('ERROR');
+    expect(plain(parsed)).toEqual(plain(parse(bytes, true)));
+  });
+
   it('hands back what the query cursor does on every fixture', () => {
     const files = goFiles(fixturesDir);
     expect(files.length).toBeGreaterThan(100);
