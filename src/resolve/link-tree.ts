@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { IndexProgress, ParsedTree } from '../index/index-repository.js';
 import { FACTS_VERSION } from '../index/facts.js';
-import { rulesDir } from '../shared/rules-dir.js';
+import { rulesDir, stdMethodsFile } from '../shared/rules-dir.js';
 import type { Store } from '../store/db.js';
 import { findTree, loadBlobs, replaceTree, type TreeReplacement } from '../store/index-store.js';
 import type { LinkStart, startLink as StartLink } from './link.js';
@@ -186,11 +186,7 @@ function linkFingerprint(parsed: ParsedTree, extraRules: readonly string[]): str
     hash.update(`${f.path}\0${f.blob}\0${f.status}\n`);
   // Import paths and what was found outside the tree can change with no Go file changing.
   hash.update(JSON.stringify([parsed.tree.layout.modules, parsed.tree.dependencies]));
-  for (const file of [
-    path.join(rulesDir, 'frameworks.yaml'),
-    path.join(rulesDir, 'go-std-methods.json'),
-    ...extraRules,
-  ]) {
+  for (const file of [path.join(rulesDir, 'frameworks.yaml'), stdMethodsFile, ...extraRules]) {
     try {
       hash.update(readFileSync(file));
     } catch {

@@ -63,17 +63,11 @@ export interface LinkStart {
   packageId: ReadonlyMap<string, number>;
 }
 
-/** The standard library's method sets, read once per process (rules/go-std-methods.json). */
-let stdMethodsRead: ReturnType<typeof loadStdMethods> | undefined;
-function stdMethods(): ReturnType<typeof loadStdMethods> {
-  return (stdMethodsRead ??= loadStdMethods());
-}
-
 export function startLink(
   model: ProgramModel,
   rules: readonly FrameworkRule[],
 ): { start: LinkStart; rows: DeclarationRows } {
-  const types = new TypeChecker(model, externalTypes(rules, stdMethods()));
+  const types = new TypeChecker(model, externalTypes(rules, loadStdMethods()));
   const flow = new ValueFlow(types);
   flow.collectStores();
   const rows = declarationRows(model, types, flow);

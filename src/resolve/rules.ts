@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { K8sReadError } from '../errors.js';
-import { rulesDir } from '../shared/rules-dir.js';
+import { rulesDir, stdMethodsFile } from '../shared/rules-dir.js';
 import { readYamlFile } from '../shared/yaml-file.js';
 
 export { rulesDir };
@@ -113,9 +113,6 @@ export interface ExternalTypes {
   /** The exported method names of unindexed types (`net.Listener`), by type key. */
   methods?: ReadonlyMap<string, ReadonlySet<string>>;
 }
-
-/** rules/go-std-methods.json: the standard library's method sets (scripts/go-std-methods.go). */
-export const stdMethodsFile = path.join(rulesDir, 'go-std-methods.json');
 
 const stdMethodsSchema = z.object({ types: z.record(z.string(), z.array(z.string())) });
 

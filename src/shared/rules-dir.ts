@@ -8,3 +8,6 @@ export const rulesDir = path.resolve(
   '..',
   'rules',
 );
+
+/** The standard library's method sets (scripts/go-std-methods.go), read by the resolver. */
+export const stdMethodsFile = path.join(rulesDir, 'go-std-methods.json');

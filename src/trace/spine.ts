@@ -102,7 +102,8 @@ export function chooseSpine(
 ): Set<string> {
   const { nodes } = program;
   const always = options.always ?? new Set<number>();
-  const tree = spanningTree(rootId, program, expandable);
+  const calleesOf = calleesOnce(program);
+  const tree = spanningTree(rootId, program, expandable, calleesOf);
   const story = runningParts(rootId, tree.order, program, expandable);
   // Below an implementation an interface call reached, its own steps count less: the runner's
   // story ends at the implementation (a plugin's Filter), unless it starts code that keeps running.
@@ -146,10 +147,9 @@ export function chooseSpine(
   }
 
   const shown = new Set<string>();
-  const open = new Set<number>([rootId]);
-  // The same, by node id, for the scan below.
-  const isOpen = new Uint8Array(nodes.length);
-  isOpen[rootId] = 1;
+  // The nodes shown, by node id (asked once per node on every scan below).
+  const open = new Uint8Array(nodes.length);
+  open[rootId] = 1;
   const rowsOf = new Set<string>();
   const childrenShown = new Map<number, number>();
   const peersShown = new Map<string, number>();
@@ -161,8 +161,7 @@ export function chooseSpine(
     const hop = tree.hop.get(id)!;
     const n = nodes[id]!;
     shown.add(hopKey(parent, hop));
-    open.add(id);
-    isOpen[id] = 1;
+    open[id] = 1;
     childrenShown.set(parent, (childrenShown.get(parent) ?? 0) + 1);
     const site = siteKey[id]!;
     peersShown.set(site, (peersShown.get(site) ?? 0) + 1);
@@ -187,7 +186,7 @@ export function chooseSpine(
   /** Shows `id` and the path to it; returns the rows it took. */
   const reach = (id: number): number => {
     const path: number[] = [];
-    for (let x: number | undefined = id; x !== undefined && !open.has(x); x = tree.parent.get(x))
+    for (let x: number | undefined = id; x !== undefined && !open[x]; x = tree.parent.get(x))
       path.push(x);
     let cost = 0;
     for (const x of path.reverse()) cost += show(x);
@@ -196,7 +195,7 @@ export function chooseSpine(
 
   // A component's registered parts first, each on the path where it runs.
   for (const id of tree.order)
-    if (always.has(nodes[id]!.sym.id) && !open.has(id) && rows < options.budget) rows += reach(id);
+    if (always.has(nodes[id]!.sym.id) && !open[id] && rows < options.budget) rows += reach(id);
 
   // Then the way to where the component's story ends, breadth-first: the nearest function of each
   // symbol the rules name.
@@ -206,7 +205,7 @@ export function chooseSpine(
       const sym = nodes[id]!.sym;
       if (met.has(sym.id) || !options.follow(sym.symbol)) continue;
       met.add(sym.id);
-      if (!open.has(id) && rows < options.budget) rows += reach(id);
+      if (!open[id] && rows < options.budget) rows += reach(id);
     }
   }
 
@@ -229,10 +228,10 @@ export function chooseSpine(
     let bestRatio = 0;
     for (let i = 0; i < order.length; i++) {
       const id = order[i]!;
-      if (isOpen[id]) continue;
+      if (open[id]) continue;
       const parent = parentOf[id]!;
       const repeat = shownSymbols.has(nodes[id]!.sym.id) ? REPEAT : 1;
-      if (parent >= 0 && isOpen[parent]) {
+      if (parent >= 0 && open[parent]) {
         if (closed[parent] || !room(id)) {
           gain[id] = -1;
           continue;
@@ -262,10 +261,10 @@ export function chooseSpine(
   // value into a function the view shows elsewhere (the pod worker's syncPodFn is the kubelet's
   // syncPod), a hop the text does not tell, drawn as a reference to where it is expanded.
   for (const id of tree.order) {
-    if (!open.has(id) || !expandable(id) || tree.leaf.has(id)) continue;
-    for (const { hop } of callees(id, program)) {
+    if (!open[id] || !expandable(id) || tree.leaf.has(id)) continue;
+    for (const { hop } of calleesOf(id)) {
       const into = tree.hop.get(hop.to);
-      if (open.has(hop.to) && into && (runs(hop) || runs(into) || hop.kind === 'funcvalue'))
+      if (open[hop.to] && into && (runs(hop) || runs(into) || hop.kind === 'funcvalue'))
         shown.add(hopKey(id, hop));
     }
   }
@@ -282,6 +281,7 @@ function spanningTree(
   rootId: number,
   program: ProgramGraph,
   expandable: (id: number) => boolean,
+  calleesOf: (id: number) => Callee[],
 ): {
   order: number[];
   parent: Map<number, number>;
@@ -325,7 +325,7 @@ function spanningTree(
       const id = order[i]!;
       if (!expandable(id) || leaf.has(id)) continue;
       const from = nodes[id]!;
-      for (const c of byWorthBelow(callees(id, program), program, expandable, below)) {
+      for (const c of byWorthBelow(calleesOf(id), program, expandable, below)) {
         if ((c.hop.via === 'map-register') !== registries && !registries) continue;
         const to = nodes[c.hop.to]!;
         const v = valueOf(c.hop, Boolean(from.dispatch), to.sym.package === from.sym.package);
@@ -417,28 +417,20 @@ const FAR_MORE = 4;
  * handler).
  */
 function byWorthBelow(
-  list: { hop: PHop; peer: number }[],
+  list: Callee[],
   program: ProgramGraph,
   expandable: (id: number) => boolean,
   below: WorthBelow,
-): { hop: PHop; peer: number }[] {
+): Callee[] {
   if (!list.some((c) => c.peer > 0)) return list;
-  const bySite = new Map<string, { hop: PHop; peer: number }[]>();
+  const bySite = new Map<string, Callee[]>();
   for (const c of list) {
     const site = siteOf(c.hop);
     const at = bySite.get(site);
     if (at) at.push(c);
     else bySite.set(site, [c]);
   }
-  if (bySite.size === list.length) return list;
-  const worth = (id: number) => {
-    let w = below.memo.get(id);
-    if (w === undefined) {
-      w = worthBelow(id, program, expandable, below);
-      below.memo.set(id, w);
-    }
-    return w;
-  };
+  const worth = (id: number) => worthBelow(id, program, expandable, below);
   return [...bySite.values()].flatMap((peers) => {
     if (peers.length === 1) return peers;
     const first = worth(peers[0]!.hop.to);
@@ -460,8 +452,21 @@ interface WorthBelow {
   round: number;
 }
 
-/** The worth of the hops a function reaches, breadth-first, within bounds. */
+/** The worth of the hops a function reaches, breadth-first, within bounds (once per function). */
 function worthBelow(
+  start: number,
+  program: ProgramGraph,
+  expandable: (id: number) => boolean,
+  below: WorthBelow,
+): number {
+  const known = below.memo.get(start);
+  if (known !== undefined) return known;
+  const sum = walkBelow(start, program, expandable, below);
+  below.memo.set(start, sum);
+  return sum;
+}
+
+function walkBelow(
   start: number,
   program: ProgramGraph,
   expandable: (id: number) => boolean,
@@ -500,29 +505,34 @@ function siteOf(h: PHop): string {
   return `${h.edge.line}:${h.edge.col}`;
 }
 
+/** A call the view may show, and its place among the functions its call site reaches. */
+interface Callee {
+  hop: PHop;
+  peer: number;
+}
+
+/** `callees` of each node, worked out once per view: every pass over the tree asks for them. */
+function calleesOnce(program: ProgramGraph): (id: number) => Callee[] {
+  const memo = new Map<number, Callee[]>();
+  return (id) => {
+    let out = memo.get(id);
+    if (!out) memo.set(id, (out = callees(id, program)));
+    return out;
+  };
+}
+
 /**
  * The calls the view may show under a function, each with its place among the functions its call
  * site reaches (`peer`, 0 for the first): not into code outside the index, and not the call of a
  * wrapper (`wait.Until`, `Parallelizer.Until`) where a framework hop at the same site already goes
  * to the function it runs.
  */
-function callees(id: number, program: ProgramGraph): { hop: PHop; peer: number }[] {
-  let memo = calleesMemo.get(program);
-  if (!memo) calleesMemo.set(program, (memo = new Map()));
-  let out = memo.get(id);
-  if (!out) memo.set(id, (out = calleesOf(id, program)));
-  return out;
-}
-
-/** Asked of every node by each pass over the tree: answered once per program and node. */
-const calleesMemo = new WeakMap<ProgramGraph, Map<number, { hop: PHop; peer: number }[]>>();
-
-function calleesOf(id: number, program: ProgramGraph): { hop: PHop; peer: number }[] {
+function callees(id: number, program: ProgramGraph): Callee[] {
   const list = program.hops.get(id) ?? [];
   const framed = new Set(list.filter((h) => h.kind === 'framework').map(siteOf));
   const seen = new Set<number>();
   const peers = new Map<string, number>();
-  const out: { hop: PHop; peer: number }[] = [];
+  const out: Callee[] = [];
   for (const hop of list) {
     const target = program.nodes[hop.to]!;
     if (target.sym.kind === 'external') continue;

@@ -220,8 +220,7 @@ export async function traceComponent(
     shown = () => true;
   } else {
     // A component made of registered parts (a controller manager's controllers) lists them all.
-    const registered = root.program && options.components?.[root.program.name]?.registries;
-    const parts = registered ? await graph.parts(root.program!.name) : new Map();
+    const parts = rules?.registries ? await graph.parts(root.program!.name) : new Map();
     const spine = chooseSpine(rootNode, program, expandableNode, {
       budget,
       maxChildren,
