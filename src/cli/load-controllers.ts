@@ -29,6 +29,7 @@ export async function controllersOf(
     ]);
   const graph = createStoreGraph(index.store, index.tree, {
     components,
+    tablesOnly: ctx.env.K8S_READ_TRACE_PACK === 'off',
     ...(options.github ? { github: options.github } : {}),
   });
   const started = performance.now();

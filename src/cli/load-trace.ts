@@ -68,6 +68,7 @@ export async function traceIndex(
   const [{ traceComponent }, { createStoreGraph }, { components, noise }] = await modules;
   const graph = createStoreGraph(index.store, index.tree, {
     components,
+    tablesOnly: ctx.env.K8S_READ_TRACE_PACK === 'off',
     ...(options.github ? { github: options.github } : {}),
   });
   const target = options.target ?? defaultComponent(await graph.components());

@@ -153,6 +153,7 @@ export async function runIndex(
     const link = await linkTree({
       store,
       parsed,
+      onWarning: (message) => ctx.stderr.write(`warning: ${message}\n`),
       ...(options.rules ? { rules: options.rules } : {}),
     });
     // A Ctrl-C that came during the (synchronous) link is seen only now: the link finished, so

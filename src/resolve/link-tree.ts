@@ -21,6 +21,8 @@ export interface LinkTreeOptions {
   /** Extra framework rule files. */
   rules?: readonly string[];
   onProgress?: (progress: IndexProgress) => void;
+  /** Told what went wrong beside the index that did not stop it. */
+  onWarning?: (message: string) => void;
 }
 
 export interface LinkSummary {
@@ -75,6 +77,7 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     version: tree.version,
     module: tree.layout.rootModule,
     remote: tree.remote,
+    ...(options.onWarning ? { warn: options.onWarning } : {}),
     early,
     link: async () => {
       const t = performance.now();

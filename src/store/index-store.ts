@@ -7,6 +7,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Store } from './db.js';
+import {
+  newTracePackToken,
+  recordTracePack,
+  TracePackBuilder,
+  tracePackPath,
+  writeTracePack,
+} from './trace-pack.js';
 import { openK8sReadDatabase, recordTreeRows } from './verify.js';
 
 /** Bump with any change to schema.sql or to what the link phase writes. */
@@ -289,6 +296,8 @@ export interface TreeReplacement {
   version: string | null;
   module: string | null;
   remote: string | null;
+  /** Told when the index stands but the trace's record beside it could not be written. */
+  warn?: (message: string) => void;
   /**
    * Rows known before the link, written while it runs. replaceTree takes them over: each list is
    * emptied once written, so its memory goes back during the link.
@@ -308,11 +317,21 @@ export async function replaceTree(store: Store, t: TreeReplacement): Promise<num
   // One large transaction: in WAL mode, synchronous=OFF skips the fsyncs but keeps the database
   // consistent (a crash loses the transaction, never corrupts the previous index). ~1 s saved.
   await store.exec('PRAGMA synchronous = OFF');
+  let written: { id: number; pack: Buffer | undefined };
   try {
-    return await replaceTreeInTransaction(store, t);
+    written = await replaceTreeInTransaction(store, t);
   } finally {
     await store.exec('PRAGMA synchronous = NORMAL');
   }
+  // The trace's record of the tree (src/store/trace-pack.ts), once the tables it mirrors are in.
+  // Without it (a full disk) traces read the tables: the index stands either way.
+  if (written.pack)
+    await writeTracePack(store.path, written.id, written.pack).catch((error: unknown) =>
+      t.warn?.(
+        `could not write ${tracePackPath(store.path, written.id)} (${(error as Error).message}); traces will read the tables, more slowly`,
+      ),
+    );
+  return written.id;
 }
 
 const DERIVED_TABLES = ['files', 'symbols', 'edges', 'bindings', 'packages', 'made', 'details'];
@@ -320,7 +339,13 @@ const indexNames = [
   ...readSql('indexes.sql').matchAll(/CREATE (?:UNIQUE )?INDEX IF NOT EXISTS (\w+)/g),
 ].map((m) => m[1]!);
 
-async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promise<number> {
+async function replaceTreeInTransaction(
+  store: Store,
+  t: TreeReplacement,
+): Promise<{ id: number; pack: Buffer | undefined }> {
+  // What a trace reads of the tree, gathered as the rows go by (the early ones are dropped once
+  // written); a database in memory has nowhere to keep it beside.
+  const pack = store.path === ':memory:' ? undefined : new TracePackBuilder(newTracePackToken());
   return store.transaction(async () => {
     const old = await findTree(store, t.root);
     const trees = await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM trees');
@@ -359,12 +384,14 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
         (f) => [f.path, f.blob, f.package, f.status],
       );
       e.files = [];
+      pack?.addPackages(e.packages);
       await store.insertJsonRows(
         `INSERT INTO packages (tree, id, path, name, dir, imports) SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(?)`,
         e.packages,
         (p) => [p.id, p.path, p.name, p.dir, JSON.stringify(p.imports)],
       );
       e.packages = [];
+      pack?.addSymbols(e.symbols);
       await store.insertJsonRows(insertSymbols(id), e.symbols, symbolRow);
       e.symbols = [];
       await store.insertJsonRows(
@@ -384,6 +411,7 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
       await early.catch(() => undefined);
     }
     await early;
+    pack?.addSymbols(linked.symbols);
     await store.insertJsonRows(insertSymbols(id), linked.symbols, symbolRow);
     await store.insertJsonRows(
       `INSERT INTO edges (tree, caller, callee, kind, via, rank, file, line, col, expr, needs)
@@ -437,8 +465,10 @@ async function replaceTreeInTransaction(store: Store, t: TreeReplacement): Promi
       made: linked.made.length,
       details: written.details,
     });
+    const packData = pack?.encode(linked.edges, linked.bindings, linked.made);
+    if (pack) await recordTracePack(store, id, pack.token);
     await store.exec(readSql('indexes.sql'));
-    return id;
+    return { id, pack: packData };
   });
 }
 

@@ -158,6 +158,7 @@ export async function findSymbolsByIds(
         DEFINITION_ROW,
         `SELECT ${text ? COLUMNS : COLUMNS_WITHOUT_TEXT} FROM symbols WHERE tree = ? AND id IN (SELECT value FROM json_each(?))`,
         [treeId, JSON.stringify(ids.slice(i, i + 10000))],
+        'id',
       )),
     );
   }
@@ -237,9 +238,10 @@ export async function findEdgesFrom(
   if (callers.length === 0) return [];
   return store.many(
     EDGE_ROW,
-    `SELECT ${EDGE_COLUMNS} FROM edges WHERE tree = ? AND caller IN (SELECT value FROM json_each(?))`,
+    `SELECT ${EDGE_COLUMNS}, rowid AS seq FROM edges WHERE tree = ? AND caller IN (SELECT value FROM json_each(?))`,
     [treeId, JSON.stringify(callers)],
-    'caller, line, col, rank',
+    // Ties (one call, several targets of one rank) as written: the trace record's order too.
+    'caller, line, col, rank, seq',
   );
 }
 
@@ -351,8 +353,10 @@ export async function loadBindingsByCaller(
 ): Promise<Map<number, BindingRow[]>> {
   const rows = await store.many(
     BINDING_ROW,
-    'SELECT caller, line, col, callee, slot, value, needs FROM bindings WHERE tree = ?',
+    'SELECT caller, line, col, callee, slot, value, needs, rowid AS seq FROM bindings WHERE tree = ?',
     [treeId],
+    // Per caller by callee, then as written (the trace record keeps the same order).
+    'caller, callee, seq',
   );
   const byCaller = new Map<number, BindingRow[]>();
   for (const r of rows) {

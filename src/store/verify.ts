@@ -17,6 +17,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readFileSync,
   readSync,
   rmSync,
@@ -205,10 +206,22 @@ export async function isK8sReadDatabase(file: string): Promise<boolean> {
   }
 }
 
-/** Deletes the database, the files SQLite keeps beside it and the mark of its last check. */
+/**
+ * Deletes the database, the files SQLite keeps beside it, the mark of its last check and the
+ * trees' trace records (`<db>.pack-<tree>`, src/store/trace-pack.ts).
+ */
 export function removeDatabaseFiles(file: string): void {
   for (const suffix of ['', '-wal', '-shm', '-journal', CHECKED_SUFFIX])
     rmSync(`${file}${suffix}`, { force: true });
+  const base = `${path.basename(file)}.pack-`;
+  let names: string[] = [];
+  try {
+    names = readdirSync(path.dirname(file));
+  } catch {
+    return;
+  }
+  for (const name of names)
+    if (name.startsWith(base)) rmSync(path.join(path.dirname(file), name), { force: true });
 }
 
 /**

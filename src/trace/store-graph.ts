@@ -2,6 +2,7 @@
  * The CallGraph of one indexed tree, read from SQLite in bulk as the tracer asks.
  */
 import type { Store } from '../store/db.js';
+import { readTracePack, type TracePack } from '../store/trace-pack.js';
 import type { BindingRow, TreeRow } from '../store/index-store.js';
 import {
   loadBindingsByCaller,
@@ -20,12 +21,23 @@ import type { ComponentEntry, ComponentRules } from './trace-component.js';
 export function createStoreGraph(
   store: Store,
   tree: TreeRow,
-  options: { github?: string; components?: Record<string, ComponentRules> } = {},
+  options: {
+    github?: string;
+    components?: Record<string, ComponentRules>;
+    /** Read the tables, not the tree's record (tests compare the two). */
+    tablesOnly?: boolean;
+  } = {},
 ): ControllerGraph {
   let components: ComponentEntry[] | undefined;
   // Read once per graph: a trace asks for bindings and packages at every level or part.
   let bindings: Promise<Map<number, BindingRow[]>> | undefined;
   let packages: ReturnType<typeof listPackages> | undefined;
+  // The tree's record beside the database answers the calls, symbols, bindings and constructed
+  // types a trace walks (src/store/trace-pack.ts); without one (an older index, a database in
+  // memory, K8S_READ_TRACE_PACK=off), the tables do, the same answers a query at a time.
+  let pack: Promise<TracePack | null> | undefined;
+  const readPack = () =>
+    options.tablesOnly ? Promise.resolve(null) : readTracePack(store, tree.id);
   return {
     repo: { path: tree.root, commit: tree.commit_sha, version: tree.version },
     urlBase: permalinkBase(tree, options.github),
@@ -48,13 +60,24 @@ export function createStoreGraph(
       return components;
     },
     findDefinitions: (query) => findDefinitions(store, tree.id, query),
-    symbolsByIds: (ids) => findSymbolsByIds(store, tree.id, ids, { text: false }),
-    edgesFrom: (ids) => findEdgesFrom(store, tree.id, ids),
+    async symbolsByIds(ids) {
+      const p = await (pack ??= readPack());
+      return p ? p.symbolsByIds(ids) : findSymbolsByIds(store, tree.id, ids, { text: false });
+    },
+    async edgesFrom(ids) {
+      const p = await (pack ??= readPack());
+      return p ? p.edgesFrom(ids) : findEdgesFrom(store, tree.id, ids);
+    },
     async bindingsFrom(ids) {
+      const p = await (pack ??= readPack());
+      if (p) return p.bindingsFrom(ids);
       const byCaller = await (bindings ??= loadBindingsByCaller(store, tree.id));
       return [...new Set(ids)].flatMap((id) => byCaller.get(id) ?? []);
     },
-    madeBy: (types) => findMadeBy(store, tree.id, types),
+    async madeBy(types) {
+      const p = await (pack ??= readPack());
+      return p ? p.madeBy(types) : findMadeBy(store, tree.id, types);
+    },
     packages: () => (packages ??= listPackages(store, tree.id)),
     async parts(component) {
       const out = new Map<string, DefinitionRow>();
