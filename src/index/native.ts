@@ -8,8 +8,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { K8sReadError } from '../errors.js';
+import { nativeBindingPath } from '../shared/map-file.js';
 import { joinedQuerySource } from './query-files.js';
 
 /** What one parse hands back (offsets in UTF-16 code units, as JavaScript strings index). */
@@ -70,8 +70,7 @@ export class NativeParserMissingError extends K8sReadError {
   }
 }
 
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const nativeBindingPath = path.join(packageRoot, 'build', 'Release', 'k8s_read_native.node');
+export { nativeBindingPath };
 
 let loaded: { binding: Binding; names: NativeNames } | undefined;
 

@@ -10,6 +10,7 @@ import { FACTS_VERSION } from '../index/facts.js';
 import { rulesDir, stdMethodsFile } from '../shared/rules-dir.js';
 import type { Store } from '../store/db.js';
 import { findTree, loadBlobs, replaceTree, type TreeReplacement } from '../store/index-store.js';
+import { TRACE_PACK_VERSION } from '../store/trace-pack.js';
 import type { LinkStart, startLink as StartLink } from './link.js';
 import { LINK_VERSION } from './link-version.js';
 import type { ModelInput, ProgramModel } from './model.js';
@@ -184,7 +185,10 @@ async function loadModel(store: Store, parsed: ParsedTree): Promise<LoadedModel>
 
 /** Same files with the same contents, the same facts format and the same rules: same link. */
 function linkFingerprint(parsed: ParsedTree, extraRules: readonly string[]): string {
-  const hash = createHash('sha1').update(`link ${LINK_VERSION} facts ${FACTS_VERSION}\n`);
+  // The trace's record is written with the link: a new layout of it relinks too.
+  const hash = createHash('sha1').update(
+    `link ${LINK_VERSION} facts ${FACTS_VERSION} trace-pack ${TRACE_PACK_VERSION}\n`,
+  );
   for (const f of [...parsed.files].sort((a, b) => (a.path < b.path ? -1 : 1)))
     hash.update(`${f.path}\0${f.blob}\0${f.status}\n`);
   // Import paths and what was found outside the tree can change with no Go file changing.

@@ -32,12 +32,14 @@ export function createStoreGraph(
   // Read once per graph: a trace asks for bindings and packages at every level or part.
   let bindings: Promise<Map<number, BindingRow[]>> | undefined;
   let packages: ReturnType<typeof listPackages> | undefined;
-  // The tree's record beside the database answers the calls, symbols, bindings and constructed
-  // types a trace walks (src/store/trace-pack.ts); without one (an older index, a database in
-  // memory, K8S_READ_TRACE_PACK=off), the tables do, the same answers a query at a time.
-  let pack: Promise<TracePack | null> | undefined;
-  const readPack = () =>
-    options.tablesOnly ? Promise.resolve(null) : readTracePack(store, tree.id);
+  // The tree's record beside the database answers the packages, calls, symbols, bindings and
+  // constructed types a trace walks (src/store/trace-pack.ts); without one (an older index, a
+  // database in memory, K8S_READ_TRACE_PACK=off), the tables do, the same answers a query at a
+  // time. Read from the start, while the trace's first queries (its root) run.
+  let pack: Promise<TracePack | null> | undefined = readPack();
+  function readPack(): Promise<TracePack | null> {
+    return options.tablesOnly ? Promise.resolve(null) : readTracePack(store, tree.id);
+  }
   return {
     repo: { path: tree.root, commit: tree.commit_sha, version: tree.version },
     urlBase: permalinkBase(tree, options.github),
@@ -78,7 +80,9 @@ export function createStoreGraph(
       const p = await (pack ??= readPack());
       return p ? p.madeBy(types) : findMadeBy(store, tree.id, types);
     },
-    packages: () => (packages ??= listPackages(store, tree.id)),
+    packages: () =>
+      (packages ??= (async () =>
+        (await (pack ??= readPack()))?.packages() ?? listPackages(store, tree.id))()),
     async parts(component) {
       const out = new Map<string, DefinitionRow>();
       const dirs = options.components?.[component]?.registries ?? [];

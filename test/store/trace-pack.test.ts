@@ -7,11 +7,13 @@ import { existsSync, mkdirSync, readFileSync, truncateSync, writeFileSync } from
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadNoiseRules } from '../../src/resolve/rules.js';
+import { mapFile } from '../../src/shared/map-file.js';
 import { openIndexStore } from '../../src/store/index-store.js';
 import {
   findEdgesFrom,
   findMadeBy,
   findSymbolsByIds,
+  listPackages,
   loadBindingsByCaller,
 } from '../../src/store/symbols.js';
 import { readTracePack, tracePackPath, type TracePack } from '../../src/store/trace-pack.js';
@@ -69,7 +71,7 @@ describe('the trace record', () => {
     expect(meta?.value).toBe(pack.token);
   });
 
-  it('answers edges, symbols, bindings and constructed types as the tables do, row for row', async () => {
+  it('answers edges, symbols, bindings, constructed types and packages as the tables do, row for row', async () => {
     const ids = await allIds();
     const byCaller = await loadBindingsByCaller(fixture.store, fixture.treeId);
     let edges = 0;
@@ -93,6 +95,8 @@ describe('the trace record', () => {
     );
     expect(types.length).toBeGreaterThan(10);
     const asked = [...types.map((t) => t.type), 'no/such.Type'];
+    expect(pack.packages()).toEqual(await listPackages(fixture.store, fixture.treeId));
+    expect(pack.packages().some((p) => p.imports.length > 3)).toBe(true);
     const key = (m: { type: string; package: string }) => `${m.type} ${m.package}`;
     expect(pack.madeBy(asked).map(key).sort()).toEqual(
       (await findMadeBy(fixture.store, fixture.treeId, asked)).map(key).sort(),
@@ -117,7 +121,7 @@ describe('the trace record', () => {
         asked.push(sql);
         return (original[m] as (...a: unknown[]) => unknown).call(this, sql, ...rest);
       };
-    const walk = /FROM edges WHERE tree = \? AND caller IN|FROM bindings|FROM made/;
+    const walk = /FROM edges WHERE tree = \? AND caller IN|FROM bindings|FROM made|FROM packages/;
     try {
       for (const target of ['kube-scheduler', 'kube-controller-manager', 'kubectl/get']) {
         asked.length = 0;
@@ -172,6 +176,16 @@ describe('the trace record', () => {
     const trace = await runCli(['trace', 'kube-scheduler', '--repo', demoRoot, '--db', other]);
     expect(trace.code).toBe(0);
     expect(trace.stdout).toContain('scheduleOne');
+  });
+
+  it('is mapped into memory, byte for byte the file, where the native binding is built', () => {
+    const file = tracePackPath(db, fixture.treeId);
+    const mapped = mapFile(file);
+    expect(mapped).not.toBeNull();
+    expect(Buffer.from(mapped!).equals(readFileSync(file))).toBe(true);
+    writeFileSync(path.join(tmp, 'empty'), '');
+    expect(mapFile(path.join(tmp, 'empty'))).toBeNull();
+    expect(mapFile(path.join(tmp, 'missing'))).toBeNull();
   });
 
   it('goes with the database when k8s-read deletes it', () => {
