@@ -3,16 +3,17 @@
  * replacing one tree's derived tables in a single transaction so an interrupted run leaves the
  * previous index whole.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Store } from './db.js';
 import {
   newTracePackToken,
+  partialTracePackPath,
+  placeTracePack,
   recordTracePack,
   TracePackBuilder,
   tracePackPath,
-  writeTracePack,
 } from './trace-pack.js';
 import { openK8sReadDatabase, recordTreeRows } from './verify.js';
 
@@ -317,21 +318,27 @@ export async function replaceTree(store: Store, t: TreeReplacement): Promise<num
   // One large transaction: in WAL mode, synchronous=OFF skips the fsyncs but keeps the database
   // consistent (a crash loses the transaction, never corrupts the previous index). ~1 s saved.
   await store.exec('PRAGMA synchronous = OFF');
-  let written: { id: number; pack: Buffer | undefined };
+  let written: { id: number; packed: boolean; packError?: unknown };
   try {
     written = await replaceTreeInTransaction(store, t);
   } finally {
     await store.exec('PRAGMA synchronous = NORMAL');
   }
-  // The trace's record of the tree (src/store/trace-pack.ts), once the tables it mirrors are in.
-  // Without it (a full disk) traces read the tables: the index stands either way.
-  if (written.pack)
-    await writeTracePack(store.path, written.id, written.pack).catch((error: unknown) =>
-      t.warn?.(
-        `could not write ${tracePackPath(store.path, written.id)} (${(error as Error).message}); traces will read the tables, more slowly`,
-      ),
+  // The trace's record of the tree (src/store/trace-pack.ts) goes in place once the tables it
+  // mirrors are in. Without it (a full disk) traces read the tables: the index stands either way.
+  if (written.packed)
+    await placeTracePack(store.path, written.id).catch((error: unknown) =>
+      warnNoPack(t, store, written.id, error),
     );
+  // Said only now: an index that failed says why, and nothing about its record.
+  else if (written.packError !== undefined) warnNoPack(t, store, written.id, written.packError);
   return written.id;
+}
+
+function warnNoPack(t: TreeReplacement, store: Store, treeId: number, error: unknown): void {
+  t.warn?.(
+    `could not write ${tracePackPath(store.path, treeId)} (${(error as Error).message}); traces will read the tables, more slowly`,
+  );
 }
 
 const DERIVED_TABLES = ['files', 'symbols', 'edges', 'bindings', 'packages', 'made', 'details'];
@@ -342,134 +349,162 @@ const indexNames = [
 async function replaceTreeInTransaction(
   store: Store,
   t: TreeReplacement,
-): Promise<{ id: number; pack: Buffer | undefined }> {
+): Promise<{ id: number; packed: boolean; packError?: unknown }> {
   // What a trace reads of the tree, gathered as the rows go by (the early ones are dropped once
   // written); a database in memory has nowhere to keep it beside.
   const pack = store.path === ':memory:' ? undefined : new TracePackBuilder(newTracePackToken());
-  return store.transaction(async () => {
-    const old = await findTree(store, t.root);
-    const trees = await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM trees');
-    if (old && trees?.n === 1) {
-      // The only tree: empty the tables whole (SQLite truncates them without visiting rows) and
-      // drop their indexes, so the reload builds them once at the end instead of row by row.
-      for (const name of indexNames) await store.exec(`DROP INDEX IF EXISTS ${name}`);
-      for (const table of DERIVED_TABLES) await store.exec(`DELETE FROM ${table}`);
-    } else if (old) {
-      for (const table of DERIVED_TABLES) {
-        await store.run(`DELETE FROM ${table} WHERE tree = ?`, [old.id]);
-      }
+  let partial: string | undefined;
+  try {
+    return await store.transaction(() => replaceTreeRows(store, t, pack, (p) => (partial = p)));
+  } catch (error) {
+    if (partial) rmSync(partial, { force: true });
+    throw error;
+  }
+}
+
+async function replaceTreeRows(
+  store: Store,
+  t: TreeReplacement,
+  pack: TracePackBuilder | undefined,
+  writing: (partial: string) => void,
+): Promise<{ id: number; packed: boolean; packError?: unknown }> {
+  const old = await findTree(store, t.root);
+  const trees = await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM trees');
+  if (old && trees?.n === 1) {
+    // The only tree: empty the tables whole (SQLite truncates them without visiting rows) and
+    // drop their indexes, so the reload builds them once at the end instead of row by row.
+    for (const name of indexNames) await store.exec(`DROP INDEX IF EXISTS ${name}`);
+    for (const table of DERIVED_TABLES) await store.exec(`DELETE FROM ${table}`);
+  } else if (old) {
+    for (const table of DERIVED_TABLES) {
+      await store.run(`DELETE FROM ${table} WHERE tree = ?`, [old.id]);
     }
-    // A new tree's row is made now for its id, and filled in with the rest at the end.
-    const id =
-      old?.id ??
-      (
-        await store.run("INSERT INTO trees (root, indexed_at, summary) VALUES (?, '', '{}')", [
-          t.root,
-        ])
-      ).lastID;
-    // The rows known before the link (half of what is written) go in while it runs: SQLite
-    // writes a batch on its thread (the other core) while the link goes on here, and the next
-    // batch goes when the link gives the event loop a turn.
-    const e = t.early;
-    const written = {
-      files: e.files.length,
-      symbols: e.symbols.length,
-      packages: e.packages.length,
-      details: e.details.length,
-    };
-    const early = (async () => {
-      await store.insertJsonRows(
-        `INSERT INTO files (tree, path, blob, package, status) SELECT ${id}, value->>0, value->>1, value->>2, value->>3 FROM json_each(?)`,
-        e.files,
-        (f) => [f.path, f.blob, f.package, f.status],
-      );
-      e.files = [];
-      pack?.addPackages(e.packages);
-      await store.insertJsonRows(
-        `INSERT INTO packages (tree, id, path, name, dir, imports) SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(?)`,
-        e.packages,
-        (p) => [p.id, p.path, p.name, p.dir, JSON.stringify(p.imports)],
-      );
-      e.packages = [];
-      pack?.addSymbols(e.symbols);
-      await store.insertJsonRows(insertSymbols(id), e.symbols, symbolRow);
-      e.symbols = [];
-      await store.insertJsonRows(
-        `INSERT INTO details (tree, symbol, kind, payload) SELECT ${id}, value->>0, value->>1, value->>2 FROM json_each(?)`,
-        e.details,
-        (d) => [d.symbol, d.kind, d.payload],
-      );
-      e.details = [];
-    })();
-    // Observed at once: it may fail while the link runs, before anything awaits it.
-    early.catch(() => undefined);
-    let linked: LinkedRows;
-    try {
-      linked = await t.link();
-    } finally {
-      // Nothing else may run on the connection (nor roll back) before these are done.
-      await early.catch(() => undefined);
-    }
-    await early;
-    pack?.addSymbols(linked.symbols);
-    await store.insertJsonRows(insertSymbols(id), linked.symbols, symbolRow);
+  }
+  // A new tree's row is made now for its id, and filled in with the rest at the end.
+  const id =
+    old?.id ??
+    (
+      await store.run("INSERT INTO trees (root, indexed_at, summary) VALUES (?, '', '{}')", [
+        t.root,
+      ])
+    ).lastID;
+  // The rows known before the link (half of what is written) go in while it runs: SQLite
+  // writes a batch on its thread (the other core) while the link goes on here, and the next
+  // batch goes when the link gives the event loop a turn.
+  const e = t.early;
+  const written = {
+    files: e.files.length,
+    symbols: e.symbols.length,
+    packages: e.packages.length,
+    details: e.details.length,
+  };
+  const early = (async () => {
     await store.insertJsonRows(
-      `INSERT INTO edges (tree, caller, callee, kind, via, rank, file, line, col, expr, needs)
-       SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9
-       FROM json_each(?)`,
-      linked.edges,
-      (e) => [
-        e.caller,
-        e.callee,
-        e.kind,
-        e.via,
-        e.rank,
-        e.file,
-        e.line,
-        e.col,
-        e.expr,
-        e.needs ?? null,
-      ],
+      `INSERT INTO files (tree, path, blob, package, status) SELECT ${id}, value->>0, value->>1, value->>2, value->>3 FROM json_each(?)`,
+      e.files,
+      (f) => [f.path, f.blob, f.package, f.status],
     );
+    e.files = [];
+    pack?.addPackages(e.packages);
     await store.insertJsonRows(
-      `INSERT INTO bindings (tree, caller, line, col, callee, slot, value, needs)
-       SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6
-       FROM json_each(?)`,
-      linked.bindings,
-      (b) => [b.caller, b.line, b.col, b.callee, b.slot, b.value, b.needs],
+      `INSERT INTO packages (tree, id, path, name, dir, imports) SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(?)`,
+      e.packages,
+      (p) => [p.id, p.path, p.name, p.dir, JSON.stringify(p.imports)],
     );
+    e.packages = [];
+    pack?.addSymbols(e.symbols);
+    await store.insertJsonRows(insertSymbols(id), e.symbols, symbolRow);
+    e.symbols = [];
     await store.insertJsonRows(
-      `INSERT INTO made (tree, type, package) SELECT ${id}, value->>0, value->>1 FROM json_each(?)`,
-      linked.made,
-      (m) => [m.type, m.package],
+      `INSERT INTO details (tree, symbol, kind, payload) SELECT ${id}, value->>0, value->>1, value->>2 FROM json_each(?)`,
+      e.details,
+      (d) => [d.symbol, d.kind, d.payload],
     );
-    await store.run(
-      'UPDATE trees SET commit_sha = ?, dirty = ?, version = ?, module = ?, remote = ?, indexed_at = ?, summary = ? WHERE id = ?',
-      [
-        t.commit,
-        t.dirty ? 1 : 0,
-        t.version,
-        t.module,
-        t.remote,
-        new Date().toISOString(),
-        JSON.stringify(linked.summary),
-        id,
-      ],
-    );
-    await recordTreeRows(store, id, {
-      files: written.files,
-      symbols: written.symbols + linked.symbols.length,
-      edges: linked.edges.length,
-      bindings: linked.bindings.length,
-      packages: written.packages,
-      made: linked.made.length,
-      details: written.details,
-    });
-    const packData = pack?.encode(linked.edges, linked.bindings, linked.made);
-    if (pack) await recordTracePack(store, id, pack.token);
-    await store.exec(readSql('indexes.sql'));
-    return { id, pack: packData };
+    e.details = [];
+  })();
+  // Observed at once: it may fail while the link runs, before anything awaits it.
+  early.catch(() => undefined);
+  let linked: LinkedRows;
+  try {
+    linked = await t.link();
+  } finally {
+    // Nothing else may run on the connection (nor roll back) before these are done.
+    await early.catch(() => undefined);
+  }
+  await early;
+  pack?.addSymbols(linked.symbols);
+  await store.insertJsonRows(insertSymbols(id), linked.symbols, symbolRow);
+  await store.insertJsonRows(
+    `INSERT INTO edges (tree, caller, callee, kind, via, rank, file, line, col, expr, needs)
+     SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9
+     FROM json_each(?)`,
+    linked.edges,
+    (e) => [
+      e.caller,
+      e.callee,
+      e.kind,
+      e.via,
+      e.rank,
+      e.file,
+      e.line,
+      e.col,
+      e.expr,
+      e.needs ?? null,
+    ],
+  );
+  await store.insertJsonRows(
+    `INSERT INTO bindings (tree, caller, line, col, callee, slot, value, needs)
+     SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6
+     FROM json_each(?)`,
+    linked.bindings,
+    (b) => [b.caller, b.line, b.col, b.callee, b.slot, b.value, b.needs],
+  );
+  await store.insertJsonRows(
+    `INSERT INTO made (tree, type, package) SELECT ${id}, value->>0, value->>1 FROM json_each(?)`,
+    linked.made,
+    (m) => [m.type, m.package],
+  );
+  await store.run(
+    'UPDATE trees SET commit_sha = ?, dirty = ?, version = ?, module = ?, remote = ?, indexed_at = ?, summary = ? WHERE id = ?',
+    [
+      t.commit,
+      t.dirty ? 1 : 0,
+      t.version,
+      t.module,
+      t.remote,
+      new Date().toISOString(),
+      JSON.stringify(linked.summary),
+      id,
+    ],
+  );
+  await recordTreeRows(store, id, {
+    files: written.files,
+    symbols: written.symbols + linked.symbols.length,
+    edges: linked.edges.length,
+    bindings: linked.bindings.length,
+    packages: written.packages,
+    made: linked.made.length,
+    details: written.details,
   });
+  let packed = false;
+  let packError: unknown;
+  // A new token whether or not the record gets written: no older record matches it.
+  if (pack) await recordTracePack(store, id, pack.token);
+  // SQLite builds the indexes on its thread while the record is written on this one.
+  const indexing = store.exec(readSql('indexes.sql'));
+  if (pack) {
+    const partial = partialTracePackPath(store.path, id);
+    writing(partial);
+    try {
+      pack.writeTo(partial, linked.edges, linked.bindings, linked.made);
+      packed = true;
+    } catch (error) {
+      rmSync(partial, { force: true });
+      packError = error;
+    }
+  }
+  await indexing;
+  return { id, packed, ...(packError !== undefined ? { packError } : {}) };
 }
 
 const insertSymbols = (tree: number) =>

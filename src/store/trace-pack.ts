@@ -14,7 +14,8 @@
  * id, without signature and doc (what a trace reads).
  */
 import { randomUUID } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { closeSync, openSync, writeSync } from 'node:fs';
+import { readFile, rename, rm } from 'node:fs/promises';
 import { mapFile } from '../shared/map-file.js';
 import type { Store } from './db.js';
 import type { BindingRow, EdgeInsert, PackageRow, SymbolInsert } from './index-store.js';
@@ -48,13 +49,16 @@ export async function recordTracePack(store: Store, treeId: number, token: strin
   ]);
 }
 
-/** Writes the record once the transaction that names it has committed (whole, or not at all). */
-export async function writeTracePack(dbPath: string, treeId: number, data: Buffer): Promise<void> {
-  const file = tracePackPath(dbPath, treeId);
-  const partial = `${file}.partial-${process.pid}`;
+/** Where a record is written before the transaction that names it commits. */
+export function partialTracePackPath(dbPath: string, treeId: number): string {
+  return `${tracePackPath(dbPath, treeId)}.partial-${process.pid}`;
+}
+
+/** Puts a written record in place once the transaction that names it has committed. */
+export async function placeTracePack(dbPath: string, treeId: number): Promise<void> {
+  const partial = partialTracePackPath(dbPath, treeId);
   try {
-    await writeFile(partial, data);
-    await rename(partial, file);
+    await rename(partial, tracePackPath(dbPath, treeId));
   } finally {
     await rm(partial, { force: true });
   }
@@ -124,24 +128,49 @@ function readHead(ints: Int32Array): Head {
 
 /** Collects rows as the index writes them (symbols are dropped once written), then encodes. */
 export class TracePackBuilder {
+  /**
+   * The strings, as UTF-8 bytes as they come: the builder holds no string of the rows. A name
+   * cut from a file's text keeps the whole text alive in V8 (a sliced string), and the index's
+   * early rows are held through the link: keeping their strings kept ~250 MB of parsed facts.
+   */
+  private bytes = Buffer.allocUnsafe(1 << 22);
+  private used = 0;
+  private readonly starts: number[] = [];
+  /** Strings stored once (kinds, files, packages, expressions), keyed by a copy of their own. */
   private readonly strings = new Map<string, number>();
-  private readonly pool: string[] = [];
+  private readonly symbolColumns: number[][] = [[], [], [], [], [], [], [], [], []];
+  private readonly packagePaths = new Map<number, number>();
+  private readonly packageRows: {
+    id: number;
+    path: number;
+    name: number;
+    dir: number;
+    imports: number[];
+  }[] = [];
 
   /** `token` names this record (`recordTracePack`); it is the pool's first string. */
   constructor(readonly token: string) {
-    this.str(token);
+    this.append(token);
   }
-  private readonly symbolColumns: number[][] = [[], [], [], [], [], [], [], [], []];
-  private readonly packagePaths = new Map<number, string>();
-  private packageRows: PackageRow[] = [];
+
+  private append(s: string): number {
+    const most = s.length * 3;
+    if (this.used + most > this.bytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + most));
+      this.bytes.copy(grown, 0, 0, this.used);
+      this.bytes = grown;
+    }
+    this.starts.push(this.used);
+    this.used += this.bytes.write(s, this.used, 'utf8');
+    return this.starts.length - 1;
+  }
 
   private str(s: string | null | undefined): number {
     if (s === null || s === undefined) return -1;
     let i = this.strings.get(s);
     if (i === undefined) {
-      i = this.pool.length;
-      this.pool.push(s);
-      this.strings.set(s, i);
+      i = this.append(s);
+      this.strings.set(this.bytes.toString('utf8', this.starts[i]!, this.used), i);
     }
     return i;
   }
@@ -161,8 +190,8 @@ export class TracePackBuilder {
     for (const s of rows) {
       id.push(s.id);
       // A symbol is unique, a name nearly so: straight into the pool, no lookup.
-      symbol.push(this.pool.push(s.symbol) - 1);
-      name.push(this.pool.push(s.name) - 1);
+      symbol.push(this.append(s.symbol));
+      name.push(this.append(s.name));
       kind.push(this.str(s.kind));
       file.push(this.str(s.file));
       line.push(s.line);
@@ -173,110 +202,131 @@ export class TracePackBuilder {
   }
 
   addPackages(rows: readonly PackageRow[]): void {
-    for (const p of rows) this.packagePaths.set(p.id, p.path);
-    this.packageRows.push(...rows);
+    for (const p of rows) {
+      const path = this.str(p.path);
+      this.packagePaths.set(p.id, path);
+      this.packageRows.push({
+        id: p.id,
+        path,
+        name: this.str(p.name),
+        dir: this.str(p.dir),
+        imports: p.imports.map((i) => this.str(i)),
+      });
+    }
   }
 
-  encode(
+  /**
+   * Writes the record to `file`, a section at a time as it is made: nothing the size of the
+   * whole record is held (the index is at its largest here, with the link's rows in memory).
+   */
+  writeTo(
+    file: string,
     edges: readonly EdgeInsert[],
     bindings: readonly BindingRow[],
     made: readonly { type: string; package: number }[],
-  ): Buffer {
+  ): void {
+    const fd = openSync(file, 'w');
+    try {
+      this.writeSections(fd, edges, bindings, made);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private writeSections(
+    fd: number,
+    edges: readonly EdgeInsert[],
+    bindings: readonly BindingRow[],
+    made: readonly { type: string; package: number }[],
+  ): void {
+    let position = HEAD * 4;
+    const write = (ints: Int32Array | Buffer) => {
+      const bytes =
+        ints instanceof Buffer
+          ? ints
+          : new Uint8Array(ints.buffer, ints.byteOffset, ints.byteLength);
+      for (let done = 0; done < bytes.byteLength;)
+        done += writeSync(fd, bytes, done, bytes.byteLength - done, position + done);
+      position += bytes.byteLength;
+    };
     const ids = this.symbolColumns[0]!;
     let maxId = -1;
     for (const id of ids) if (id > maxId) maxId = id;
     for (const r of edges) if (r.caller > maxId) maxId = r.caller;
     for (const r of bindings) if (r.caller > maxId) maxId = r.caller;
-    // Symbols: row by id.
+    // Symbols: row by id, then their columns.
     const rowOfId = new Int32Array(maxId + 1).fill(-1);
     for (let r = 0; r < ids.length; r++) rowOfId[ids[r]!] = r;
+    write(rowOfId);
+    for (const column of this.symbolColumns) write(Int32Array.from(column));
     // Edges: by caller, line, column, rank, then as written.
     const edgeOrder = byCaller(edges, maxId, (a, b) => {
       const x = edges[a]!;
       const y = edges[b]!;
       return x.line - y.line || x.col - y.col || x.rank - y.rank || a - b;
     });
-    const edgeColumns = Array.from({ length: 10 }, () => new Int32Array(edges.length));
-    for (let r = 0; r < edgeOrder.length; r++) {
-      const e = edges[edgeOrder[r]!]!;
-      edgeColumns[0]![r] = e.caller;
-      edgeColumns[1]![r] = e.callee ?? -1;
-      edgeColumns[2]![r] = this.str(e.kind);
-      edgeColumns[3]![r] = this.str(e.via);
-      edgeColumns[4]![r] = e.rank;
-      edgeColumns[5]![r] = this.str(e.file);
-      edgeColumns[6]![r] = e.line;
-      edgeColumns[7]![r] = e.col;
-      edgeColumns[8]![r] = this.str(e.expr);
-      edgeColumns[9]![r] = this.str(e.needs ?? null);
-    }
-    const edgeStart = startsByCaller(edgeColumns[0]!, maxId);
+    const edgeColumn = (value: (e: EdgeInsert) => number) => {
+      const column = new Int32Array(edges.length);
+      for (let r = 0; r < edgeOrder.length; r++) column[r] = value(edges[edgeOrder[r]!]!);
+      return column;
+    };
+    const callers = edgeColumn((e) => e.caller);
+    write(callers);
+    write(edgeColumn((e) => e.callee ?? -1));
+    write(edgeColumn((e) => this.str(e.kind)));
+    write(edgeColumn((e) => this.str(e.via)));
+    write(edgeColumn((e) => e.rank));
+    write(edgeColumn((e) => this.str(e.file)));
+    write(edgeColumn((e) => e.line));
+    write(edgeColumn((e) => e.col));
+    write(edgeColumn((e) => this.str(e.expr)));
+    write(edgeColumn((e) => this.str(e.needs ?? null)));
+    write(startsByCaller(callers, maxId));
     // Bindings: by caller, callee, then as written.
     const bindingOrder = byCaller(
       bindings,
       maxId,
       (a, b) => bindings[a]!.callee - bindings[b]!.callee || a - b,
     );
-    const bindingColumns = Array.from({ length: 7 }, () => new Int32Array(bindings.length));
-    for (let r = 0; r < bindingOrder.length; r++) {
-      const b = bindings[bindingOrder[r]!]!;
-      bindingColumns[0]![r] = b.caller;
-      bindingColumns[1]![r] = b.line;
-      bindingColumns[2]![r] = b.col;
-      bindingColumns[3]![r] = b.callee;
-      bindingColumns[4]![r] = b.slot;
-      bindingColumns[5]![r] = b.value;
-      bindingColumns[6]![r] = this.str(b.needs);
-    }
-    const bindingStart = startsByCaller(bindingColumns[0]!, maxId);
+    const bindingColumn = (value: (b: BindingRow) => number) => {
+      const column = new Int32Array(bindings.length);
+      for (let r = 0; r < bindingOrder.length; r++) column[r] = value(bindings[bindingOrder[r]!]!);
+      return column;
+    };
+    const bindingCallers = bindingColumn((b) => b.caller);
+    write(bindingCallers);
+    write(bindingColumn((b) => b.line));
+    write(bindingColumn((b) => b.col));
+    write(bindingColumn((b) => b.callee));
+    write(bindingColumn((b) => b.slot));
+    write(bindingColumn((b) => b.value));
+    write(bindingColumn((b) => this.str(b.needs)));
+    write(startsByCaller(bindingCallers, maxId));
     // Constructed types: by type (as strings compare), then as written, for a binary search.
     const madeOrder = Array.from(made.keys()).sort((a, b) => {
       const x = made[a]!.type;
       const y = made[b]!.type;
       return x < y ? -1 : x > y ? 1 : a - b;
     });
-    const madeColumns = [new Int32Array(made.length), new Int32Array(made.length)];
-    madeOrder.forEach((m, r) => {
-      madeColumns[0]![r] = this.str(made[m]!.type);
-      madeColumns[1]![r] = this.str(this.packagePaths.get(made[m]!.package) ?? null);
-    });
-
+    write(Int32Array.from(madeOrder, (m) => this.str(made[m]!.type)));
+    write(Int32Array.from(madeOrder, (m) => this.packagePaths.get(made[m]!.package) ?? -1));
     // Packages by id (as the table keeps them), each with its imports.
     const packages = [...this.packageRows].sort((a, b) => a.id - b.id);
-    const packageColumns = Array.from({ length: 5 }, () => new Int32Array(packages.length));
     const imports: number[] = [];
-    packages.forEach((p, r) => {
-      packageColumns[0]![r] = p.id;
-      packageColumns[1]![r] = this.str(p.path);
-      packageColumns[2]![r] = this.str(p.name);
-      packageColumns[3]![r] = this.str(p.dir);
-      packageColumns[4]![r] = imports.length;
-      for (const i of p.imports) imports.push(this.str(i));
+    const firstImport = packages.map((p) => {
+      const first = imports.length;
+      imports.push(...p.imports);
+      return first;
     });
-    const importsEnd = Int32Array.of(imports.length);
-
-    const poolBytes = Buffer.from(this.pool.join(''), 'utf8');
-    const poolStart = new Int32Array(this.pool.length + 1);
-    let offset = 0;
-    for (let i = 0; i < this.pool.length; i++) {
-      poolStart[i] = offset;
-      offset += Buffer.byteLength(this.pool[i]!, 'utf8');
-    }
-    poolStart[this.pool.length] = offset;
-
-    const sections: Int32Array[] = [
-      rowOfId,
-      ...this.symbolColumns.map((c) => Int32Array.from(c)),
-      ...edgeColumns,
-      edgeStart,
-      ...bindingColumns,
-      bindingStart,
-      ...madeColumns,
-      ...packageColumns,
-      Int32Array.from(imports),
-      importsEnd,
-      poolStart,
-    ];
+    write(Int32Array.from(packages, (p) => p.id));
+    write(Int32Array.from(packages, (p) => p.path));
+    write(Int32Array.from(packages, (p) => p.name));
+    write(Int32Array.from(packages, (p) => p.dir));
+    write(Int32Array.from(firstImport));
+    write(Int32Array.from([...imports, imports.length]));
+    // The strings: where each starts, then their bytes.
+    write(Int32Array.from([...this.starts, this.used]));
+    write(this.bytes.subarray(0, this.used));
     const head = new Int32Array([
       MAGIC,
       TRACE_PACK_VERSION,
@@ -287,14 +337,11 @@ export class TracePackBuilder {
       made.length,
       packages.length,
       imports.length,
-      this.pool.length,
-      poolBytes.length,
+      this.starts.length,
+      this.used,
     ]);
-    return Buffer.concat([
-      Buffer.from(head.buffer),
-      ...sections.map((s) => Buffer.from(s.buffer, s.byteOffset, s.byteLength)),
-      poolBytes,
-    ]);
+    position = 0;
+    write(head);
   }
 }
 
