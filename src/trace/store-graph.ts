@@ -2,7 +2,7 @@
  * The CallGraph of one indexed tree, read from SQLite in bulk as the tracer asks.
  */
 import type { Store } from '../store/db.js';
-import { readTracePack, type TracePack } from '../store/trace-pack.js';
+import type { TracePack } from '../store/trace-pack.js';
 import type { BindingRow, TreeRow } from '../store/index-store.js';
 import {
   loadBindingsByCaller,
@@ -37,8 +37,11 @@ export function createStoreGraph(
   // database in memory, K8S_READ_TRACE_PACK=off), the tables do, the same answers a query at a
   // time. Read from the start, while the trace's first queries (its root) run.
   let pack: Promise<TracePack | null> | undefined = readPack();
-  function readPack(): Promise<TracePack | null> {
-    return options.tablesOnly ? Promise.resolve(null) : readTracePack(store, tree.id);
+  async function readPack(): Promise<TracePack | null> {
+    if (options.tablesOnly) return null;
+    // Loaded here: a trace whose answer was kept never makes a graph.
+    const { readTracePack } = await import('../store/trace-pack.js');
+    return readTracePack(store, tree.id);
   }
   return {
     repo: { path: tree.root, commit: tree.commit_sha, version: tree.version },
