@@ -126,19 +126,54 @@ function readHead(ints: Int32Array): Head {
   } as Head;
 }
 
+/**
+ * Integers appended in chunks of a fixed size: held through the link, they take 4 bytes each and
+ * no slack beyond a chunk, and growing leaves nothing behind to collect.
+ */
+class IntList {
+  private static readonly CHUNK = 1 << 16;
+  private readonly chunks: Int32Array[] = [];
+  private last = new Int32Array(0);
+  private fill = 0;
+  length = 0;
+
+  push(value: number): void {
+    if (this.fill === this.last.length) {
+      this.last = new Int32Array(IntList.CHUNK);
+      this.chunks.push(this.last);
+      this.fill = 0;
+    }
+    this.last[this.fill++] = value;
+    this.length++;
+  }
+
+  at(i: number): number {
+    return this.chunks[i >>> 16]![i & 0xffff]!;
+  }
+
+  /** The values, chunk by chunk (the last one cut to what it holds). */
+  *parts(): Generator<Int32Array> {
+    for (const chunk of this.chunks)
+      yield chunk === this.last ? chunk.subarray(0, this.fill) : chunk;
+  }
+}
+
 /** Collects rows as the index writes them (symbols are dropped once written), then encodes. */
 export class TracePackBuilder {
   /**
-   * The strings, as UTF-8 bytes as they come: the builder holds no string of the rows. A name
-   * cut from a file's text keeps the whole text alive in V8 (a sliced string), and the index's
-   * early rows are held through the link: keeping their strings kept ~250 MB of parsed facts.
+   * The strings, as UTF-8 bytes as they come, in chunks: the builder holds no string of the rows.
+   * A name cut from a file's text keeps the whole text alive in V8 (a sliced string), and the
+   * index's early rows are held through the link.
    */
-  private bytes = Buffer.allocUnsafe(1 << 22);
-  private used = 0;
-  private readonly starts: number[] = [];
+  private readonly chunks: Buffer[] = [];
+  private chunk = Buffer.alloc(0);
+  private chunkUsed = 0;
+  /** Bytes in the chunks before the current one. */
+  private before = 0;
+  private readonly starts = new IntList();
   /** Strings stored once (kinds, files, packages, expressions), keyed by a copy of their own. */
   private readonly strings = new Map<string, number>();
-  private readonly symbolColumns: number[][] = [[], [], [], [], [], [], [], [], []];
+  private readonly symbolColumns = Array.from({ length: 9 }, () => new IntList());
   private readonly packagePaths = new Map<number, number>();
   private readonly packageRows: {
     id: number;
@@ -153,15 +188,21 @@ export class TracePackBuilder {
     this.append(token);
   }
 
+  /** Bytes of all strings so far. */
+  private get used(): number {
+    return this.before + this.chunkUsed;
+  }
+
   private append(s: string): number {
     const most = s.length * 3;
-    if (this.used + most > this.bytes.length) {
-      const grown = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + most));
-      this.bytes.copy(grown, 0, 0, this.used);
-      this.bytes = grown;
+    if (this.chunkUsed + most > this.chunk.length) {
+      if (this.chunkUsed > 0) this.chunks.push(this.chunk.subarray(0, this.chunkUsed));
+      this.before += this.chunkUsed;
+      this.chunk = Buffer.allocUnsafe(Math.max(1 << 20, most));
+      this.chunkUsed = 0;
     }
     this.starts.push(this.used);
-    this.used += this.bytes.write(s, this.used, 'utf8');
+    this.chunkUsed += this.chunk.write(s, this.chunkUsed, 'utf8');
     return this.starts.length - 1;
   }
 
@@ -170,22 +211,24 @@ export class TracePackBuilder {
     let i = this.strings.get(s);
     if (i === undefined) {
       i = this.append(s);
-      this.strings.set(this.bytes.toString('utf8', this.starts[i]!, this.used), i);
+      // `append` may have started a new chunk: the string is at the end of the current one.
+      const at = this.starts.at(i) - this.before;
+      this.strings.set(this.chunk.toString('utf8', at, this.chunkUsed), i);
     }
     return i;
   }
 
   addSymbols(rows: readonly SymbolInsert[]): void {
     const [id, symbol, name, kind, file, line, endLine, col, pkg] = this.symbolColumns as [
-      number[],
-      number[],
-      number[],
-      number[],
-      number[],
-      number[],
-      number[],
-      number[],
-      number[],
+      IntList,
+      IntList,
+      IntList,
+      IntList,
+      IntList,
+      IntList,
+      IntList,
+      IntList,
+      IntList,
     ];
     for (const s of rows) {
       id.push(s.id);
@@ -251,26 +294,28 @@ export class TracePackBuilder {
     };
     const ids = this.symbolColumns[0]!;
     let maxId = -1;
-    for (const id of ids) if (id > maxId) maxId = id;
+    for (const part of ids.parts()) for (const id of part) if (id > maxId) maxId = id;
     for (const r of edges) if (r.caller > maxId) maxId = r.caller;
     for (const r of bindings) if (r.caller > maxId) maxId = r.caller;
     // Symbols: row by id, then their columns.
     const rowOfId = new Int32Array(maxId + 1).fill(-1);
-    for (let r = 0; r < ids.length; r++) rowOfId[ids[r]!] = r;
+    let row = 0;
+    for (const part of ids.parts()) for (const id of part) rowOfId[id] = row++;
     write(rowOfId);
-    for (const column of this.symbolColumns) write(Int32Array.from(column));
+    for (const column of this.symbolColumns) for (const part of column.parts()) write(part);
     // Edges: by caller, line, column, rank, then as written.
     const edgeOrder = byCaller(edges, maxId, (a, b) => {
       const x = edges[a]!;
       const y = edges[b]!;
       return x.line - y.line || x.col - y.col || x.rank - y.rank || a - b;
     });
+    // One column at a time, in one array: written before the next fills it.
+    const column = new Int32Array(edges.length);
     const edgeColumn = (value: (e: EdgeInsert) => number) => {
-      const column = new Int32Array(edges.length);
       for (let r = 0; r < edgeOrder.length; r++) column[r] = value(edges[edgeOrder[r]!]!);
       return column;
     };
-    const callers = edgeColumn((e) => e.caller);
+    const callers = edgeColumn((e) => e.caller).slice();
     write(callers);
     write(edgeColumn((e) => e.callee ?? -1));
     write(edgeColumn((e) => this.str(e.kind)));
@@ -288,12 +333,13 @@ export class TracePackBuilder {
       maxId,
       (a, b) => bindings[a]!.callee - bindings[b]!.callee || a - b,
     );
+    const bindingValues = new Int32Array(bindings.length);
     const bindingColumn = (value: (b: BindingRow) => number) => {
-      const column = new Int32Array(bindings.length);
-      for (let r = 0; r < bindingOrder.length; r++) column[r] = value(bindings[bindingOrder[r]!]!);
-      return column;
+      for (let r = 0; r < bindingOrder.length; r++)
+        bindingValues[r] = value(bindings[bindingOrder[r]!]!);
+      return bindingValues;
     };
-    const bindingCallers = bindingColumn((b) => b.caller);
+    const bindingCallers = bindingColumn((b) => b.caller).slice();
     write(bindingCallers);
     write(bindingColumn((b) => b.line));
     write(bindingColumn((b) => b.col));
@@ -325,8 +371,10 @@ export class TracePackBuilder {
     write(Int32Array.from(firstImport));
     write(Int32Array.from([...imports, imports.length]));
     // The strings: where each starts, then their bytes.
-    write(Int32Array.from([...this.starts, this.used]));
-    write(this.bytes.subarray(0, this.used));
+    for (const part of this.starts.parts()) write(part);
+    write(Int32Array.of(this.used));
+    for (const chunk of this.chunks) write(chunk);
+    write(this.chunk.subarray(0, this.chunkUsed));
     const head = new Int32Array([
       MAGIC,
       TRACE_PACK_VERSION,
