@@ -82,48 +82,24 @@ export async function readTracePack(store: Store, treeId: number): Promise<Trace
 }
 
 /** The record's first ints: what it is, then how many of each. */
-const HEAD = 11;
-interface Head {
-  magic: number;
-  version: number;
-  maxId: number;
-  symbols: number;
-  edges: number;
-  bindings: number;
-  made: number;
-  packages: number;
-  imports: number;
-  strings: number;
-  poolBytes: number;
-}
+const HEAD_FIELDS = [
+  'magic',
+  'version',
+  'maxId',
+  'symbols',
+  'edges',
+  'bindings',
+  'made',
+  'packages',
+  'imports',
+  'strings',
+  'poolBytes',
+] as const;
+const HEAD = HEAD_FIELDS.length;
+type Head = Record<(typeof HEAD_FIELDS)[number], number>;
 
 function readHead(ints: Int32Array): Head {
-  const [
-    magic,
-    version,
-    maxId,
-    symbols,
-    edges,
-    bindings,
-    made,
-    packages,
-    imports,
-    strings,
-    poolBytes,
-  ] = Array.from(ints);
-  return {
-    magic,
-    version,
-    maxId,
-    symbols,
-    edges,
-    bindings,
-    made,
-    packages,
-    imports,
-    strings,
-    poolBytes,
-  } as Head;
+  return Object.fromEntries(HEAD_FIELDS.map((f, i) => [f, ints[i]!])) as Head;
 }
 
 /**
@@ -375,21 +351,21 @@ export class TracePackBuilder {
     write(Int32Array.of(this.used));
     for (const chunk of this.chunks) write(chunk);
     write(this.chunk.subarray(0, this.chunkUsed));
-    const head = new Int32Array([
-      MAGIC,
-      TRACE_PACK_VERSION,
+    const head: Head = {
+      magic: MAGIC,
+      version: TRACE_PACK_VERSION,
       maxId,
-      ids.length,
-      edges.length,
-      bindings.length,
-      made.length,
-      packages.length,
-      imports.length,
-      this.starts.length,
-      this.used,
-    ]);
+      symbols: ids.length,
+      edges: edges.length,
+      bindings: bindings.length,
+      made: made.length,
+      packages: packages.length,
+      imports: imports.length,
+      strings: this.starts.length,
+      poolBytes: this.used,
+    };
     position = 0;
-    write(head);
+    write(Int32Array.from(HEAD_FIELDS, (f) => head[f]));
   }
 }
 
