@@ -1,5 +1,6 @@
 /**
- * The CallGraph of one indexed tree, read from SQLite in bulk as the tracer asks.
+ * The CallGraph of one indexed tree: what a trace walks from the tree's record beside the database
+ * (src/store/trace-pack.ts), the rest (and everything, without a record) from SQLite in bulk.
  */
 import type { Store } from '../store/db.js';
 import type { TracePack } from '../store/trace-pack.js';
@@ -36,7 +37,7 @@ export function createStoreGraph(
   // constructed types a trace walks (src/store/trace-pack.ts); without one (an older index, a
   // database in memory, K8S_READ_TRACE_PACK=off), the tables do, the same answers a query at a
   // time. Read from the start, while the trace's first queries (its root) run.
-  let pack: Promise<TracePack | null> | undefined = readPack();
+  const pack = readPack().catch(() => null);
   async function readPack(): Promise<TracePack | null> {
     if (options.tablesOnly) return null;
     // Loaded here: a trace whose answer was kept never makes a graph.
@@ -66,26 +67,25 @@ export function createStoreGraph(
     },
     findDefinitions: (query) => findDefinitions(store, tree.id, query),
     async symbolsByIds(ids) {
-      const p = await (pack ??= readPack());
+      const p = await pack;
       return p ? p.symbolsByIds(ids) : findSymbolsByIds(store, tree.id, ids, { text: false });
     },
     async edgesFrom(ids) {
-      const p = await (pack ??= readPack());
+      const p = await pack;
       return p ? p.edgesFrom(ids) : findEdgesFrom(store, tree.id, ids);
     },
     async bindingsFrom(ids) {
-      const p = await (pack ??= readPack());
+      const p = await pack;
       if (p) return p.bindingsFrom(ids);
       const byCaller = await (bindings ??= loadBindingsByCaller(store, tree.id));
       return [...new Set(ids)].flatMap((id) => byCaller.get(id) ?? []);
     },
     async madeBy(types) {
-      const p = await (pack ??= readPack());
+      const p = await pack;
       return p ? p.madeBy(types) : findMadeBy(store, tree.id, types);
     },
     packages: () =>
-      (packages ??= (async () =>
-        (await (pack ??= readPack()))?.packages() ?? listPackages(store, tree.id))()),
+      (packages ??= (async () => (await pack)?.packages() ?? listPackages(store, tree.id))()),
     async parts(component) {
       const out = new Map<string, DefinitionRow>();
       const dirs = options.components?.[component]?.registries ?? [];
