@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { packageRoot } from '../shared/package-root.js';
 
-/** The package root: dist/cli/.. /.. when built, src/cli/../.. under vitest. */
-export const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export { packageRoot };
 
 export function readPackageVersion(): string {
   const pkg = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {

@@ -70,8 +70,6 @@ export class NativeParserMissingError extends K8sReadError {
   }
 }
 
-export { nativeBindingPath };
-
 let loaded: { binding: Binding; names: NativeNames } | undefined;
 
 /** Loads and configures the binding once per thread. */

@@ -6,15 +6,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../shared/package-root.js';
 
-export const queriesDir = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'queries',
-  'go',
-);
+export const queriesDir = path.join(packageRoot, 'queries', 'go');
 
 export function readQuerySources(dir = queriesDir): { file: string; source: string }[] {
   return readdirSync(dir)

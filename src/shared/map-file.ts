@@ -7,17 +7,10 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from './package-root.js';
 
 /** The native binding `npm install` builds (binding.gyp). */
-export const nativeBindingPath = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '..',
-  '..',
-  'build',
-  'Release',
-  'k8s_read_native.node',
-);
+export const nativeBindingPath = path.join(packageRoot, 'build', 'Release', 'k8s_read_native.node');
 
 export function mapFile(file: string): ArrayBuffer | null {
   if (!existsSync(nativeBindingPath)) return null;
