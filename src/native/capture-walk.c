@@ -87,7 +87,8 @@ typedef struct {
   uint64_t *keys; /* start << 32 | end, 0 = empty (start and end are never both 0 with type 0) */
   int32_t *types;
   int32_t *values;
-  size_t cap, len;
+  size_t cap, len; /* cap: the slots in use for this file, a power of two */
+  size_t allocated; /* the slots the arrays hold (the largest file's so far) */
 } NodeSet;
 
 typedef struct {
@@ -120,20 +121,22 @@ typedef struct {
 
 enum { FLAG_LEAF = 1, FLAG_BODY = 2, FLAG_FIELDED = 4, FLAG_KEPT = 8, FLAG_COMMENT = 16 };
 
+/* Sized for this file, not the largest so far: clearing (and probing) a table sized for a 2 MB
+ * file before every small one cost more than the walk it serves. */
 static void set_reset(NodeSet *s, size_t expected) {
   size_t want = 64;
   while (want < expected * 2) want *= 2;
-  if (want > s->cap) {
+  if (want > s->allocated) {
     free(s->keys);
     free(s->types);
     free(s->values);
-    s->keys = calloc(want, sizeof(uint64_t));
+    s->keys = malloc(want * sizeof(uint64_t));
     s->types = malloc(want * sizeof(int32_t));
     s->values = malloc(want * sizeof(int32_t));
-    s->cap = want;
-  } else {
-    memset(s->keys, 0, s->cap * sizeof(uint64_t));
+    s->allocated = want;
   }
+  memset(s->keys, 0, want * sizeof(uint64_t));
+  s->cap = want;
   s->len = 0;
 }
 
@@ -173,6 +176,7 @@ static void set_grow(NodeSet *s) {
     bigger.values[j] = s->values[i];
   }
   bigger.len = s->len;
+  bigger.allocated = bigger.cap;
   free(s->keys);
   free(s->types);
   free(s->values);
