@@ -148,14 +148,16 @@ export async function finishLink(start: LinkStart): Promise<LinkResult> {
         if (res.externalPackage) counts.external!++;
         else counts.unresolved!++;
         out.add(caller, null, 'unresolved', {
-          ...at,
+          line: at.line,
+          col: at.col,
           via: res.externalPackage ? `external:${res.externalPackage}` : null,
           expr: exprText(call.callee),
         });
       } else if (res.k === 'external') {
         counts.external!++;
         out.add(caller, res.symbol, call.go ? 'goroutine' : 'static', {
-          ...at,
+          line: at.line,
+          col: at.col,
           via: call.defer ? 'defer' : null,
         });
       } else {
@@ -165,7 +167,8 @@ export async function finishLink(start: LinkStart): Promise<LinkResult> {
         const crowded = res.crowded ? `${res.crowded} implementations` : null;
         if (res.abstract)
           out.add(caller, res.abstract, 'interface', {
-            ...at,
+            line: at.line,
+            col: at.col,
             via: call.defer ? 'defer' : crowded,
             expr: text,
           });
@@ -176,7 +179,8 @@ export async function finishLink(start: LinkStart): Promise<LinkResult> {
             slot ? { slot: t.target as AnySlot } : (t.target as FuncRef),
             call.go && t.rank === 0 ? 'goroutine' : t.kind,
             {
-              ...at,
+              line: at.line,
+              col: at.col,
               via: t.via ?? (call.defer ? 'defer' : null),
               rank: t.rank,
               expr: t.rank > 0 || t.kind !== 'static' ? text : null,
