@@ -191,32 +191,57 @@ export class Store {
    * size: V8 makes and frees a text that small in its young generation, where a larger one goes
    * straight to the old generation and stays until the next full collection (an index's writes
    * during and after the link left ~0.3 GB of them there, on top of the link's heap). The next
-   * batch is made while SQLite inserts the previous one (one statement in flight keeps the order).
+   * batch is made while SQLite inserts the previous one (one batch in flight keeps the order).
    */
   async insertJsonRows<T>(
     sql: string,
     items: readonly T[],
     toRow: (item: T) => unknown = (item) => item,
   ): Promise<void> {
-    let rows = 64;
-    let running: Promise<unknown> | undefined;
-    for (let i = 0; i < items.length;) {
-      const end = Math.min(items.length, i + rows);
-      const batch = new Array<unknown>(end - i);
-      for (let k = i; k < end; k++) batch[k - i] = toRow(items[k]!);
-      const text = JSON.stringify(batch);
-      rows = Math.max(
-        1,
-        Math.min(10000, Math.round((batch.length * JSON_BATCH_CHARS) / text.length)),
-      );
-      i = end;
+    if (items.length === 0) return;
+    // One statement for every batch: `db.run` prepares, runs and finalizes each, three trips
+    // through the event loop, and while the link runs the loop turns only between files.
+    const statement = await this.prepare(sql);
+    let running: Promise<void> | undefined;
+    try {
+      let rows = 64;
+      for (let i = 0; i < items.length;) {
+        const end = Math.min(items.length, i + rows);
+        const batch = new Array<unknown>(end - i);
+        for (let k = i; k < end; k++) batch[k - i] = toRow(items[k]!);
+        const text = JSON.stringify(batch);
+        rows = Math.max(
+          1,
+          Math.min(10000, Math.round((batch.length * JSON_BATCH_CHARS) / text.length)),
+        );
+        i = end;
+        await running;
+        running = this.runPrepared(statement, sql, [text]);
+        // Awaited at the next batch or below; observed now so that a failure meanwhile is not
+        // reported as unhandled.
+        running.catch(() => undefined);
+      }
       await running;
-      running = this.run(sql, [text]);
-      // Awaited at the next batch or below; observed now so that a failure meanwhile is not
-      // reported as unhandled.
-      running.catch(() => undefined);
+    } finally {
+      await running?.catch(() => undefined);
+      await new Promise<void>((resolve) => statement.finalize(() => resolve()));
     }
-    await running;
+  }
+
+  private prepare(sql: string): Promise<sqlite3.Statement> {
+    return new Promise((resolve, reject) => {
+      if (this.isStopped(reject)) return;
+      const statement = this.db.prepare(sql, (err: Error | null) =>
+        err ? reject(this.wrap(err, sql)) : resolve(statement),
+      );
+    });
+  }
+
+  private runPrepared(statement: sqlite3.Statement, sql: string, params: SqlParams): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.isStopped(reject)) return;
+      statement.run(params, (err: Error | null) => (err ? reject(this.wrap(err, sql)) : resolve()));
+    });
   }
 
   close(): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * Store.insertJsonRows: rows go in as JSON arrays of a few tens of kilobytes each (a batch size
- * adapted to the rows' length), one statement at a time, in the order given.
+ * adapted to the rows' length), through one prepared statement, a batch at a time, in the order
+ * given.
  */
 import { describe, expect, it } from 'vitest';
 import { Store } from '../../src/store/db.js';
@@ -13,6 +14,26 @@ async function table(): Promise<Store> {
 
 const insert = 'INSERT INTO t (n, text) SELECT value->>0, value->>1 FROM json_each(?)';
 
+/** What insertJsonRows asks of SQLite: statements prepared, and the length of each batch's text. */
+function watch(store: Store): { prepared: string[]; texts: number[] } {
+  const seen = { prepared: [] as string[], texts: [] as number[] };
+  const inner = store as unknown as {
+    prepare: (sql: string) => Promise<unknown>;
+    runPrepared: (statement: unknown, sql: string, params: unknown[]) => Promise<void>;
+  };
+  const prepare = inner.prepare.bind(store);
+  const runPrepared = inner.runPrepared.bind(store);
+  inner.prepare = (sql) => {
+    seen.prepared.push(sql);
+    return prepare(sql);
+  };
+  inner.runPrepared = (statement, sql, params) => {
+    seen.texts.push(String(params[0]).length);
+    return runPrepared(statement, sql, params);
+  };
+  return seen;
+}
+
 describe('Store.insertJsonRows', () => {
   it('inserts every row in order, made by toRow, in batches of a few tens of kilobytes', async () => {
     const store = await table();
@@ -22,13 +43,10 @@ describe('Store.insertJsonRows', () => {
       n: i,
       text: i >= 10_000 && i < 10_020 ? 'é'.repeat(60_000) : `row ${i}`,
     }));
-    const texts: number[] = [];
-    const run = store.run.bind(store);
-    store.run = (sql, params) => {
-      texts.push(String((params as readonly unknown[])[0]).length);
-      return run(sql, params);
-    };
+    const { prepared, texts } = watch(store);
     await store.insertJsonRows(insert, items, (item) => [item.n, item.text]);
+    // One statement prepared for all the batches (db.run would prepare and finalize each).
+    expect(prepared).toEqual([insert]);
     const rows = await store.all<{ n: number; len: number }>(
       'SELECT n, length(text) AS len FROM t ORDER BY rowid',
     );
@@ -66,6 +84,23 @@ describe('Store.insertJsonRows', () => {
     // The batches before the failing one went in; the one after it (made meanwhile) did not.
     expect(n).toBeLessThan(2_500);
     expect(n).toBeGreaterThan(0);
+    // The statement was finalized: the connection takes the next insert and closes cleanly.
+    await store.insertJsonRows(insert, [[9_999, 'after']]);
+    expect(await store.get('SELECT text FROM t WHERE n = 9999')).toEqual({ text: 'after' });
+    await store.close();
+  });
+
+  it('fails on a statement SQLite cannot prepare, as a statement that fails to run does', async () => {
+    const store = await table();
+    const bad = 'INSERT INTO t (n) SELECT value FROM json_each(?) WHERE';
+    const [viaRun, viaInsert] = await Promise.all([
+      store.run(bad, ['[1]']).catch((e: unknown) => e as Error),
+      store.insertJsonRows(bad, [1, 2]).catch((e: unknown) => e as Error),
+    ]);
+    expect(viaInsert).toBeInstanceOf(Error);
+    expect((viaInsert as Error).message).toMatch(/incomplete input \(in: INSERT INTO t/);
+    expect((viaInsert as Error).message).toBe((viaRun as Error).message);
+    expect(await store.all('SELECT n FROM t')).toEqual([]);
     await store.close();
   });
 });
