@@ -85,7 +85,7 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
       const link = await finishLink(loaded.start!);
       loaded.start = undefined;
       // The model is garbage now, but V8 would keep its pages through the write, the index's
-      // peak: collected here, the write reuses them (v1.24's peak ~85 MiB lower, for ~130 ms).
+      // peak: collected here, the write reuses them (v1.24's peak 40-85 MiB lower, for ~130 ms).
       const { collectGarbage } = await import('../shared/collect-garbage.js');
       collectGarbage();
       // What malloc keeps free after the load and the link (the facts' inflated buffers, SQLite's
