@@ -3,8 +3,6 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { packageRoot } from '../shared/package-root.js';
 
-export { packageRoot };
-
 export function readPackageVersion(): string {
   const pkg = JSON.parse(readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as {
     version: string;

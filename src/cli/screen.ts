@@ -16,7 +16,7 @@ import type { AppProps, NavItem, StartProps } from '../tui/types.js';
 import type { AnswerCache } from '../tui/use-answer.js';
 import { debugLogger, useColor, type CliContext } from './context.js';
 import { traceIndex } from './load-trace.js';
-import { packageRoot } from './package-info.js';
+import { packageRoot } from '../shared/package-root.js';
 import type { RepoOptions } from './repo.js';
 import { createScreenProviders } from './screen-providers.js';
 import { copyToClipboard, isInteractive, openEditor } from './terminal.js';

@@ -14,7 +14,7 @@ import { buildTourView, type TreeDescription, type TourView } from '../tour/tour
 import type { TourFlags } from './commands/tour.js';
 import { debugLogger, useColor, type CliContext } from './context.js';
 import { writeJson } from './output.js';
-import { packageRoot } from './package-info.js';
+import { packageRoot } from '../shared/package-root.js';
 import { chooseRepo } from './repo.js';
 import { loadScreenModules, runScreen } from './screen.js';
 import { ciIsSet, isInteractive } from './terminal.js';

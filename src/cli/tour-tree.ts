@@ -21,7 +21,7 @@ import type { TreeDescription } from '../tour/tour-view.js';
 import { permalinkBase } from '../trace/store-graph.js';
 import type { CliContext } from './context.js';
 import { openIndex, type OpenIndex } from './open-index.js';
-import { packageRoot } from './package-info.js';
+import { packageRoot } from '../shared/package-root.js';
 import { chooseRepo, type RepoOptions } from './repo.js';
 
 export const fixturesDir = path.join(packageRoot, 'fixtures');

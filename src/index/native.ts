@@ -5,11 +5,11 @@
  * subtrees in C, and hands back flat integer arrays that src/index/light-node.ts turns into
  * nodes. One native call a file, instead of one per node.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { K8sReadError } from '../errors.js';
-import { nativeBindingPath } from '../shared/map-file.js';
+import { loadNativeBinding, nativeBindingPath } from '../shared/native-binding.js';
 import { joinedQuerySource } from './query-files.js';
 
 /** What one parse hands back (offsets in UTF-16 code units, as JavaScript strings index). */
@@ -78,8 +78,8 @@ export function nativeParser(rules: WalkRules): {
   names: NativeNames;
 } {
   if (!loaded) {
-    if (!existsSync(nativeBindingPath)) throw new NativeParserMissingError(nativeBindingPath);
-    const binding = createRequire(import.meta.url)(nativeBindingPath) as Binding;
+    const binding = loadNativeBinding<Binding>();
+    if (!binding) throw new NativeParserMissingError(nativeBindingPath);
     const names = binding.configure({
       ...rules,
       query: joinedQuerySource(),
@@ -96,8 +96,7 @@ export function nativeParser(rules: WalkRules): {
  * trim_memory in capture-walk.c). False when nothing was returned or the binding is not built.
  */
 export function trimNativeMemory(): boolean {
-  if (!existsSync(nativeBindingPath)) return false;
-  return (createRequire(import.meta.url)(nativeBindingPath) as Binding).trimMemory();
+  return loadNativeBinding<Binding>()?.trimMemory() ?? false;
 }
 
 /** Named node types that have fields, from the grammar's node-types.json. */

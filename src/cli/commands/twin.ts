@@ -11,7 +11,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { SymbolNotFoundError, UsageError } from '../../errors.js';
 import type { CliContext } from '../context.js';
 import { outputOption, writeJson } from '../output.js';
-import { packageRoot } from '../package-info.js';
+import { packageRoot } from '../../shared/package-root.js';
 import { addRepoOptions, type RepoOptions } from '../repo.js';
 
 interface OutputOptions {
