@@ -39,6 +39,26 @@ describe('encodeFacts / decodeFacts', () => {
     expect(roundTrip(many)).toEqual(viaJson(many));
   });
 
+  it('writes every shape a value uses in its own encoding, whatever earlier ones held', () => {
+    const first = [{ a: 1, b: 2 }, { a: 3 }];
+    const second = [{ b: 4, a: 5 }, { a: 6, b: 7 }, { a: 8, b: undefined }, { a: 9 }];
+    const one = encodeFacts(first);
+    const two = encodeFacts(second);
+    // Each decodes alone, in either order: no shape is carried from one encoding to the next.
+    expect(decodeFacts<unknown>(two)).toEqual(viaJson(second));
+    expect(decodeFacts<unknown>(one)).toEqual(viaJson(first));
+    expect(JSON.stringify(decodeFacts<unknown>(two))).toBe(JSON.stringify(second));
+    // And the same value encodes to the same bytes the second time.
+    expect(Buffer.from(encodeFacts(second)).equals(Buffer.from(two))).toBe(true);
+  });
+
+  it('still round-trips after values keyed by data (a new shape for every object)', () => {
+    const keyed = Array.from({ length: 20_000 }, (_, i) => ({ [`key${i}`]: i, next: i + 1 }));
+    expect(roundTrip(keyed)).toEqual(viaJson(keyed));
+    const after = [{ kind: 'func', name: 'Run' }, { name: 'x', kind: 'lit' }];
+    expect(JSON.stringify(roundTrip(after))).toBe(JSON.stringify(after));
+  });
+
   it('refuses bytes of another encoding instead of misreading them', () => {
     const raw = inflateRawSync(encodeFacts({ a: 1 }));
     raw[0] = 99;
