@@ -5,7 +5,7 @@
  * the index (functions of unindexed packages, interface methods, parameter slots). Needs are
  * written as package ids, minus what the caller's own import closure implies.
  */
-import type { EdgeInsert, SymbolInsert } from '../store/index-store.js';
+import type { EdgeInsert, EdgeSink, SymbolInsert } from '../store/index-store.js';
 import type { FuncRef, ProgramModel } from './model.js';
 import { remaining, type Needs } from './needs.js';
 import type { FieldSlot, Slot } from './value-flow.js';
@@ -74,7 +74,21 @@ interface PendingEdge {
   needs: Needs | undefined;
 }
 
+/** What LinkOutput needs to write an edge's row in full: ids of packages, import closures. */
+export interface EdgeRowContext {
+  packageId: ReadonlyMap<string, number>;
+  /** Whether package `pkg` is in `callerPkg`'s import closure. */
+  implied: (callerPkg: string, pkg: string) => boolean;
+}
+
 export class LinkOutput {
+  /** Every edge's row, in the order added. */
+  private readonly rows: EdgeInsert[] = [];
+  /**
+   * The edges whose callee gets its symbol id in `finish` (an external function, an interface's
+   * method, a slot). The others (functions of the index, unresolved calls) are final when added:
+   * the sink has them at once.
+   */
   private readonly pending: PendingEdge[] = [];
   private readonly bindingRows: {
     caller: FuncRef;
@@ -88,25 +102,42 @@ export class LinkOutput {
   private readonly bindingSeen = new Set<string>();
   framework = 0;
 
-  constructor(readonly model: ProgramModel) {}
+  constructor(
+    readonly model: ProgramModel,
+    private readonly context: EdgeRowContext,
+    /** Given each edge final when added (its callee a function of the index, or none). */
+    private readonly sink?: EdgeSink,
+  ) {}
 
   add(caller: FuncRef, callee: Callee, kind: EdgeKind, o: EdgeOptions): void {
     if (kind === 'framework') this.framework++;
-    this.pending.push({
-      row: {
-        caller: caller.id,
-        callee: null,
-        kind,
-        via: o.via ?? null,
-        rank: o.rank ?? 0,
-        file: caller.file.path,
-        line: o.line,
-        col: o.col,
-        expr: o.expr ?? null,
-      },
-      callee,
-      needs: o.needs,
-    });
+    const row: EdgeInsert = {
+      caller: caller.id,
+      callee: null,
+      kind,
+      via: o.via ?? null,
+      rank: o.rank ?? 0,
+      file: caller.file.path,
+      line: o.line,
+      col: o.col,
+      expr: o.expr ?? null,
+    };
+    const seq = this.rows.length;
+    this.rows.push(row);
+    if (rankOf(callee) === FINAL) {
+      row.callee = callee === null ? null : (callee as FuncRef).id;
+      row.needs = this.needsText(o.needs, caller);
+      this.sink?.add(row, seq);
+    } else this.pending.push({ row, callee, needs: o.needs });
+  }
+
+  /** Needs as package ids, minus what the caller's own import closure implies. */
+  private needsText(needs: Needs | undefined, caller: FuncRef): string | null {
+    if (!needs) return null;
+    const { packageId, implied } = this.context;
+    const left = remaining(needs, (p) => p === caller.pkg.path || implied(caller.pkg.path, p));
+    if (!left) return null;
+    return left.map((alt) => alt.map((p) => packageId.get(p) ?? -1).join(',')).join('|');
   }
 
   /** A function value passed at a call site into a slot of the function called. */
@@ -126,15 +157,15 @@ export class LinkOutput {
   }
 
   /**
-   * The rows. Symbols of external callees, interface methods and slots get ids after the
-   * functions, types and values (`nextId`); needs become package ids, pruned by the caller's
-   * import closure.
+   * The rows: edges in the order added. Symbols of external callees, interface methods and slots
+   * get ids after the functions, types and values (`nextId`), in that order of kind, each in the
+   * order added.
    */
-  finish(
-    nextId: number,
-    packageId: ReadonlyMap<string, number>,
-    implied: (callerPkg: string, pkg: string) => boolean,
-  ): { edges: EdgeInsert[]; bindings: BindingInsert[]; symbols: SymbolInsert[] } {
+  finish(nextId: number): {
+    edges: EdgeInsert[];
+    bindings: BindingInsert[];
+    symbols: SymbolInsert[];
+  } {
     const symbols: SymbolInsert[] = [];
     const ids = new Map<string, number>();
     const idOf = (key: string, make: () => Omit<SymbolInsert, 'id'>): number => {
@@ -147,25 +178,16 @@ export class LinkOutput {
       return id;
     };
     const slotId = (slot: AnySlot) => idOf(`slot:${slotKey(slot)}`, () => slotSymbol(slot));
-    const needsText = (needs: Needs | undefined, caller: FuncRef): string | null => {
-      if (!needs) return null;
-      const left = remaining(needs, (p) => p === caller.pkg.path || implied(caller.pkg.path, p));
-      if (!left) return null;
-      return left.map((alt) => alt.map((p) => packageId.get(p) ?? -1).join(',')).join('|');
-    };
-    // Calls into unindexed packages first, then interface methods and slots (ids in that order),
-    // each in the order added: a partition, not a sort (~320k edges on Kubernetes).
-    const byRank: PendingEdge[][] = [[], [], [], []];
+    // A partition, not a sort (~90k edges on Kubernetes).
+    const byRank: PendingEdge[][] = [[], [], []];
     for (const p of this.pending) byRank[rankOf(p.callee)]!.push(p);
     for (const p of byRank.flat()) {
       const c = p.callee;
-      if (c === null) p.row.callee = null;
-      else if (typeof c === 'string') p.row.callee = idOf(`ext:${c}`, () => externalSymbol(c));
-      else if ('abstract' in c) p.row.callee = idOf(`abs:${c.symbol}`, () => abstractSymbol(c));
-      else if ('slot' in c) p.row.callee = slotId(c.slot);
-      else p.row.callee = c.id;
-      const caller = this.model.funcs[p.row.caller]!;
-      p.row.needs = needsText(p.needs, caller);
+      if (typeof c === 'string') p.row.callee = idOf(`ext:${c}`, () => externalSymbol(c));
+      else if (c !== null && 'abstract' in c)
+        p.row.callee = idOf(`abs:${c.symbol}`, () => abstractSymbol(c));
+      else if (c !== null && 'slot' in c) p.row.callee = slotId(c.slot);
+      p.row.needs = this.needsText(p.needs, this.model.funcs[p.row.caller]!);
     }
     const bindings: BindingInsert[] = this.bindingRows.map((b) => ({
       caller: b.caller.id,
@@ -174,11 +196,14 @@ export class LinkOutput {
       callee: b.callee.id,
       slot: slotId(b.slot),
       value: isSlot(b.value) ? slotId(b.value) : b.value.id,
-      needs: needsText(b.needs, b.caller),
+      needs: this.needsText(b.needs, b.caller),
     }));
-    return { edges: this.pending.map((p) => p.row), bindings, symbols };
+    return { edges: this.rows, bindings, symbols };
   }
 }
+
+/** rankOf for a callee whose row is final when made: a function of the index, or none. */
+const FINAL = 3;
 
 function rankOf(c: Callee): number {
   if (typeof c === 'string') return 0;

@@ -80,9 +80,9 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     remote: tree.remote,
     ...(options.onWarning ? { warn: options.onWarning } : {}),
     early,
-    link: async () => {
+    link: async (edges) => {
       const t = performance.now();
-      const link = await finishLink(loaded.start!);
+      const link = await finishLink(loaded.start!, edges);
       loaded.start = undefined;
       // The model is garbage now, but V8 would keep its pages through the write, the index's
       // peak: collected here, the write reuses them (v1.24's peak 40-85 MiB lower, for ~130 ms).

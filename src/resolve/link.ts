@@ -6,7 +6,7 @@
  */
 import type { CallFact, Expr } from '../index/facts.js';
 import { ALWAYS } from './needs.js';
-import type { EdgeInsert, SymbolInsert } from '../store/index-store.js';
+import type { EdgeInsert, EdgeSink, SymbolInsert } from '../store/index-store.js';
 import { exprText, resolveCall, signatureText, type CallResolution } from './calls.js';
 import { linkChannels } from './channels.js';
 import type { LinkContext } from './frameworks/handler.js';
@@ -83,9 +83,10 @@ export function startLink(
 /**
  * Resolves every call site and returns the rows it makes (after startLink's). It gives the
  * event loop a turn every few files: the store writes startLink's rows meanwhile, a batch at a
- * time, on SQLite's thread (on the other core).
+ * time, on SQLite's thread (on the other core), then the edges `sink` is given as they are made
+ * (those to functions of the index: two in three).
  */
-export async function finishLink(start: LinkStart): Promise<LinkResult> {
+export async function finishLink(start: LinkStart, sink?: EdgeSink): Promise<LinkResult> {
   const { model, rules, types, flow } = start;
 
   // Pass 1: what flows into parameters, from direct calls (function values passed as arguments).
@@ -119,7 +120,11 @@ export async function finishLink(start: LinkStart): Promise<LinkResult> {
   }
   if (dynamic.length > 0) flow.forget();
 
-  const out = new LinkOutput(model);
+  const out = new LinkOutput(
+    model,
+    { packageId: start.packageId, implied: importClosures(model) },
+    sink,
+  );
   const link: LinkContext = { model, rules, types, flow, out };
   const handlers = createHandlers(rules, link);
   for (const h of handlers) h.prepare?.();
@@ -538,8 +543,7 @@ function declarationRows(
 
 function toRows(start: LinkStart, out: LinkOutput, counts: Record<string, number>): LinkResult {
   const { model, types, packageId } = start;
-  const implied = importClosures(model);
-  const rows = out.finish(start.nextId, packageId, implied);
+  const rows = out.finish(start.nextId);
   counts.edges = rows.edges.length;
   counts.frameworkEdges = out.framework;
   counts.bindings = rows.bindings.length;

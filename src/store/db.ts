@@ -196,7 +196,7 @@ export class Store {
   async insertJsonRows<T>(
     sql: string,
     items: readonly T[],
-    toRow: (item: T) => unknown = (item) => item,
+    toRow: (item: T, index: number) => unknown = (item) => item,
   ): Promise<void> {
     if (items.length === 0) return;
     // One statement for every batch: `db.run` prepares, runs and finalizes each, three trips
@@ -208,7 +208,7 @@ export class Store {
       for (let i = 0; i < items.length;) {
         const end = Math.min(items.length, i + rows);
         const batch = new Array<unknown>(end - i);
-        for (let k = i; k < end; k++) batch[k - i] = toRow(items[k]!);
+        for (let k = i; k < end; k++) batch[k - i] = toRow(items[k]!, k);
         const text = JSON.stringify(batch);
         rows = Math.max(
           1,

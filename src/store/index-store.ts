@@ -262,6 +262,14 @@ export interface EdgeInsert {
   needs?: string | null;
 }
 
+/**
+ * Told, while the link runs, each edge whose row is final already, with its place in
+ * LinkedRows.edges: replaceTree writes it meanwhile.
+ */
+export interface EdgeSink {
+  add(row: EdgeInsert, seq: number): void;
+}
+
 export interface BindingRow {
   caller: number;
   line: number;
@@ -309,8 +317,11 @@ export interface TreeReplacement {
     packages: PackageRow[];
     details: { symbol: string; kind: string; payload: string }[];
   };
-  /** Runs the link and returns the rest of the rows. */
-  link: () => Promise<LinkedRows>;
+  /**
+   * Runs the link and returns the rest of the rows. Edges it gives `edges` meanwhile must be the
+   * rows of LinkedRows.edges at those places (the same objects); they are written as they come.
+   */
+  link: (edges: EdgeSink) => Promise<LinkedRows>;
 }
 
 /** Replaces everything derived for one tree at once: readers see the old index or the new one. */
@@ -398,6 +409,12 @@ async function replaceTreeRows(
     packages: e.packages.length,
     details: e.details.length,
   };
+  // The edges' rowids are their places in the link's order, as if all were written after it:
+  // ties between the targets of one call read back in that order (findEdgesFrom's `seq`).
+  const firstEdge =
+    ((await store.get<{ n: number | null }>('SELECT max(rowid) AS n FROM edges'))?.n ?? 0) + 1;
+  const edgesSql = insertEdges(id);
+  const edgeStream = new EdgeStream(store, edgesSql, firstEdge);
   const early = (async () => {
     await store.insertJsonRows(
       `INSERT INTO files (tree, path, blob, package, status) SELECT ${id}, value->>0, value->>1, value->>2, value->>3 FROM json_each(?)`,
@@ -426,32 +443,26 @@ async function replaceTreeRows(
   early.catch(() => undefined);
   let linked: LinkedRows;
   try {
-    linked = await t.link();
+    linked = await t.link(edgeStream);
   } finally {
     // Nothing else may run on the connection (nor roll back) before these are done.
+    edgeStream.end();
     await early.catch(() => undefined);
+    await edgeStream.done.catch(() => undefined);
   }
   await early;
+  await edgeStream.done;
   pack?.addSymbols(linked.symbols);
   await store.insertJsonRows(insertSymbols(id), linked.symbols, symbolRow);
-  await store.insertJsonRows(
-    `INSERT INTO edges (tree, caller, callee, kind, via, rank, file, line, col, expr, needs)
-     SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9
-     FROM json_each(?)`,
-    linked.edges,
-    (e) => [
-      e.caller,
-      e.callee,
-      e.kind,
-      e.via,
-      e.rank,
-      e.file,
-      e.line,
-      e.col,
-      e.expr,
-      e.needs ?? null,
-    ],
-  );
+  // The edges the link could not give while it ran (their callees' ids were made at its end).
+  const edges = linked.edges;
+  const rest: number[] = [];
+  for (let seq = 0; seq < edges.length; seq++) if (!edgeStream.has(seq)) rest.push(seq);
+  if (edgeStream.count + rest.length !== edges.length)
+    throw new Error(
+      `the link gave ${edgeStream.count} edges while it ran, not among its ${edges.length}`,
+    );
+  await store.insertJsonRows(edgesSql, rest, (seq) => edgeRow(edges[seq]!, firstEdge + seq));
   await store.insertJsonRows(
     `INSERT INTO bindings (tree, caller, line, col, callee, slot, value, needs)
      SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6
@@ -505,6 +516,98 @@ async function replaceTreeRows(
   }
   await indexing;
   return { id, packed, ...(packError !== undefined ? { packError } : {}) };
+}
+
+const insertEdges = (tree: number) =>
+  `INSERT INTO edges (rowid, tree, caller, callee, kind, via, rank, file, line, col, expr, needs)
+   SELECT value->>0, ${tree}, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10
+   FROM json_each(?)`;
+
+const edgeRow = (e: EdgeInsert, rowid: number) => [
+  rowid,
+  e.caller,
+  e.callee,
+  e.kind,
+  e.via,
+  e.rank,
+  e.file,
+  e.line,
+  e.col,
+  e.expr,
+  e.needs ?? null,
+];
+
+/** Edges a stream writes at once: a few dozen statements of JSON batches for v1.24's. */
+const EDGE_CHUNK = 4096;
+
+/**
+ * Writes the edges a link gives while it runs (see EdgeSink), a chunk at a time: SQLite inserts
+ * them on its thread while the link goes on here, instead of after it.
+ */
+class EdgeStream implements EdgeSink {
+  /** Settles once every edge given before `end` is written; rejects with the first failure. */
+  readonly done: Promise<void>;
+  /** Edges given. */
+  count = 0;
+  private rows: EdgeInsert[] = [];
+  private seqs: number[] = [];
+  private given = new Uint8Array(1 << 16);
+  private ended = false;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly store: Store,
+    private readonly sql: string,
+    private readonly firstRowid: number,
+  ) {
+    this.done = this.run();
+    // Observed at once: it may fail while the link runs, before anything awaits it.
+    this.done.catch(() => undefined);
+  }
+
+  add(row: EdgeInsert, seq: number): void {
+    if (this.ended) throw new Error('an edge was given after the link ended');
+    if (seq >= this.given.length) {
+      const grown = new Uint8Array(Math.max(seq + 1, this.given.length * 2));
+      grown.set(this.given);
+      this.given = grown;
+    }
+    if (this.given[seq]) throw new Error(`edge ${seq} was given twice`);
+    this.given[seq] = 1;
+    this.count++;
+    this.rows.push(row);
+    this.seqs.push(seq);
+    if (this.rows.length >= EDGE_CHUNK) this.wake?.();
+  }
+
+  /** Whether the edge at `seq` was given (and so is written by the stream). */
+  has(seq: number): boolean {
+    return seq < this.given.length && this.given[seq] === 1;
+  }
+
+  /** No more edges: what is left is written, then `done` settles. */
+  end(): void {
+    this.ended = true;
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    for (;;) {
+      if (this.rows.length >= EDGE_CHUNK || (this.ended && this.rows.length > 0)) {
+        const rows = this.rows;
+        const seqs = this.seqs;
+        this.rows = [];
+        this.seqs = [];
+        await this.store.insertJsonRows(this.sql, seqs, (seq, i) =>
+          edgeRow(rows[i]!, this.firstRowid + seq),
+        );
+        continue;
+      }
+      if (this.ended) return;
+      await new Promise<void>((resolve) => (this.wake = resolve));
+      this.wake = undefined;
+    }
+  }
 }
 
 const insertSymbols = (tree: number) =>

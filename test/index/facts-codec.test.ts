@@ -55,7 +55,10 @@ describe('encodeFacts / decodeFacts', () => {
   it('still round-trips after values keyed by data (a new shape for every object)', () => {
     const keyed = Array.from({ length: 20_000 }, (_, i) => ({ [`key${i}`]: i, next: i + 1 }));
     expect(roundTrip(keyed)).toEqual(viaJson(keyed));
-    const after = [{ kind: 'func', name: 'Run' }, { name: 'x', kind: 'lit' }];
+    const after = [
+      { kind: 'func', name: 'Run' },
+      { name: 'x', kind: 'lit' },
+    ];
     expect(JSON.stringify(roundTrip(after))).toBe(JSON.stringify(after));
   });
 
