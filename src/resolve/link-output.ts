@@ -70,12 +70,14 @@ export interface PackageInsert {
 
 interface PendingEdge {
   row: EdgeInsert;
-  callee: Callee;
+  callee: AbstractMethod | { slot: AnySlot };
   needs: Needs | undefined;
 }
 
 /** What LinkOutput needs to write an edge's row in full: ids of packages, import closures. */
 export interface EdgeRowContext {
+  /** Id of the first symbol after the declarations (external functions are numbered from it). */
+  nextId: number;
   packageId: ReadonlyMap<string, number>;
   /** Whether package `pkg` is in `callerPkg`'s import closure. */
   implied: (callerPkg: string, pkg: string) => boolean;
@@ -85,11 +87,13 @@ export class LinkOutput {
   /** Every edge's row, in the order added. */
   private readonly rows: EdgeInsert[] = [];
   /**
-   * The edges whose callee gets its symbol id in `finish` (an external function, an interface's
-   * method, a slot). The others (functions of the index, unresolved calls) are final when added:
-   * the sink has them at once.
+   * The edges whose callee gets its symbol id in `finish` (an interface's method, a slot). The
+   * others (functions of the index and outside it, unresolved calls) are final when added: the
+   * sink has them at once.
    */
   private readonly pending: PendingEdge[] = [];
+  /** Symbol ids of external functions, the first after the declarations, in the order called. */
+  private readonly externalIds = new Map<string, number>();
   private readonly bindingRows: {
     caller: FuncRef;
     line: number;
@@ -124,11 +128,19 @@ export class LinkOutput {
     };
     const seq = this.rows.length;
     this.rows.push(row);
-    if (rankOf(callee) === FINAL) {
-      row.callee = callee === null ? null : (callee as FuncRef).id;
+    if (!numberedLate(callee)) {
+      row.callee = callee === null ? null : this.calleeId(callee);
       row.needs = this.needsText(o.needs, caller);
       this.sink?.add(row, seq);
     } else this.pending.push({ row, callee, needs: o.needs });
+  }
+
+  private calleeId(callee: FuncRef | string): number {
+    if (typeof callee !== 'string') return callee.id;
+    let id = this.externalIds.get(callee);
+    if (id === undefined)
+      this.externalIds.set(callee, (id = this.context.nextId + this.externalIds.size));
+    return id;
   }
 
   /** Needs as package ids, minus what the caller's own import closure implies. */
@@ -158,15 +170,17 @@ export class LinkOutput {
 
   /**
    * The rows: edges in the order added. Symbols of external callees, interface methods and slots
-   * get ids after the functions, types and values (`nextId`), in that order of kind, each in the
-   * order added.
+   * get ids after the functions, types and values (`context.nextId`), in that order of kind, each
+   * in the order added.
    */
-  finish(nextId: number): {
+  finish(): {
     edges: EdgeInsert[];
     bindings: BindingInsert[];
     symbols: SymbolInsert[];
   } {
     const symbols: SymbolInsert[] = [];
+    for (const [sym, id] of this.externalIds) symbols.push({ id, ...externalSymbol(sym) });
+    let nextId = this.context.nextId + this.externalIds.size;
     const ids = new Map<string, number>();
     const idOf = (key: string, make: () => Omit<SymbolInsert, 'id'>): number => {
       let id = ids.get(key);
@@ -178,15 +192,14 @@ export class LinkOutput {
       return id;
     };
     const slotId = (slot: AnySlot) => idOf(`slot:${slotKey(slot)}`, () => slotSymbol(slot));
-    // A partition, not a sort (~90k edges on Kubernetes).
-    const byRank: PendingEdge[][] = [[], [], []];
-    for (const p of this.pending) byRank[rankOf(p.callee)]!.push(p);
-    for (const p of byRank.flat()) {
+    // Interface methods, then slots: a partition, not a sort.
+    const abstract: PendingEdge[] = [];
+    const slots: PendingEdge[] = [];
+    for (const p of this.pending) ('abstract' in p.callee ? abstract : slots).push(p);
+    for (const p of [...abstract, ...slots]) {
       const c = p.callee;
-      if (typeof c === 'string') p.row.callee = idOf(`ext:${c}`, () => externalSymbol(c));
-      else if (c !== null && 'abstract' in c)
-        p.row.callee = idOf(`abs:${c.symbol}`, () => abstractSymbol(c));
-      else if (c !== null && 'slot' in c) p.row.callee = slotId(c.slot);
+      p.row.callee =
+        'abstract' in c ? idOf(`abs:${c.symbol}`, () => abstractSymbol(c)) : slotId(c.slot);
       p.row.needs = this.needsText(p.needs, this.model.funcs[p.row.caller]!);
     }
     const bindings: BindingInsert[] = this.bindingRows.map((b) => ({
@@ -202,14 +215,9 @@ export class LinkOutput {
   }
 }
 
-/** rankOf for a callee whose row is final when made: a function of the index, or none. */
-const FINAL = 3;
-
-function rankOf(c: Callee): number {
-  if (typeof c === 'string') return 0;
-  if (c !== null && 'abstract' in c) return 1;
-  if (c !== null && 'slot' in c) return 2;
-  return 3;
+/** An interface's method, or a slot: a callee numbered at the link's end, once all are known. */
+function numberedLate(c: Callee): c is AbstractMethod | { slot: AnySlot } {
+  return c !== null && typeof c === 'object' && ('abstract' in c || 'slot' in c);
 }
 
 export function isSlot(v: FuncRef | AnySlot): v is AnySlot {

@@ -122,7 +122,7 @@ export async function finishLink(start: LinkStart, sink?: EdgeSink): Promise<Lin
 
   const out = new LinkOutput(
     model,
-    { packageId: start.packageId, implied: importClosures(model) },
+    { nextId: start.nextId, packageId: start.packageId, implied: importClosures(model) },
     sink,
   );
   const link: LinkContext = { model, rules, types, flow, out };
@@ -543,7 +543,7 @@ function declarationRows(
 
 function toRows(start: LinkStart, out: LinkOutput, counts: Record<string, number>): LinkResult {
   const { model, types, packageId } = start;
-  const rows = out.finish(start.nextId);
+  const rows = out.finish();
   counts.edges = rows.edges.length;
   counts.frameworkEdges = out.framework;
   counts.bindings = rows.bindings.length;

@@ -38,8 +38,13 @@ export interface OpenOptions {
   immutable?: boolean;
 }
 
-/** Characters of JSON per insert statement (see insertJsonRows): well under V8's 128 KiB young-object limit in two-byte text. */
-const JSON_BATCH_CHARS = 24_000;
+/**
+ * Characters of JSON per insert statement (see insertJsonRows): 96 KB in two-byte text, under V8's
+ * 128 KiB young-object limit with room for a batch that overshoots. While the link runs, a writer
+ * sends one batch per turn of the event loop: at 24,000 the edges written meanwhile fell behind
+ * it by ~100k rows (v1.24) and the declarations' rows did not end within it.
+ */
+export const JSON_BATCH_CHARS = 48_000;
 
 /** What a `Store.many` select returns: its columns in order, and the row built from their values. */
 export interface RowShape<T> {

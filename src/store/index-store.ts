@@ -353,9 +353,20 @@ function warnNoPack(t: TreeReplacement, store: Store, treeId: number, error: unk
 }
 
 const DERIVED_TABLES = ['files', 'symbols', 'edges', 'bindings', 'packages', 'made', 'details'];
-const indexNames = [
-  ...readSql('indexes.sql').matchAll(/CREATE (?:UNIQUE )?INDEX IF NOT EXISTS (\w+)/g),
-].map((m) => m[1]!);
+const indexStatements = [
+  ...readSql('indexes.sql').matchAll(
+    /CREATE (?:UNIQUE )?INDEX IF NOT EXISTS (\w+) ON (\w+)[^;]*;/g,
+  ),
+].map((m) => ({ sql: m[0], name: m[1]!, table: m[2]! }));
+const indexNames = indexStatements.map((i) => i.name);
+/**
+ * The indexes of the tables the early rows fill: built once those are in, while the link still
+ * runs (SQLite's thread has time then); the few rows the link adds go into them.
+ */
+const earlyIndexes = indexStatements
+  .filter((i) => i.table === 'symbols' || i.table === 'details')
+  .map((i) => i.sql)
+  .join('\n');
 
 async function replaceTreeInTransaction(
   store: Store,
@@ -383,7 +394,8 @@ async function replaceTreeRows(
   const trees = await store.get<{ n: number }>('SELECT COUNT(*) AS n FROM trees');
   if (old && trees?.n === 1) {
     // The only tree: empty the tables whole (SQLite truncates them without visiting rows) and
-    // drop their indexes, so the reload builds them once at the end instead of row by row.
+    // drop their indexes, so the reload builds them once their rows are in instead of row by row
+    // (those of the symbols and details while the link runs, the others at the end).
     for (const name of indexNames) await store.exec(`DROP INDEX IF EXISTS ${name}`);
     for (const table of DERIVED_TABLES) await store.exec(`DELETE FROM ${table}`);
   } else if (old) {
@@ -438,6 +450,7 @@ async function replaceTreeRows(
       (d) => [d.symbol, d.kind, d.payload],
     );
     e.details = [];
+    await store.exec(earlyIndexes);
   })();
   // Observed at once: it may fail while the link runs, before anything awaits it.
   early.catch(() => undefined);

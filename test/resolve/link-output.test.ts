@@ -1,7 +1,7 @@
 /**
- * LinkOutput gives the sink each edge whose row is final when added (a function of the index, or
- * no callee) with its place, and keeps every edge in the order added; the others get their
- * callees' symbol ids in `finish`.
+ * LinkOutput gives the sink each edge whose row is final when added (a function of the index or
+ * outside it, or no callee) with its place, and keeps every edge in the order added; edges to an
+ * interface's method or a slot get their callees' symbol ids in `finish`.
  */
 import { describe, expect, it } from 'vitest';
 import { LinkOutput, type AbstractMethod } from '../../src/resolve/link-output.js';
@@ -33,8 +33,12 @@ describe('LinkOutput', () => {
     const out = new LinkOutput(
       model,
       // k8s.io/a imports k8s.io/b, not k8s.io/c.
-      { packageId, implied: (from, pkg) => from === 'k8s.io/a' && pkg === 'k8s.io/b' },
-      { add: (row, seq) => given.push([{ ...row }, seq]) },
+      {
+        nextId: 100,
+        packageId,
+        implied: (from, pkg) => from === 'k8s.io/a' && pkg === 'k8s.io/b',
+      },
+      { add: (row, seq) => given.push([row, seq]) },
     );
     const abstract: AbstractMethod = {
       abstract: true,
@@ -52,24 +56,31 @@ describe('LinkOutput', () => {
     out.add(run, null, 'unresolved', { line: 7, col: 2, expr: 'x.Y' });
     out.add(run, loop, 'static', { line: 8, col: 2, needs: [['k8s.io/c']] });
     out.add(loop, { slot: { fn: loop, index: 0, elem: false } }, 'funcvalue', { line: 4, col: 3 });
+    out.add(loop, 'os.Exit', 'static', { line: 5, col: 3 });
+    out.add(loop, 'fmt.Println', 'static', { line: 6, col: 3 });
 
-    // The final ones, at once and complete: their needs already pruned by the import closure.
+    // The final ones, at once and complete: external functions numbered from `nextId` in the
+    // order called, needs already pruned by the import closure.
     expect(given.map(([row, seq]) => [seq, row.line, row.callee, row.needs])).toEqual([
+      [0, 4, 100, null],
       [1, 5, 1, null],
       [3, 7, null, null],
       [4, 8, 1, '2'],
+      [6, 5, 101, null],
+      [7, 6, 100, null],
     ]);
 
-    const rows = out.finish(100);
-    expect(rows.edges.map((e) => e.line)).toEqual([4, 5, 6, 7, 8, 4]);
+    const rows = out.finish();
+    expect(rows.edges.map((e) => e.line)).toEqual([4, 5, 6, 7, 8, 4, 5, 6]);
     // The sink's rows are the very rows at those places.
-    for (const [row, seq] of given) expect(rows.edges[seq]).toEqual(row);
+    for (const [row, seq] of given) expect(rows.edges[seq]).toBe(row);
     // External functions first, then interface methods, then slots.
     expect(rows.symbols.map((s) => [s.id, s.symbol, s.kind])).toEqual([
       [100, 'fmt.Println', 'external'],
-      [101, 'k8s.io/b.Runner.Run', 'imethod'],
-      [102, 'k8s.io/b.Loop#f', 'param'],
+      [101, 'os.Exit', 'external'],
+      [102, 'k8s.io/b.Runner.Run', 'imethod'],
+      [103, 'k8s.io/b.Loop#f', 'param'],
     ]);
-    expect(rows.edges.map((e) => e.callee)).toEqual([100, 1, 101, null, 1, 102]);
+    expect(rows.edges.map((e) => e.callee)).toEqual([100, 1, 102, null, 1, 103, 101, 100]);
   });
 });

@@ -82,6 +82,33 @@ describe('replaceTree: edges given while the link runs', () => {
     await store.close();
   });
 
+  it("builds the symbols' indexes while the link runs, the edges' after it", async () => {
+    const { store } = await openIndexStore(':memory:');
+    const indexes = async () =>
+      (
+        await store.all<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'",
+        )
+      ).map((r) => r.name);
+    const edges = edgesOf(10, 'a.go');
+    await replace(store, '/a', edges, async () => undefined);
+    expect(await indexes()).toContain('edges_by_caller');
+    // A relink of the only tree drops them all and builds them again.
+    let during: string[] = [];
+    await replace(store, '/a', edges, async () => {
+      for (let i = 0; i < 2_000 && !during.includes('symbols_by_name'); i++) {
+        await turn();
+        during = await indexes();
+      }
+    });
+    expect(during).toEqual(
+      expect.arrayContaining(['symbols_by_id', 'symbols_by_name', 'details_by_symbol']),
+    );
+    expect(during).not.toContain('edges_by_caller');
+    expect(await indexes()).toEqual(expect.arrayContaining(['edges_by_caller', 'made_by_type']));
+    await store.close();
+  });
+
   it('numbers a second tree after the first, and a relink of the first after both', async () => {
     const { store } = await openIndexStore(':memory:');
     const a = edgesOf(50, 'a.go');
