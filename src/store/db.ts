@@ -57,6 +57,15 @@ export interface RowShape<T> {
   build(values: readonly SqlValue[]): T;
 }
 
+export interface InsertOptions {
+  /**
+   * Batches handed to SQLite at once, each on a statement of its own: they run one after another
+   * on its threads without waiting for this one, but in no set order (for rows whose order does
+   * not matter: explicit rowids, say). @default 1, in order
+   */
+  inFlight?: number;
+}
+
 export class Store {
   private busyTimeoutMs = BUSY_TIMEOUT_MS;
   private stopped: AbortSignal | undefined;
@@ -202,14 +211,18 @@ export class Store {
     sql: string,
     items: readonly T[],
     toRow: (item: T, index: number) => unknown = (item) => item,
+    options: InsertOptions = {},
   ): Promise<void> {
     if (items.length === 0) return;
     // One statement for every batch: `db.run` prepares, runs and finalizes each, three trips
     // through the event loop, and while the link runs the loop turns only between files.
-    const statement = await this.prepare(sql);
-    let running: Promise<void> | undefined;
+    const statements: sqlite3.Statement[] = [];
+    const running: (Promise<void> | undefined)[] = [];
     try {
+      for (let n = Math.max(1, options.inFlight ?? 1); statements.length < n;)
+        statements.push(await this.prepare(sql));
       let rows = 64;
+      let lane = 0;
       for (let i = 0; i < items.length;) {
         const end = Math.min(items.length, i + rows);
         const batch = new Array<unknown>(end - i);
@@ -220,16 +233,20 @@ export class Store {
           Math.min(10000, Math.round((batch.length * JSON_BATCH_CHARS) / text.length)),
         );
         i = end;
-        await running;
-        running = this.runPrepared(statement, sql, [text]);
-        // Awaited at the next batch or below; observed now so that a failure meanwhile is not
-        // reported as unhandled.
-        running.catch(() => undefined);
+        await running[lane];
+        const run = this.runPrepared(statements[lane]!, sql, [text]);
+        // Awaited when the lane comes round again or below; observed now so that a failure
+        // meanwhile is not reported as unhandled.
+        run.catch(() => undefined);
+        running[lane] = run;
+        lane = (lane + 1) % statements.length;
       }
-      await running;
+      await Promise.all(running);
     } finally {
-      await running?.catch(() => undefined);
-      await new Promise<void>((resolve) => statement.finalize(() => resolve()));
+      await Promise.all(running.map((r) => r?.catch(() => undefined)));
+      await Promise.all(
+        statements.map((s) => new Promise<void>((resolve) => s.finalize(() => resolve()))),
+      );
     }
   }
 

@@ -1,7 +1,7 @@
 /**
  * Store.insertJsonRows: rows go in as JSON arrays of a few tens of kilobytes each (a batch size
  * adapted to the rows' length), through one prepared statement, a batch at a time, in the order
- * given.
+ * given; or, asked to, through several statements with that many batches in flight.
  */
 import { describe, expect, it } from 'vitest';
 import { JSON_BATCH_CHARS, Store } from '../../src/store/db.js';
@@ -90,6 +90,34 @@ describe('Store.insertJsonRows', () => {
     // The statement was finalized: the connection takes the next insert and closes cleanly.
     await store.insertJsonRows(insert, [[9_999, 'after']]);
     expect(await store.get('SELECT text FROM t WHERE n = 9999')).toEqual({ text: 'after' });
+    await store.close();
+  });
+
+  it('with batches in flight, inserts every row through that many statements, finalized after', async () => {
+    const store = await table();
+    const items = Array.from({ length: 20_000 }, (_, i) => ({ n: i, text: `row ${i}` }));
+    const { prepared, texts } = watch(store);
+    const rowid =
+      'INSERT INTO t (rowid, n, text) SELECT value->>0, value->>1, value->>2 FROM json_each(?)';
+    await store.insertJsonRows(rowid, items, (item) => [item.n + 1, item.n, item.text], {
+      inFlight: 3,
+    });
+    expect(prepared).toEqual([rowid, rowid, rowid]);
+    expect(texts.length).toBeGreaterThan(3);
+    const rows = await store.all<{ n: number; text: string }>(
+      'SELECT n, text FROM t ORDER BY rowid',
+    );
+    expect(rows).toEqual(items);
+    // A failing batch fails the call, and every statement is finalized: the connection goes on.
+    const failing = Array.from({ length: 20_000 }, (_, i) => [
+      i === 9_000 ? null : 50_000 + i,
+      'x',
+    ]);
+    await expect(
+      store.insertJsonRows(insert, failing, (row) => row, { inFlight: 3 }),
+    ).rejects.toThrow(/NOT NULL/);
+    await store.insertJsonRows(insert, [[99_999, 'after']]);
+    expect(await store.get('SELECT text FROM t WHERE n = 99999')).toEqual({ text: 'after' });
     await store.close();
   });
 
