@@ -100,7 +100,7 @@ export function decodeFacts<T = FileFacts>(bytes: Uint8Array): T {
 
 /**
  * Objects' key lists, as a tree from the first key: an object's shape is found by walking its keys,
- * where joining them into a string (the Map key it was) cost a tenth of the encoding. The tree
+ * where joining them into a string (the Map key it was) cost ~0.35 s of v1.24's ~1.95 s. The tree
  * outlives a file; a node's shape is its file's (`file`, a count of encodings) or none yet.
  */
 interface ShapeNode {
@@ -109,15 +109,16 @@ interface ShapeNode {
   shape: Shape | undefined;
 }
 
+/** Nodes kept across files (facts have a few hundred); values keyed by data start a new tree. */
+const SHAPE_NODES_KEPT = 1 << 14;
+let shapeNodes = 0;
 const newShapeNode = (): ShapeNode => {
   shapeNodes++;
   return { next: new Map(), file: -1, shape: undefined };
 };
-let shapeNodes = 0;
 let shapeRoot = newShapeNode();
+/** Encodings so far: the `file` a node's shape belongs to. */
 let encodings = 0;
-/** Nodes kept across files (facts have a few hundred); values keyed by data start a new tree. */
-const SHAPE_NODES_KEPT = 1 << 14;
 
 function encodeValue(facts: unknown): Uint8Array {
   const body = bodyWriter;

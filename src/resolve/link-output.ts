@@ -109,7 +109,7 @@ export class LinkOutput {
   constructor(
     readonly model: ProgramModel,
     private readonly context: EdgeRowContext,
-    /** Given each edge final when added (its callee a function of the index, or none). */
+    /** Given each edge final when added (its callee a function in or outside the index, or none). */
     private readonly sink?: EdgeSink,
   ) {}
 
