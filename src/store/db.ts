@@ -197,9 +197,12 @@ export class Store {
 
   /**
    * Inserts many rows with one statement per batch: the rows travel as one JSON array that
-   * `json_each` expands, about eight times faster than one INSERT per row on this driver.
+   * `jsonb_each` expands, about eight times faster than one INSERT per row on this driver.
    * `sql` reads columns from `value` (one array per row, made by `toRow` a batch at a time), e.g.
-   * `INSERT INTO t(a,b) SELECT value->>0, value->>1 FROM json_each(?)`.
+   * `INSERT INTO t(a,b) SELECT value->>0, value->>1 FROM jsonb_each(?)`. `jsonb_each`, not
+   * `json_each`: SQLite parses the text once either way, but `json_each` hands each row back as
+   * text that every `->>` parses again (300k rows of 10 columns, as the edges: 0.7 s against
+   * 1.4-1.8 s on SQLite's thread); `jsonb_each` hands the parsed row, and the values are the same.
    *
    * A batch holds about JSON_BATCH_CHARS characters of JSON, its row count adapted to the rows'
    * size: V8 makes and frees a text that small in its young generation, where a larger one goes

@@ -74,7 +74,7 @@ export async function writeCachedPullRequests(
 ): Promise<void> {
   if (answers.size === 0) return;
   await store.insertJsonRows(
-    'INSERT OR REPLACE INTO git_pull_request (commit_sha, github, answer) SELECT value->>0, value->>1, value->>2 FROM json_each(?)',
+    'INSERT OR REPLACE INTO git_pull_request (commit_sha, github, answer) SELECT value->>0, value->>1, value->>2 FROM jsonb_each(?)',
     [...answers].map(([commit, answer]) => [commit, github, JSON.stringify(answer)]),
   );
 }
@@ -190,7 +190,7 @@ export async function writeMainline(
     if (!change.replace && current?.value !== change.base) return false;
     if (change.replace) await store.run('DELETE FROM git_mainline');
     await store.insertJsonRows(
-      'INSERT OR REPLACE INTO git_mainline (commit_sha, introducer, depth) SELECT value->>0, value->>1, value->>2 FROM json_each(?)',
+      'INSERT OR REPLACE INTO git_mainline (commit_sha, introducer, depth) SELECT value->>0, value->>1, value->>2 FROM jsonb_each(?)',
       change.rows.map((r) => [r.commit, r.introducer, r.depth]),
     );
     await store.run(

@@ -429,14 +429,14 @@ async function replaceTreeRows(
   const edgeStream = new EdgeStream(store, edgesSql, firstEdge);
   const early = (async () => {
     await store.insertJsonRows(
-      `INSERT INTO files (tree, path, blob, package, status) SELECT ${id}, value->>0, value->>1, value->>2, value->>3 FROM json_each(?)`,
+      `INSERT INTO files (tree, path, blob, package, status) SELECT ${id}, value->>0, value->>1, value->>2, value->>3 FROM jsonb_each(?)`,
       e.files,
       (f) => [f.path, f.blob, f.package, f.status],
     );
     e.files = [];
     pack?.addPackages(e.packages);
     await store.insertJsonRows(
-      `INSERT INTO packages (tree, id, path, name, dir, imports) SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4 FROM json_each(?)`,
+      `INSERT INTO packages (tree, id, path, name, dir, imports) SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4 FROM jsonb_each(?)`,
       e.packages,
       (p) => [p.id, p.path, p.name, p.dir, JSON.stringify(p.imports)],
     );
@@ -445,7 +445,7 @@ async function replaceTreeRows(
     await store.insertJsonRows(insertSymbols(id), e.symbols, symbolRow);
     e.symbols = [];
     await store.insertJsonRows(
-      `INSERT INTO details (tree, symbol, kind, payload) SELECT ${id}, value->>0, value->>1, value->>2 FROM json_each(?)`,
+      `INSERT INTO details (tree, symbol, kind, payload) SELECT ${id}, value->>0, value->>1, value->>2 FROM jsonb_each(?)`,
       e.details,
       (d) => [d.symbol, d.kind, d.payload],
     );
@@ -479,12 +479,12 @@ async function replaceTreeRows(
   await store.insertJsonRows(
     `INSERT INTO bindings (tree, caller, line, col, callee, slot, value, needs)
      SELECT ${id}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6
-     FROM json_each(?)`,
+     FROM jsonb_each(?)`,
     linked.bindings,
     (b) => [b.caller, b.line, b.col, b.callee, b.slot, b.value, b.needs],
   );
   await store.insertJsonRows(
-    `INSERT INTO made (tree, type, package) SELECT ${id}, value->>0, value->>1 FROM json_each(?)`,
+    `INSERT INTO made (tree, type, package) SELECT ${id}, value->>0, value->>1 FROM jsonb_each(?)`,
     linked.made,
     (m) => [m.type, m.package],
   );
@@ -534,7 +534,7 @@ async function replaceTreeRows(
 const insertEdges = (tree: number) =>
   `INSERT INTO edges (rowid, tree, caller, callee, kind, via, rank, file, line, col, expr, needs)
    SELECT value->>0, ${tree}, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10
-   FROM json_each(?)`;
+   FROM jsonb_each(?)`;
 
 const edgeRow = (e: EdgeInsert, rowid: number) => [
   rowid,
@@ -635,7 +635,7 @@ class EdgeStream implements EdgeSink {
 const insertSymbols = (tree: number) =>
   `INSERT INTO symbols (tree, id, symbol, name, kind, package, file, line, end_line, col, detail, doc)
    SELECT ${tree}, value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10
-   FROM json_each(?)`;
+   FROM jsonb_each(?)`;
 
 const symbolRow = (s: SymbolInsert) => [
   s.id,

@@ -12,7 +12,7 @@ async function table(): Promise<Store> {
   return store;
 }
 
-const insert = 'INSERT INTO t (n, text) SELECT value->>0, value->>1 FROM json_each(?)';
+const insert = 'INSERT INTO t (n, text) SELECT value->>0, value->>1 FROM jsonb_each(?)';
 
 /** What insertJsonRows asks of SQLite: statements prepared, and the length of each batch's text. */
 function watch(store: Store): { prepared: string[]; texts: number[] } {
@@ -79,6 +79,26 @@ describe('Store.insertJsonRows', () => {
     await store.close();
   });
 
+  it('stores each value as json_each would: integers, reals, null, escapes, text that is JSON', async () => {
+    const store = await Store.open(':memory:');
+    await store.exec('CREATE TABLE v (a, b, c, d, e)');
+    const rows = [
+      [2 ** 53 - 1, -7, 1.5, null, ''],
+      ['line\nbreak "quoted" \\ back', 'é 😀 \u0000 end', '[1,2]', '{"k":null}', 'null'],
+      [0, -0.25, 1e300, true, false],
+    ];
+    const columns = 'value->>0, value->>1, value->>2, value->>3, value->>4';
+    await store.insertJsonRows(`INSERT INTO v SELECT ${columns} FROM jsonb_each(?)`, rows);
+    await store.run(`INSERT INTO v SELECT ${columns} FROM json_each(?)`, [JSON.stringify(rows)]);
+    const read = await store.all<Record<string, unknown>>(
+      'SELECT a, typeof(a) ta, b, typeof(b) tb, c, typeof(c) tc, d, typeof(d) td, e, typeof(e) te FROM v ORDER BY rowid',
+    );
+    expect(read.slice(0, 3)).toEqual(read.slice(3));
+    expect(read[0]).toMatchObject({ a: 2 ** 53 - 1, ta: 'integer', c: 1.5, tc: 'real', td: 'null' });
+    expect(read[1]).toMatchObject({ a: rows[1]![0], b: rows[1]![1], c: '[1,2]', tc: 'text' });
+    await store.close();
+  });
+
   it('fails with the first statement that fails, and sends none after it', async () => {
     const store = await table();
     const items = Array.from({ length: 5_000 }, (_, i) => [i === 2_500 ? null : i, 'x'.repeat(40)]);
@@ -98,7 +118,7 @@ describe('Store.insertJsonRows', () => {
     const items = Array.from({ length: 20_000 }, (_, i) => ({ n: i, text: `row ${i}` }));
     const { prepared, texts } = watch(store);
     const rowid =
-      'INSERT INTO t (rowid, n, text) SELECT value->>0, value->>1, value->>2 FROM json_each(?)';
+      'INSERT INTO t (rowid, n, text) SELECT value->>0, value->>1, value->>2 FROM jsonb_each(?)';
     await store.insertJsonRows(rowid, items, (item) => [item.n + 1, item.n, item.text], {
       inFlight: 3,
     });
@@ -123,7 +143,7 @@ describe('Store.insertJsonRows', () => {
 
   it('fails on a statement SQLite cannot prepare, as a statement that fails to run does', async () => {
     const store = await table();
-    const bad = 'INSERT INTO t (n) SELECT value FROM json_each(?) WHERE';
+    const bad = 'INSERT INTO t (n) SELECT value FROM jsonb_each(?) WHERE';
     const [viaRun, viaInsert] = await Promise.all([
       store.run(bad, ['[1]']).catch((e: unknown) => e as Error),
       store.insertJsonRows(bad, [1, 2]).catch((e: unknown) => e as Error),
