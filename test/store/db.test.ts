@@ -94,7 +94,13 @@ describe('Store.insertJsonRows', () => {
       'SELECT a, typeof(a) ta, b, typeof(b) tb, c, typeof(c) tc, d, typeof(d) td, e, typeof(e) te FROM v ORDER BY rowid',
     );
     expect(read.slice(0, 3)).toEqual(read.slice(3));
-    expect(read[0]).toMatchObject({ a: 2 ** 53 - 1, ta: 'integer', c: 1.5, tc: 'real', td: 'null' });
+    expect(read[0]).toMatchObject({
+      a: 2 ** 53 - 1,
+      ta: 'integer',
+      c: 1.5,
+      tc: 'real',
+      td: 'null',
+    });
     expect(read[1]).toMatchObject({ a: rows[1]![0], b: rows[1]![1], c: '[1,2]', tc: 'text' });
     await store.close();
   });
