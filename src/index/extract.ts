@@ -162,11 +162,10 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
       case 'reference.composite': {
         const typeNode = node.childForFieldName('type');
         const entries = literalEntries(node);
-        const fields = entries.fields.map((f): [string, Expr, number] => [
-          f.name,
-          expr(f.value),
-          f.line,
-        ]);
+        // A loop, not `entries.fields.map`: the array map makes, tested below, sent the optimized
+        // extractFacts back to the interpreter ~200 times a worker ("wrong map" on its length).
+        const fields: [string, Expr, number][] = [];
+        for (const f of entries.fields) fields.push([f.name, expr(f.value), f.line]);
         // `&timeoutHandler{h, timeoutFunc}`: a named type's fields in order, `#0`, `#1`, ...
         // (the resolver knows which struct, and so which field, each is).
         if (fields.length === 0 && typeNode && /^[\w.]+(\[|$)/.test(typeText(typeNode)))

@@ -137,4 +137,40 @@ describe('parseFile', () => {
       ],
     ]);
   });
+  it('reads the keyed fields of a composite literal with their lines, else its elements by position', () => {
+    const { facts } = parse(
+      [
+        'package handlers',
+        '',
+        'func build(h Handler, f func()) {',
+        '\t_ = &timeoutHandler{',
+        '\t\thandler: h,',
+        '\t\tonTimeout: f,',
+        '\t}',
+        '\t_ = &timeoutHandler{h,',
+        '\t\tf}',
+        '\t_ = []string{"a", "b"}',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    expect(facts.composites.map((c) => [c.type, c.line, c.fields])).toEqual([
+      [
+        'timeoutHandler',
+        4,
+        [
+          ['handler', ['i', 'h'], 5],
+          ['onTimeout', ['i', 'f'], 6],
+        ],
+      ],
+      [
+        'timeoutHandler',
+        8,
+        [
+          ['#0', ['i', 'h'], 8],
+          ['#1', ['i', 'f'], 9],
+        ],
+      ],
+    ]);
+  });
 });
