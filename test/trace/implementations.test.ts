@@ -29,3 +29,28 @@ describe('impls', () => {
     ]);
   });
 });
+
+describe('impls by signature', () => {
+  let index: IndexedFixture;
+  beforeAll(async () => {
+    index = await indexFixture(
+      path.join(projectRoot, 'fixtures', 'go', 'implementations-by-signature'),
+    );
+  });
+  afterAll(() => index?.close());
+
+  // The checks of one type's method are kept across interfaces: each interface still compares
+  // them with its own signature and its own other methods.
+  it('lists for each interface the types whose methods have its signatures, whatever was asked before', async () => {
+    const of = async (name: string) =>
+      (
+        await implementations(
+          { store: index.store, treeId: index.treeId },
+          `example.com/implementations-by-signature.${name}`,
+        )
+      ).implementations.map((i) => i.type.replace('example.com/implementations-by-signature.', ''));
+    expect(await of('PodGetter')).toEqual(['podCache', 'podLister']);
+    expect(await of('ExampleGetter')).toEqual(['exampleLister']);
+    expect(await of('PodLister')).toEqual(['podLister']);
+  });
+});
