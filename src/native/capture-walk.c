@@ -78,6 +78,7 @@ typedef struct {
 typedef struct {
   TSNode node;
   uint32_t start, capture, pattern, order;
+  int32_t doc; /* the matcher: its doc block in State.docbuf, or -1 (see doc_block) */
 } Match;
 
 #define RULES_PER_TYPE 4
@@ -115,6 +116,14 @@ typedef struct {
   Match *matches;
   size_t match_len, match_cap;
   IntBuf parents; /* matcher: ancestors' canonical types */
+  /* The matcher's doc comments, read as it passes instead of by ts_node_prev_sibling and
+   * ts_node_parent afterwards (each walks its parent's children; ts_node_parent walks down from
+   * the root). `runs`: 4 ints a comment (start, end, start row, end row) of the comments just
+   * before the node at each depth; `levels`: LEVEL_INTS a depth (see match_tree); `ancestors`:
+   * the node at each depth; `docbuf`: the doc blocks of this file's matches. */
+  IntBuf runs, levels, docbuf;
+  TSNode *ancestors;
+  size_t ancestors_cap;
   TSTreeCursor field_cursor;
   int field_cursor_ready;
 } State;
@@ -266,7 +275,8 @@ static void walk(State *st, TSNode root) {
 }
 
 /* The comments directly above `node`, each on the line before the next, in document order:
- * appends count then start/end pairs. */
+ * appends count then start/end pairs. For the query cursor's captures; the matcher reads the same
+ * comments as it passes them (doc_block). */
 static void push_doc_comments(State *st, TSNode node) {
   int32_t spans[256];
   int count = 0;
@@ -514,6 +524,7 @@ static void push_match(State *st, TSNode node, uint32_t capture, uint32_t patter
   m->capture = capture;
   m->pattern = pattern;
   m->order = 0;
+  m->doc = -1;
 }
 
 /* The cursor's order of captures free together: start byte, pattern index, then the order their
@@ -579,6 +590,8 @@ static void release(State *st, Release *r) {
   r->held_len -= n;
 }
 
+static int32_t doc_block(State *st, TSNode node, uint32_t depth);
+
 static void enter_node(State *st, Release *r, TSNode node, int32_t type, int32_t parent,
                        uint32_t depth) {
   for (size_t i = 0; i < r->pending_len;) {
@@ -594,7 +607,8 @@ static void enter_node(State *st, Release *r, TSNode node, int32_t type, int32_t
   for (int k = 0; k < RULES_PER_TYPE && rules[k] >= 0; k++) {
     const Rule *rule = &st->rules[rules[k]];
     if (rule->parent >= 0 && parent != rule->parent) continue;
-    Match m = {node, ts_node_start_byte(node), rule->capture, rule->pattern, 0};
+    Match m = {node, ts_node_start_byte(node), rule->capture, rule->pattern, 0,
+               st->doc_capture[rule->capture] ? doc_block(st, node, depth) : -1};
     if (rule->field == 0) {
       finish(r, m);
       continue;
@@ -628,8 +642,77 @@ static void leave_node(State *st, Release *r, uint32_t depth) {
   if (dropped) release(st, r);
 }
 
+/*
+ * Per depth of the matcher's pass (LEVEL_INTS ints): where the comments before the current node
+ * of that depth begin in `runs` (RUN_BEGIN), the run before that node itself, kept while its
+ * subtree is walked (OWN_BEGIN, OWN_END), and whether that node is a comment (IS_COMMENT).
+ */
+enum { RUN_BEGIN, OWN_BEGIN, OWN_END, IS_COMMENT, LEVEL_INTS };
+
+static int ensure_depth(State *st, uint32_t depth) {
+  size_t want = (size_t)(depth + 1) * LEVEL_INTS;
+  if (st->levels.len < want) {
+    if (!buf_reserve(&st->levels, want - st->levels.len)) return 0;
+    st->levels.len = want;
+  }
+  if (depth >= st->ancestors_cap) {
+    size_t cap = st->ancestors_cap ? st->ancestors_cap * 2 : 64;
+    while (cap <= depth) cap *= 2;
+    TSNode *a = realloc(st->ancestors, cap * sizeof(TSNode));
+    if (!a) return 0;
+    st->ancestors = a;
+    st->ancestors_cap = cap;
+  }
+  return 1;
+}
+
+/* The comments of a run, the last first, while each ends on the line before the next starts:
+ * appends count then start/end pairs in document order, as push_doc_comments does. */
+static void push_run_docs(State *st, IntBuf *out, int32_t at, int32_t to, uint32_t row) {
+  int32_t begin = at / 4, end = to / 4; /* ints of `runs` to comments */
+  int32_t first = end;
+  int64_t expected = (int64_t)row - 1;
+  while (first > begin && end - first < 128) {
+    const int32_t *c = st->runs.data + (size_t)(first - 1) * 4;
+    if ((int64_t)(uint32_t)c[3] != expected) break;
+    expected = (int64_t)(uint32_t)c[2] - 1;
+    first--;
+  }
+  buf_reserve(out, 1 + (size_t)(end - first) * 2);
+  buf_push(out, end - first);
+  for (int32_t i = first; i < end; i++) {
+    buf_push(out, st->runs.data[(size_t)i * 4]);
+    buf_push(out, st->runs.data[(size_t)i * 4 + 1]);
+  }
+}
+
+/* A doc capture's block, as the output loop writes it for the query cursor's captures: own doc
+ * comments, the parent's type and named-child count, the parent's doc comments. */
+static int32_t doc_block(State *st, TSNode node, uint32_t depth) {
+  int32_t at = (int32_t)st->docbuf.len;
+  const int32_t *own = st->levels.data + (size_t)depth * LEVEL_INTS;
+  push_run_docs(st, &st->docbuf, own[OWN_BEGIN], own[OWN_END], ts_node_start_point(node).row);
+  if (depth == 0) {
+    buf_push(&st->docbuf, -1);
+    buf_push(&st->docbuf, 0);
+    buf_push(&st->docbuf, 0);
+    return at;
+  }
+  TSNode parent = st->ancestors[depth - 1];
+  const int32_t *up = st->levels.data + (size_t)(depth - 1) * LEVEL_INTS;
+  buf_push(&st->docbuf, canon_of(st, ts_node_symbol(parent)));
+  buf_push(&st->docbuf, (int32_t)ts_node_named_child_count(parent));
+  push_run_docs(st, &st->docbuf, up[OWN_BEGIN], up[OWN_END], ts_node_start_point(parent).row);
+  return at;
+}
+
 /* One depth-first pass over the tree; the captures land in st->matches in the cursor's order. */
 static void match_tree(State *st, TSNode root) {
+  st->runs.len = 0;
+  st->levels.len = 0;
+  st->docbuf.len = 0;
+  if (!ensure_depth(st, 0)) return;
+  st->levels.data[RUN_BEGIN] = 0;
   TSTreeCursor cursor = ts_tree_cursor_new(root);
   IntBuf *parents = &st->parents;
   parents->len = 0;
@@ -639,16 +722,32 @@ static void match_tree(State *st, TSNode root) {
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(&cursor);
     int32_t type = canon_of(st, ts_node_symbol(node));
+    int32_t *level = st->levels.data + (size_t)depth * LEVEL_INTS;
+    st->ancestors[depth] = node;
+    level[OWN_BEGIN] = level[RUN_BEGIN];
+    level[OWN_END] = (int32_t)st->runs.len;
+    level[IS_COMMENT] = (st->flags[type] & FLAG_COMMENT) != 0;
+    if (level[IS_COMMENT] && buf_reserve(&st->runs, 4)) {
+      st->runs.data[st->runs.len++] = offset16(st, ts_node_start_byte(node));
+      st->runs.data[st->runs.len++] = offset16(st, ts_node_end_byte(node));
+      st->runs.data[st->runs.len++] = (int32_t)ts_node_start_point(node).row;
+      st->runs.data[st->runs.len++] = (int32_t)ts_node_end_point(node).row;
+    }
     if (st->rules_by_type[(size_t)type * RULES_PER_TYPE] >= 0 || r.pending_len > 0)
       enter_node(st, &r, node, type, parent, depth);
     if (ts_tree_cursor_goto_first_child(&cursor)) {
       buf_push(parents, parent);
       parent = type;
       depth++;
+      if (!ensure_depth(st, depth)) break;
+      st->levels.data[(size_t)depth * LEVEL_INTS + RUN_BEGIN] = (int32_t)st->runs.len;
       continue;
     }
     for (;;) {
       if (r.pending_len > 0) leave_node(st, &r, depth);
+      /* The node at this depth is done: after anything but a comment, the run starts again. */
+      level = st->levels.data + (size_t)depth * LEVEL_INTS;
+      if (!level[IS_COMMENT]) st->runs.len = (size_t)level[RUN_BEGIN];
       if (ts_tree_cursor_goto_next_sibling(&cursor)) break;
       if (!ts_tree_cursor_goto_parent(&cursor)) {
         release(st, &r);
@@ -661,6 +760,9 @@ static void match_tree(State *st, TSNode root) {
       depth--;
     }
   }
+  ts_tree_cursor_delete(&cursor);
+  free(r.held);
+  free(r.pending);
 }
 
 /* ---- N-API glue ---- */
@@ -697,6 +799,10 @@ static void free_state(napi_env env, void *data, void *hint) {
   free(st->rules_by_type);
   free(st->matches);
   free(st->parents.data);
+  free(st->runs.data);
+  free(st->levels.data);
+  free(st->docbuf.data);
+  free(st->ancestors);
   if (st->field_cursor_ready) ts_tree_cursor_delete(&st->field_cursor);
   free(st);
 }
@@ -968,7 +1074,18 @@ static napi_value parse(napi_env env, napi_callback_info info) {
       }
     }
     int32_t docs = -1;
-    if (st->doc_capture[id]) {
+    if (st->doc_capture[id] && st->matches[m].doc >= 0) {
+      /* The matcher's block: own count and pairs, parent type and named children, their count
+       * and pairs. */
+      docs = (int32_t)st->docs.len;
+      const int32_t *b = st->docbuf.data + st->matches[m].doc;
+      size_t n = 1 + (size_t)b[0] * 2;
+      n += 2 + 1 + (size_t)b[n + 2] * 2;
+      if (buf_reserve(&st->docs, n)) {
+        memcpy(st->docs.data + st->docs.len, b, n * sizeof(int32_t));
+        st->docs.len += n;
+      }
+    } else if (st->doc_capture[id]) {
       docs = (int32_t)st->docs.len;
       push_doc_comments(st, node);
       TSNode parent = ts_node_parent(node);

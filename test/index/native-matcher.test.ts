@@ -119,6 +119,82 @@ describe('native matcher', () => {
     }
   });
 
+  it('reads doc comments as the query cursor does, wherever the comments stand', () => {
+    // The matcher reads the comments just before each node as it passes them: runs broken by a
+    // blank line or by code, comments deep in a body before a return to the top level, a comment
+    // ending a line of code or starting one (not w's doc: code stands between), a group's and its spec's, and a file's last comment.
+    const source = [
+      '// Package docs.',
+      'package docs',
+      '',
+      '// Not a doc: a blank line follows.',
+      '',
+      '// Three lines',
+      '// of doc',
+      '// for A.',
+      'type A struct {',
+      '\t// F is a field.',
+      '\tF int // trailing',
+      '\t// G too.',
+      '\tG func()',
+      '}',
+      '',
+      'var x = 1 // ends a line',
+      'var y = 2',
+      '/* on the line of code */ var z = 3',
+      'var w = 4',
+      '',
+      '// Group doc.',
+      'const (',
+      '\t// c1 doc.',
+      '\tc1 = 1',
+      '',
+      '\t// c2 after a blank line.',
+      '\tc2 = 2',
+      ')',
+      '',
+      'func (a *A) m() {',
+      '\tfor {',
+      '\t\tif true {',
+      '\t\t\t// deep comment',
+      '\t\t\tf := func() {}',
+      '\t\t\t_ = f',
+      '\t\t}',
+      '\t}',
+      '}',
+      '// m2 doc right after the closing brace.',
+      'func (a *A) m2() {}',
+      '',
+      '/* block',
+      '   doc */',
+      'func g() {}',
+      '// the end',
+      '',
+    ].join('\n');
+    const bytes = Buffer.from(source, 'utf8');
+    const fast = parse(bytes);
+    expect(plain(fast)).toEqual(plain(parse(bytes, true)));
+    // Docs were found at all: A's three lines (above its declaration, the spec's parent), m2's.
+    const docTexts: string[] = [];
+    const read = (at: number) => {
+      for (let k = 0; k < fast.docs[at]!; k++)
+        docTexts.push(source.slice(fast.docs[at + 1 + 2 * k]!, fast.docs[at + 2 + 2 * k]!));
+      return at + 1 + 2 * fast.docs[at]!;
+    };
+    for (let i = 0; i < fast.captures.length; i += 5) {
+      const at = fast.captures[i + 4]!;
+      if (at >= 0) read(read(at) + 2); // own, then the parent's type and children, its own
+    }
+    expect(docTexts).toEqual(
+      expect.arrayContaining([
+        '// Three lines',
+        '// for A.',
+        '// m2 doc right after the closing brace.',
+      ]),
+    );
+    expect(docTexts).not.toContain('// Not a doc: a blank line follows.');
+  });
+
   it('orders captures as the query cursor does where nodes start together', () => {
     const bytes = Buffer.from(tricky, 'utf8');
     const fast = parse(bytes);
