@@ -108,6 +108,9 @@ typedef struct {
   size_t utf16_cap;
   const uint32_t *offsets; /* utf16 while parsing a non-ASCII source, else NULL */
   IntBuf stack; /* walk: ancestors' node indexes and types, in pairs */
+  /* walk: only nodes of a type the matcher captures go into `seen` (no other is looked up there;
+   * the query cursor's captures may be of any type). */
+  int captured_only;
   /* The matcher (see below): rules by canonical type, and the captures of one file. */
   int fast;           /* every pattern of the query is a known one: match without the cursor */
   Rule *rules;
@@ -239,7 +242,8 @@ static void walk(State *st, TSNode root) {
         buf_push(&st->nodes, offset16(st, start));
         buf_push(&st->nodes, offset16(st, end));
         buf_push(&st->nodes, parent);
-        set_add(&st->seen, start, end, type, index);
+        if (!st->captured_only || st->rules_by_type[(size_t)type * RULES_PER_TYPE] >= 0)
+          set_add(&st->seen, start, end, type, index);
         if (!(flags & FLAG_LEAF) && !(parent >= 0 && (flags & FLAG_BODY)) &&
             ts_tree_cursor_goto_first_child(&cursor)) {
           buf_reserve(stack, 2);
@@ -1050,6 +1054,7 @@ static napi_value parse(napi_env env, napi_callback_info info) {
   if (napi_typeof(env, argv[1], &second) == napi_ok && second == napi_boolean)
     napi_get_value_bool(env, argv[1], &use_query);
   st->match_len = 0;
+  st->captured_only = st->fast && !use_query;
   if (st->fast && !use_query) {
     match_tree(st, root);
   } else {
