@@ -198,7 +198,11 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
         const ranged = expr(right);
         // Ranging over a channel receives from it; over anything else the linker drops the fact.
         facts.recvs.push({ fn, ch: ranged, line: node.startPosition.row + 1, range: true });
-        left.forEach((target, i) => {
+        // Loops here and below, not `forEach`: `left` is either children or `[]`, arrays of two
+        // kinds, and `forEach` on the other kind sent the optimized extractFacts back to the
+        // interpreter each time it met it (`--trace-deopt`).
+        for (let i = 0; i < left.length; i++) {
+          const target = left[i]!;
           if (target.type === 'identifier' && target.text !== '_' && isDefine) {
             facts.locals.push({
               fn,
@@ -209,7 +213,7 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
               line: target.startPosition.row + 1,
             });
           }
-        });
+        }
         break;
       }
       case 'local.typeswitch': {
@@ -220,15 +224,15 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
         for (const clause of node.namedChildren) {
           if (clause.type !== 'type_case') continue;
           const types = clause.childrenForFieldName('type');
-          const local: LocalFact = {
-            fn,
-            name: alias.text,
-            line: clause.startPosition.row + 1,
-          };
+          const line = clause.startPosition.row + 1;
           // A case with one type binds the alias to that type; otherwise it keeps the operand's.
-          if (types.length === 1 && types[0]) local.type = typeText(types[0]);
-          else local.value = expr(value);
-          facts.locals.push(local);
+          // Each made whole at once (the same keys in the same order as ever): an object given its
+          // last key afterwards has a map of its own, which deoptimized extractFacts at the push.
+          facts.locals.push(
+            types.length === 1 && types[0]
+              ? { fn, name: alias.text, line, type: typeText(types[0]) }
+              : { fn, name: alias.text, line, value: expr(value) },
+          );
         }
         break;
       }
@@ -238,11 +242,12 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
         const right = node.childForFieldName('right')?.namedChildren ?? [];
         const op = node.childForFieldName('operator')?.text ?? '=';
         if (op !== '=') break;
-        left.forEach((target, i) => {
-          if (target.type === 'identifier' && target.text === '_') return;
+        for (let i = 0; i < left.length; i++) {
+          const target = left[i]!;
+          if (target.type === 'identifier' && target.text === '_') continue;
           const single = right.length === left.length;
           const source = single ? right[i] : right[0];
-          if (!source) return;
+          if (!source) continue;
           const line = node.startPosition.row + 1;
           const endLine = node.endPosition.row + 1;
           facts.assigns.push({
@@ -255,7 +260,7 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
               ? { indent: indentOf(node.startIndex), ...(endLine > line ? { endLine } : {}) }
               : {}),
           });
-        });
+        }
         break;
       }
       case 'reference.send':
