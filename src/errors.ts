@@ -140,6 +140,16 @@ export class DatabaseIoError extends K8sReadError {
   }
 }
 
+/** The `sqlite3` package was built against a SQLite older than the JSON functions the store uses. */
+export class SqliteTooOldError extends K8sReadError {
+  constructor(version: string, needed: string) {
+    super(
+      `the sqlite3 package runs SQLite ${version}; k8s-read needs ${needed} or later (jsonb_each, ->>). Reinstall it with its bundled SQLite: npm rebuild sqlite3 (without --sqlite or a build from a system library)`,
+      { code: 'E_SQLITE_OLD' },
+    );
+  }
+}
+
 /** A run was stopped by Ctrl-C or SIGTERM. Exit code 130, as a shell reports an interrupted command. */
 export class InterruptedError extends K8sReadError {
   constructor(message: string) {

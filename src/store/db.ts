@@ -17,6 +17,7 @@ import {
   DiskFullError,
   IndexDamagedError,
   InterruptedError,
+  SqliteTooOldError,
 } from '../errors.js';
 
 export type SqlValue = string | number | bigint | null | Buffer;
@@ -66,6 +67,25 @@ export interface InsertOptions {
   inFlight?: number;
 }
 
+/**
+ * The oldest SQLite the store's SQL runs on: `jsonb_each` (3.45) expands every bulk insert. The
+ * `sqlite3` package bundles a newer one; only a build against an older system library falls
+ * short, and without this check its first insert would read as a damaged index ("no such table:
+ * jsonb_each").
+ */
+export const MIN_SQLITE = '3.45.0';
+
+/** Throws SqliteTooOldError when `version` (x.y.z) is older than MIN_SQLITE. */
+export function checkSqliteVersion(version: string): void {
+  const parts = (v: string) => v.split('.').map((n) => Number.parseInt(n, 10) || 0);
+  const have = parts(version);
+  const need = parts(MIN_SQLITE);
+  for (let i = 0; i < need.length; i++) {
+    if ((have[i] ?? 0) > need[i]!) return;
+    if ((have[i] ?? 0) < need[i]!) throw new SqliteTooOldError(version, MIN_SQLITE);
+  }
+}
+
 export class Store {
   private busyTimeoutMs = BUSY_TIMEOUT_MS;
   private stopped: AbortSignal | undefined;
@@ -84,6 +104,11 @@ export class Store {
 
   /** Opens (creating when `create`) the database at `path`. `:memory:` works for tests. */
   static open(file: string, options: OpenOptions = {}): Promise<Store> {
+    try {
+      checkSqliteVersion(sqlite3.VERSION);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
     const readonly = Boolean(options.readonly || options.immutable);
     let mode = readonly
       ? sqlite3.OPEN_READONLY

@@ -4,7 +4,9 @@
  * given; or, asked to, through several statements with that many batches in flight.
  */
 import { describe, expect, it } from 'vitest';
-import { JSON_BATCH_CHARS, Store } from '../../src/store/db.js';
+import sqlite3 from 'sqlite3';
+import { SqliteTooOldError } from '../../src/errors.js';
+import { checkSqliteVersion, JSON_BATCH_CHARS, MIN_SQLITE, Store } from '../../src/store/db.js';
 
 async function table(): Promise<Store> {
   const store = await Store.open(':memory:');
@@ -159,5 +161,19 @@ describe('Store.insertJsonRows', () => {
     expect((viaInsert as Error).message).toBe((viaRun as Error).message);
     expect(await store.all('SELECT n FROM t')).toEqual([]);
     await store.close();
+  });
+});
+
+describe('the SQLite the store needs', () => {
+  it('takes the SQLite the sqlite3 package bundles, and says what to do about an older one', () => {
+    expect(() => checkSqliteVersion(sqlite3.VERSION)).not.toThrow();
+    for (const ok of [MIN_SQLITE, '3.45.1', '3.52.0', '4.0.0'])
+      expect(() => checkSqliteVersion(ok)).not.toThrow();
+    for (const old of ['3.44.9', '3.38.5', '2.99.99']) {
+      expect(() => checkSqliteVersion(old)).toThrow(SqliteTooOldError);
+      expect(() => checkSqliteVersion(old)).toThrow(
+        new RegExp(`SQLite ${old.replace(/\./g, '\\.')}; k8s-read needs 3\\.45\\.0`),
+      );
+    }
   });
 });
