@@ -163,7 +163,8 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
         const typeNode = node.childForFieldName('type');
         const entries = literalEntries(node);
         // A loop, not `entries.fields.map`: the array map makes, tested below, sent the optimized
-        // extractFacts back to the interpreter ~200 times a worker ("wrong map" on its length).
+        // extractFacts back to the interpreter ~200 times a worker on v1.24 ("wrong map" on its
+        // length).
         const fields: [string, Expr, number][] = [];
         for (const f of entries.fields) fields.push([f.name, expr(f.value), f.line]);
         // `&timeoutHandler{h, timeoutFunc}`: a named type's fields in order, `#0`, `#1`, ...

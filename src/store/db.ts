@@ -73,17 +73,14 @@ export interface InsertOptions {
  * short, and without this check its first insert would read as a damaged index ("no such table:
  * jsonb_each").
  */
-export const MIN_SQLITE = '3.45.0';
+export const MIN_SQLITE = { version: '3.45.0', number: 3_045_000 };
 
-/** Throws SqliteTooOldError when `version` (x.y.z) is older than MIN_SQLITE. */
-export function checkSqliteVersion(version: string): void {
-  const parts = (v: string) => v.split('.').map((n) => Number.parseInt(n, 10) || 0);
-  const have = parts(version);
-  const need = parts(MIN_SQLITE);
-  for (let i = 0; i < need.length; i++) {
-    if ((have[i] ?? 0) > need[i]!) return;
-    if ((have[i] ?? 0) < need[i]!) throw new SqliteTooOldError(version, MIN_SQLITE);
-  }
+/**
+ * Throws SqliteTooOldError when the SQLite of `version` (its text) and `number` (its
+ * SQLITE_VERSION_NUMBER, X*1,000,000 + Y*1,000 + Z) is older than MIN_SQLITE.
+ */
+export function checkSqliteVersion(version: string, number: number): void {
+  if (number < MIN_SQLITE.number) throw new SqliteTooOldError(version, MIN_SQLITE.version);
 }
 
 export class Store {
@@ -105,7 +102,7 @@ export class Store {
   /** Opens (creating when `create`) the database at `path`. `:memory:` works for tests. */
   static open(file: string, options: OpenOptions = {}): Promise<Store> {
     try {
-      checkSqliteVersion(sqlite3.VERSION);
+      checkSqliteVersion(sqlite3.VERSION, sqlite3.VERSION_NUMBER);
     } catch (error) {
       return Promise.reject(error as Error);
     }

@@ -165,13 +165,22 @@ describe('Store.insertJsonRows', () => {
 });
 
 describe('the SQLite the store needs', () => {
+  // SQLITE_VERSION_NUMBER of a version's text, as SQLite makes it.
+  const numberOf = (v: string) => {
+    const [x = 0, y = 0, z = 0] = v.split('.').map(Number);
+    return x * 1_000_000 + y * 1_000 + z;
+  };
+  const check = (v: string) => checkSqliteVersion(v, numberOf(v));
+
   it('takes the SQLite the sqlite3 package bundles, and says what to do about an older one', () => {
-    expect(() => checkSqliteVersion(sqlite3.VERSION)).not.toThrow();
-    for (const ok of [MIN_SQLITE, '3.45.1', '3.52.0', '4.0.0'])
-      expect(() => checkSqliteVersion(ok)).not.toThrow();
+    expect(numberOf(sqlite3.VERSION)).toBe(sqlite3.VERSION_NUMBER);
+    expect(() => checkSqliteVersion(sqlite3.VERSION, sqlite3.VERSION_NUMBER)).not.toThrow();
+    expect(numberOf(MIN_SQLITE.version)).toBe(MIN_SQLITE.number);
+    for (const ok of [MIN_SQLITE.version, '3.45.1', '3.52.0', '4.0.0'])
+      expect(() => check(ok)).not.toThrow();
     for (const old of ['3.44.9', '3.38.5', '2.99.99']) {
-      expect(() => checkSqliteVersion(old)).toThrow(SqliteTooOldError);
-      expect(() => checkSqliteVersion(old)).toThrow(
+      expect(() => check(old)).toThrow(SqliteTooOldError);
+      expect(() => check(old)).toThrow(
         new RegExp(`SQLite ${old.replace(/\./g, '\\.')}; k8s-read needs 3\\.45\\.0`),
       );
     }
