@@ -125,19 +125,13 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
     }
     const node = capture.node;
     if (!node) continue;
+    // Each kind is read by a function of its own: a deoptimization in one (a kind the optimizer
+    // had not seen yet, a node of a new shape) then recompiles that small function, not this loop
+    // with every kind inlined (4 compiles of ~140 ms each a worker on v1.24, `--trace-opt`).
     switch (name) {
-      case 'reference.import': {
-        const pathNode = node.childForFieldName('path');
-        const alias = node.childForFieldName('name');
-        if (pathNode) {
-          facts.imports.push({
-            path: unquote(pathNode.text),
-            alias: alias ? alias.text : null,
-            line: node.startPosition.row + 1,
-          });
-        }
+      case 'reference.import':
+        readImport(node, facts);
         break;
-      }
       case 'definition.type':
         facts.types.push(readType(node, typeDoc(capture.docs, docOf)));
         break;
@@ -159,111 +153,24 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
           ),
         );
         break;
-      case 'reference.composite': {
-        const typeNode = node.childForFieldName('type');
-        const entries = literalEntries(node);
-        // A loop, not `entries.fields.map`: the array map makes, tested below, sent the optimized
-        // extractFacts back to the interpreter ~200 times a worker on v1.24 ("wrong map" on its
-        // length).
-        const fields: [string, Expr, number][] = [];
-        for (const f of entries.fields) fields.push([f.name, expr(f.value), f.line]);
-        // `&timeoutHandler{h, timeoutFunc}`: a named type's fields in order, `#0`, `#1`, ...
-        // (the resolver knows which struct, and so which field, each is).
-        if (fields.length === 0 && typeNode && /^[\w.]+(\[|$)/.test(typeText(typeNode)))
-          entries.elements.forEach((value, i) =>
-            fields.push([`#${i}`, expr(value), value.startPosition.row + 1]),
-          );
-        if (fields.length > 0) {
-          facts.composites.push({
-            fn: fnOf(node),
-            type: typeNode ? typeText(typeNode) : null,
-            fields,
-            line: node.startPosition.row + 1,
-          });
-        }
+      case 'reference.composite':
+        readComposite(node, fnOf(node), facts, expr);
         break;
-      }
       case 'local.short': {
-        const fn = fnOf(node);
         const left = node.childForFieldName('left')?.namedChildren ?? [];
         const right = node.childForFieldName('right')?.namedChildren ?? [];
-        bindNames(left, right, fn, facts, expr, indentOf(node.startIndex));
+        bindNames(left, right, fnOf(node), facts, expr, indentOf(node.startIndex));
         break;
       }
-      case 'local.range': {
-        const fn = fnOf(node);
-        const left = node.childForFieldName('left')?.namedChildren ?? [];
-        const right = node.childForFieldName('right');
-        const isDefine = node.children.some((c) => c.type === ':=');
-        if (!right) break;
-        const ranged = expr(right);
-        // Ranging over a channel receives from it; over anything else the linker drops the fact.
-        facts.recvs.push({ fn, ch: ranged, line: node.startPosition.row + 1, range: true });
-        // Loops here and below, not `forEach`: `left` is either children or `[]`, arrays of two
-        // kinds, and `forEach` on the other kind sent the optimized extractFacts back to the
-        // interpreter each time it met it (`--trace-deopt`).
-        for (let i = 0; i < left.length; i++) {
-          const target = left[i]!;
-          if (target.type === 'identifier' && target.text !== '_' && isDefine) {
-            facts.locals.push({
-              fn,
-              name: target.text,
-              value: ranged,
-              index: i,
-              range: true,
-              line: target.startPosition.row + 1,
-            });
-          }
-        }
+      case 'local.range':
+        readRange(node, fnOf(node), facts, expr);
         break;
-      }
-      case 'local.typeswitch': {
-        const fn = fnOf(node);
-        const alias = node.childForFieldName('alias')?.firstNamedChild;
-        const value = node.childForFieldName('value');
-        if (!alias || alias.type !== 'identifier') break;
-        for (const clause of node.namedChildren) {
-          if (clause.type !== 'type_case') continue;
-          const types = clause.childrenForFieldName('type');
-          const line = clause.startPosition.row + 1;
-          // A case with one type binds the alias to that type; otherwise it keeps the operand's.
-          // Each made whole at once (the same keys in the same order as ever): an object given its
-          // last key afterwards has a map of its own, which deoptimized extractFacts at the push.
-          facts.locals.push(
-            types.length === 1 && types[0]
-              ? { fn, name: alias.text, line, type: typeText(types[0]) }
-              : { fn, name: alias.text, line, value: expr(value) },
-          );
-        }
+      case 'local.typeswitch':
+        readTypeSwitch(node, fnOf(node), facts, expr);
         break;
-      }
-      case 'assignment': {
-        const fn = fnOf(node);
-        const left = node.childForFieldName('left')?.namedChildren ?? [];
-        const right = node.childForFieldName('right')?.namedChildren ?? [];
-        const op = node.childForFieldName('operator')?.text ?? '=';
-        if (op !== '=') break;
-        for (let i = 0; i < left.length; i++) {
-          const target = left[i]!;
-          if (target.type === 'identifier' && target.text === '_') continue;
-          const single = right.length === left.length;
-          const source = single ? right[i] : right[0];
-          if (!source) continue;
-          const line = node.startPosition.row + 1;
-          const endLine = node.endPosition.row + 1;
-          facts.assigns.push({
-            fn,
-            lhs: expr(target),
-            rhs: expr(source),
-            ...(single ? {} : { index: i }),
-            line,
-            ...(target.type === 'identifier'
-              ? { indent: indentOf(node.startIndex), ...(endLine > line ? { endLine } : {}) }
-              : {}),
-          });
-        }
+      case 'assignment':
+        readAssignment(node, fnOf(node), facts, expr, indentOf);
         break;
-      }
       case 'reference.send':
         facts.sends.push({
           fn: fnOf(node),
@@ -278,22 +185,135 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
           line: node.startPosition.row + 1,
         });
         break;
-      case 'reference.return': {
-        const list = node.firstNamedChild;
-        const values = list ? (list.type === 'expression_list' ? list.namedChildren : [list]) : [];
-        facts.returns.push({
-          fn: fnOf(node),
-          values: values.map((v) => expr(v)),
-          line: node.startPosition.row + 1,
-        });
+      case 'reference.return':
+        readReturn(node, fnOf(node), facts, expr);
         break;
-      }
       default:
         break;
     }
   }
   if (parsed.hasError) facts.errors.push(...parsed.errors);
   return facts;
+}
+
+type ToExpr = (n: Node | null | undefined) => Expr;
+
+function readImport(node: Node, facts: FileFacts): void {
+  const pathNode = node.childForFieldName('path');
+  const alias = node.childForFieldName('name');
+  if (pathNode) {
+    facts.imports.push({
+      path: unquote(pathNode.text),
+      alias: alias ? alias.text : null,
+      line: node.startPosition.row + 1,
+    });
+  }
+}
+
+function readComposite(node: Node, fn: number, facts: FileFacts, expr: ToExpr): void {
+  const typeNode = node.childForFieldName('type');
+  const entries = literalEntries(node);
+  // A loop, not `entries.fields.map`: the array map makes, tested below, sent the optimized
+  // extractFacts back to the interpreter ~200 times a worker on v1.24 ("wrong map" on its length).
+  const fields: [string, Expr, number][] = [];
+  for (const f of entries.fields) fields.push([f.name, expr(f.value), f.line]);
+  // `&timeoutHandler{h, timeoutFunc}`: a named type's fields in order, `#0`, `#1`, ...
+  // (the resolver knows which struct, and so which field, each is).
+  if (fields.length === 0 && typeNode && /^[\w.]+(\[|$)/.test(typeText(typeNode)))
+    entries.elements.forEach((value, i) =>
+      fields.push([`#${i}`, expr(value), value.startPosition.row + 1]),
+    );
+  if (fields.length > 0) {
+    facts.composites.push({
+      fn,
+      type: typeNode ? typeText(typeNode) : null,
+      fields,
+      line: node.startPosition.row + 1,
+    });
+  }
+}
+
+function readRange(node: Node, fn: number, facts: FileFacts, expr: ToExpr): void {
+  const left = node.childForFieldName('left')?.namedChildren ?? [];
+  const right = node.childForFieldName('right');
+  const isDefine = node.children.some((c) => c.type === ':=');
+  if (!right) return;
+  const ranged = expr(right);
+  // Ranging over a channel receives from it; over anything else the linker drops the fact.
+  facts.recvs.push({ fn, ch: ranged, line: node.startPosition.row + 1, range: true });
+  // Loops here and below, not `forEach`: `left` is either children or `[]`, arrays of two
+  // kinds, and `forEach` on the other kind sent the optimized extractFacts back to the
+  // interpreter each time it met it (`--trace-deopt`).
+  for (let i = 0; i < left.length; i++) {
+    const target = left[i]!;
+    if (target.type === 'identifier' && target.text !== '_' && isDefine) {
+      facts.locals.push({
+        fn,
+        name: target.text,
+        value: ranged,
+        index: i,
+        range: true,
+        line: target.startPosition.row + 1,
+      });
+    }
+  }
+}
+
+function readTypeSwitch(node: Node, fn: number, facts: FileFacts, expr: ToExpr): void {
+  const alias = node.childForFieldName('alias')?.firstNamedChild;
+  const value = node.childForFieldName('value');
+  if (!alias || alias.type !== 'identifier') return;
+  for (const clause of node.namedChildren) {
+    if (clause.type !== 'type_case') continue;
+    const types = clause.childrenForFieldName('type');
+    const line = clause.startPosition.row + 1;
+    // A case with one type binds the alias to that type; otherwise it keeps the operand's.
+    // Each made whole at once (the same keys in the same order as ever): an object given its
+    // last key afterwards has a map of its own, which deoptimized extractFacts at the push.
+    facts.locals.push(
+      types.length === 1 && types[0]
+        ? { fn, name: alias.text, line, type: typeText(types[0]) }
+        : { fn, name: alias.text, line, value: expr(value) },
+    );
+  }
+}
+
+function readAssignment(
+  node: Node,
+  fn: number,
+  facts: FileFacts,
+  expr: ToExpr,
+  indentOf: (startIndex: number) => number,
+): void {
+  const left = node.childForFieldName('left')?.namedChildren ?? [];
+  const right = node.childForFieldName('right')?.namedChildren ?? [];
+  const op = node.childForFieldName('operator')?.text ?? '=';
+  if (op !== '=') return;
+  for (let i = 0; i < left.length; i++) {
+    const target = left[i]!;
+    if (target.type === 'identifier' && target.text === '_') continue;
+    const single = right.length === left.length;
+    const source = single ? right[i] : right[0];
+    if (!source) continue;
+    const line = node.startPosition.row + 1;
+    const endLine = node.endPosition.row + 1;
+    facts.assigns.push({
+      fn,
+      lhs: expr(target),
+      rhs: expr(source),
+      ...(single ? {} : { index: i }),
+      line,
+      ...(target.type === 'identifier'
+        ? { indent: indentOf(node.startIndex), ...(endLine > line ? { endLine } : {}) }
+        : {}),
+    });
+  }
+}
+
+function readReturn(node: Node, fn: number, facts: FileFacts, expr: ToExpr): void {
+  const list = node.firstNamedChild;
+  const values = list ? (list.type === 'expression_list' ? list.namedChildren : [list]) : [];
+  facts.returns.push({ fn, values: values.map((v) => expr(v)), line: node.startPosition.row + 1 });
 }
 
 /**
@@ -506,7 +526,7 @@ function readValueSpec(
   isConst: boolean,
   fn: number,
   facts: FileFacts,
-  expr: (n: Node | null | undefined) => Expr,
+  expr: ToExpr,
 ): void {
   const names = node.childrenForFieldName('name');
   const typeNode = node.childForFieldName('type');
@@ -551,7 +571,7 @@ function bindNames(
   right: Node[],
   fn: number,
   facts: FileFacts,
-  expr: (n: Node | null | undefined) => Expr,
+  expr: ToExpr,
   indent: number,
 ): void {
   left.forEach((target, i) => {
@@ -571,13 +591,7 @@ function bindNames(
   });
 }
 
-function readCall(
-  node: Node,
-  fn: number,
-  expr: (n: Node | null | undefined) => Expr,
-  isGo: boolean,
-  isDefer: boolean,
-): CallFact {
+function readCall(node: Node, fn: number, expr: ToExpr, isGo: boolean, isDefer: boolean): CallFact {
   // `F[T](x)` parses as a conversion to a generic type (calls.scm captures those as calls too).
   const conversion = node.type === 'type_conversion_expression';
   const callee = node.childForFieldName(conversion ? 'type' : 'function');
@@ -720,21 +734,8 @@ function toExpr(
       if (t?.type === 'generic_type') return ['c', spine(t), kept];
       return ['c', ['?', `type:${t ? typeText(t) : '?'}`], kept];
     }
-    case 'composite_literal': {
-      const t = node.childForFieldName('type');
-      // Keyed fields matter where a literal is a value being passed or bound; deeper ones only
-      // contribute their type (and are recorded on their own as composite facts).
-      // Elements of slices and maps (`map[string]func(){"a": handleA}`) flow into `range` values;
-      // basic literals among them carry nothing and are left out, but for short strings (aliases).
-      const entries = depth <= 1 ? literalEntries(node) : { fields: [], elements: [] };
-      const fields = entries.fields.map((f): [string, Expr] => [f.name, toExpr(f.value, lits, d)]);
-      const kept = entries.elements
-        .map((e) => toExpr(e, lits, d))
-        .filter((e) => e[0] !== '?' && (e[0] !== 'n' || e[2] !== undefined));
-      return kept.length
-        ? ['l', t ? typeText(t) : null, fields, kept]
-        : ['l', t ? typeText(t) : null, fields];
-    }
+    case 'composite_literal':
+      return compositeExpr(node, lits, d, depth);
     case 'func_literal': {
       const index = lits.get(node.startIndex);
       return index === undefined ? ['?', 'func'] : ['f', index];
@@ -787,19 +788,46 @@ function toExpr(
     case 'struct_type':
     case 'interface_type':
       return ['?', `type:${typeText(node)}`];
-    default: {
-      const basic = BASIC_LITERALS[node.type];
-      // A string up to a line long keeps its value: registries name their entries with string
-      // constants (`names.ReplicaSetController = "replicaset-controller"`), cobra commands by the
-      // first word of a Use that lists every flag (kubectl v1.14's `get` takes 225 characters).
-      if (basic === 'string' && node.endIndex - node.startIndex <= KEPT_STRING) {
-        const value = unquoteString(node.text);
-        if (value !== undefined) return ['n', basic, value];
-      }
-      if (basic) return ['n', basic];
-      return ['?', node.text.length > 80 ? `${node.text.slice(0, 77)}...` : node.text];
-    }
+    default:
+      return otherExpr(node);
   }
+}
+
+/**
+ * toExpr of a composite literal. Keyed fields matter where a literal is a value being passed or
+ * bound; deeper ones only contribute their type (and are recorded on their own as composite facts).
+ * Elements of slices and maps (`map[string]func(){"a": handleA}`) flow into `range` values; basic
+ * literals among them carry nothing and are left out, but for short strings (aliases).
+ * Loops, not `map` and `filter`: arrays of two kinds met there sent the optimized toExpr back to
+ * the interpreter (`--trace-deopt`, "wrong map").
+ */
+function compositeExpr(node: Node, lits: Map<number, number>, d: number, depth: number): Expr {
+  const t = node.childForFieldName('type');
+  const entries = depth <= 1 ? literalEntries(node) : { fields: [], elements: [] };
+  const fields: [string, Expr][] = [];
+  for (const f of entries.fields) fields.push([f.name, toExpr(f.value, lits, d)]);
+  const kept: Expr[] = [];
+  for (const element of entries.elements) {
+    const e = toExpr(element, lits, d);
+    if (e[0] !== '?' && (e[0] !== 'n' || e[2] !== undefined)) kept.push(e);
+  }
+  return kept.length
+    ? ['l', t ? typeText(t) : null, fields, kept]
+    : ['l', t ? typeText(t) : null, fields];
+}
+
+/** toExpr of a basic literal, or of what the facts keep as text. */
+function otherExpr(node: Node): Expr {
+  const basic = BASIC_LITERALS[node.type];
+  // A string up to a line long keeps its value: registries name their entries with string
+  // constants (`names.ReplicaSetController = "replicaset-controller"`), cobra commands by the
+  // first word of a Use that lists every flag (kubectl v1.14's `get` takes 225 characters).
+  if (basic === 'string' && node.endIndex - node.startIndex <= KEPT_STRING) {
+    const value = unquoteString(node.text);
+    if (value !== undefined) return ['n', basic, value];
+  }
+  if (basic) return ['n', basic];
+  return ['?', node.text.length > 80 ? `${node.text.slice(0, 77)}...` : node.text];
 }
 
 /** The value of a Go string literal (raw or interpreted), or undefined when it cannot be read. */
