@@ -12,7 +12,7 @@ import { linkChannels } from './channels.js';
 import type { LinkContext } from './frameworks/handler.js';
 import { createHandlers } from './frameworks/index.js';
 import { LinkOutput, type AnySlot, type BindingInsert, type PackageInsert } from './link-output.js';
-import type { FuncRef, PackageModel, ProgramModel } from './model.js';
+import type { FileModel, FuncRef, PackageModel, ProgramModel } from './model.js';
 import { externalTypes, loadStdMethods, type FrameworkRule } from './rules.js';
 import { TypeChecker, type Ctx } from './type-checker.js';
 import { deref, parseType, typeKey, type GoType } from './types.js';
@@ -92,15 +92,12 @@ export async function finishLink(start: LinkStart, sink?: EdgeSink): Promise<Lin
   // Pass 1: what flows into parameters, from direct calls (function values passed as arguments).
   const dynamic: { call: CallFact; ctx: Ctx }[] = [];
   let files = 0;
+  // Each file's work is a function of its own, here and below: compiled whole at once, where
+  // these loops in this (async) function were compiled on the stack, again after each
+  // deoptimization (8 compiles of up to ~220 ms each for v1.24, `--trace-opt`).
   for (const file of model.files) {
     if (++files % FILES_PER_TURN === 0) await nextTurn();
-    for (const call of file.facts.calls) {
-      const ctx: Ctx = { file, fn: call.fn, line: call.line };
-      const direct = types.directCallees(call.callee, ctx);
-      for (const t of direct) flow.recordArgs(t, call.args, ctx);
-      if (direct.length === 0 && call.args.length > 0 && carriesFlow(types, call.callee, ctx))
-        dynamic.push({ call, ctx });
-    }
+    recordDirectArgs(types, flow, file, dynamic);
   }
   // Pass 2: the same through interfaces and function values, for the calls that pass a channel or
   // a function (`go k.Run(podCfg.Updates())` on the kubelet's Bootstrap interface). Answers
@@ -140,88 +137,7 @@ export async function finishLink(start: LinkStart, sink?: EdgeSink): Promise<Lin
 
   for (const file of model.files) {
     if (++files % FILES_PER_TURN === 0) await nextTurn();
-    for (const call of file.facts.calls) {
-      if (call.fn < 0) continue;
-      const caller = model.funcs[file.funcIds[call.fn] ?? -1];
-      if (!caller) continue;
-      counts.calls!++;
-      const ctx: Ctx = { file, fn: call.fn, line: call.line };
-      const res = resolveCall(types, flow, call, ctx);
-      const at = { line: call.line, col: call.col };
-      if (res.k === 'none') counts.builtin!++;
-      else if (res.k === 'unresolved') {
-        // A call on a value of unknown type that comes from an unindexed package names the package
-        // (`via: external:<path>`), so views can fold it with that package's calls.
-        if (res.externalPackage) counts.external!++;
-        else counts.unresolved!++;
-        out.add(caller, null, 'unresolved', {
-          line: at.line,
-          col: at.col,
-          via: res.externalPackage ? `external:${res.externalPackage}` : null,
-          expr: exprText(call.callee),
-        });
-      } else if (res.k === 'external') {
-        counts.external!++;
-        out.add(caller, res.symbol, call.go ? 'goroutine' : 'static', {
-          line: at.line,
-          col: at.col,
-          via: call.defer ? 'defer' : null,
-        });
-      } else {
-        counts.resolved!++;
-        const text = exprText(call.callee);
-        // Too many implementations to list (`runtime.Object`): the method, and how many there are.
-        const crowded = res.crowded ? `${res.crowded} implementations` : null;
-        if (res.abstract)
-          out.add(caller, res.abstract, 'interface', {
-            line: at.line,
-            col: at.col,
-            via: call.defer ? 'defer' : crowded,
-            expr: text,
-          });
-        for (const t of res.targets) {
-          const slot = 'elem' in t.target;
-          out.add(
-            caller,
-            slot ? { slot: t.target as AnySlot } : (t.target as FuncRef),
-            call.go && t.rank === 0 ? 'goroutine' : t.kind,
-            {
-              line: at.line,
-              col: at.col,
-              via: t.via ?? (call.defer ? 'defer' : null),
-              rank: t.rank,
-              expr: t.rank > 0 || t.kind !== 'static' ? text : null,
-              needs: t.needs,
-            },
-          );
-          if (!slot) {
-            bindArguments(link, slotsOf, caller, t.target as FuncRef, call.args, ctx, at);
-            if (t.rank === 0 && (t.kind === 'static' || t.kind === 'interface'))
-              bindFields(link, fieldsOf, caller, t.target as FuncRef, call, ctx);
-          }
-        }
-      }
-      const site = { file, call, ctx, caller, res, primary: primaryOf(res) };
-      for (const h of handlers) h.call?.(site);
-    }
-    for (const a of file.facts.assigns) {
-      const caller = a.fn >= 0 ? model.funcs[file.funcIds[a.fn] ?? -1] : undefined;
-      if (!caller) continue;
-      const ctx: Ctx = { file, fn: a.fn, line: a.line };
-      for (const h of handlers) h.assign?.(a, caller, ctx);
-    }
-    for (const c of file.facts.composites) {
-      const caller = c.fn >= 0 && c.type ? model.funcs[file.funcIds[c.fn] ?? -1] : undefined;
-      if (!caller || !c.type) continue;
-      const ctx: Ctx = { file, fn: c.fn, line: c.line };
-      const t = deref(types.parse(c.type, types.scopeFor(ctx)));
-      if (t.k !== 'named') continue;
-      // An unkeyed literal's `#i` entries by the fields they fill, as if keyed.
-      const named = c.fields.some(([k]) => k.startsWith('#'))
-        ? { ...c, fields: c.fields.map(([k, v, l]) => [fieldKey(types, t, k) ?? k, v, l] as const) }
-        : c;
-      for (const h of handlers) h.composite?.(named, caller, ctx, t);
-    }
+    linkFile(link, handlers, slotsOf, fieldsOf, counts, file);
   }
   // The receiving method runs on the sender's value: the fields its path built go along.
   linkChannels(link, (sender, receiver, line) => {
@@ -229,6 +145,116 @@ export async function finishLink(start: LinkStart, sink?: EdgeSink): Promise<Lin
   });
   for (const h of handlers) h.finish?.();
   return toRows(start, out, counts);
+}
+
+/** Pass 1 of finishLink for one file: arguments of direct calls; calls left for pass 2. */
+function recordDirectArgs(
+  types: TypeChecker,
+  flow: ValueFlow,
+  file: FileModel,
+  dynamic: { call: CallFact; ctx: Ctx }[],
+): void {
+  for (const call of file.facts.calls) {
+    const ctx: Ctx = { file, fn: call.fn, line: call.line };
+    const direct = types.directCallees(call.callee, ctx);
+    for (const t of direct) flow.recordArgs(t, call.args, ctx);
+    if (direct.length === 0 && call.args.length > 0 && carriesFlow(types, call.callee, ctx))
+      dynamic.push({ call, ctx });
+  }
+}
+
+/** The edges, bindings and rule handlers' work of one file's calls, assignments and literals. */
+function linkFile(
+  link: LinkContext,
+  handlers: ReturnType<typeof createHandlers>,
+  slotsOf: ReturnType<typeof funcSlots>,
+  fieldsOf: (fn: FuncRef) => FieldSlot[],
+  counts: Record<string, number>,
+  file: FileModel,
+): void {
+  const { model, types, flow, out } = link;
+  for (const call of file.facts.calls) {
+    if (call.fn < 0) continue;
+    const caller = model.funcs[file.funcIds[call.fn] ?? -1];
+    if (!caller) continue;
+    counts.calls!++;
+    const ctx: Ctx = { file, fn: call.fn, line: call.line };
+    const res = resolveCall(types, flow, call, ctx);
+    const at = { line: call.line, col: call.col };
+    if (res.k === 'none') counts.builtin!++;
+    else if (res.k === 'unresolved') {
+      // A call on a value of unknown type that comes from an unindexed package names the package
+      // (`via: external:<path>`), so views can fold it with that package's calls.
+      if (res.externalPackage) counts.external!++;
+      else counts.unresolved!++;
+      out.add(caller, null, 'unresolved', {
+        line: at.line,
+        col: at.col,
+        via: res.externalPackage ? `external:${res.externalPackage}` : null,
+        expr: exprText(call.callee),
+      });
+    } else if (res.k === 'external') {
+      counts.external!++;
+      out.add(caller, res.symbol, call.go ? 'goroutine' : 'static', {
+        line: at.line,
+        col: at.col,
+        via: call.defer ? 'defer' : null,
+      });
+    } else {
+      counts.resolved!++;
+      const text = exprText(call.callee);
+      // Too many implementations to list (`runtime.Object`): the method, and how many there are.
+      const crowded = res.crowded ? `${res.crowded} implementations` : null;
+      if (res.abstract)
+        out.add(caller, res.abstract, 'interface', {
+          line: at.line,
+          col: at.col,
+          via: call.defer ? 'defer' : crowded,
+          expr: text,
+        });
+      for (const t of res.targets) {
+        const slot = 'elem' in t.target;
+        out.add(
+          caller,
+          slot ? { slot: t.target as AnySlot } : (t.target as FuncRef),
+          call.go && t.rank === 0 ? 'goroutine' : t.kind,
+          {
+            line: at.line,
+            col: at.col,
+            via: t.via ?? (call.defer ? 'defer' : null),
+            rank: t.rank,
+            expr: t.rank > 0 || t.kind !== 'static' ? text : null,
+            needs: t.needs,
+          },
+        );
+        if (!slot) {
+          bindArguments(link, slotsOf, caller, t.target as FuncRef, call.args, ctx, at);
+          if (t.rank === 0 && (t.kind === 'static' || t.kind === 'interface'))
+            bindFields(link, fieldsOf, caller, t.target as FuncRef, call, ctx);
+        }
+      }
+    }
+    const site = { file, call, ctx, caller, res, primary: primaryOf(res) };
+    for (const h of handlers) h.call?.(site);
+  }
+  for (const a of file.facts.assigns) {
+    const caller = a.fn >= 0 ? model.funcs[file.funcIds[a.fn] ?? -1] : undefined;
+    if (!caller) continue;
+    const ctx: Ctx = { file, fn: a.fn, line: a.line };
+    for (const h of handlers) h.assign?.(a, caller, ctx);
+  }
+  for (const c of file.facts.composites) {
+    const caller = c.fn >= 0 && c.type ? model.funcs[file.funcIds[c.fn] ?? -1] : undefined;
+    if (!caller || !c.type) continue;
+    const ctx: Ctx = { file, fn: c.fn, line: c.line };
+    const t = deref(types.parse(c.type, types.scopeFor(ctx)));
+    if (t.k !== 'named') continue;
+    // An unkeyed literal's `#i` entries by the fields they fill, as if keyed.
+    const named = c.fields.some(([k]) => k.startsWith('#'))
+      ? { ...c, fields: c.fields.map(([k, v, l]) => [fieldKey(types, t, k) ?? k, v, l] as const) }
+      : c;
+    for (const h of handlers) h.composite?.(named, caller, ctx, t);
+  }
 }
 
 function primaryOf(res: CallResolution): string | undefined {
