@@ -12,6 +12,7 @@
 import { existsSync } from 'node:fs';
 import type { SingleBar } from 'cli-progress';
 import type { DependencyReport } from '../index/dependencies.js';
+import type { IndexProgress } from '../index/index-repository.js';
 import type { ImportPathSource } from '../index/modules.js';
 import { DatabasePathError, IndexDamagedError, InterruptedError, UsageError } from '../errors.js';
 import type { Store } from '../store/db.js';
@@ -63,6 +64,12 @@ export interface IndexRunSummary {
   rebuiltFrom: string | null;
 }
 
+/** What the link's bar says in each stage. */
+const LINK_STAGES: Partial<Record<IndexProgress['phase'], string>> = {
+  load: 'loading facts',
+  link: 'linking calls',
+};
+
 export async function runIndex(
   choice: RepoChoice,
   ctx: CliContext,
@@ -80,15 +87,29 @@ export async function runIndex(
   /** The index is written and the database closed: nothing may be removed any more. */
   let saved = false;
   // The bar's module loads only for a terminal that shows it.
-  const bar: SingleBar | undefined =
-    ctx.stderr.isTTY && !runsInCi(ctx.env)
-      ? new (await import('cli-progress')).SingleBar({
-          format: ' {phase} |{bar}| {value}/{total} files | {mbps} MB/s | ETA {eta_formatted}',
-          stream: ctx.stderr as NodeJS.WritableStream,
-          hideCursor: true,
-          clearOnComplete: true,
-        })
-      : undefined;
+  const Bar =
+    ctx.stderr.isTTY && !runsInCi(ctx.env) ? (await import('cli-progress')).SingleBar : undefined;
+  const barOptions = {
+    stream: ctx.stderr as NodeJS.WritableStream,
+    hideCursor: true,
+    clearOnComplete: true,
+  };
+  const bar: SingleBar | undefined = Bar
+    ? new Bar({
+        ...barOptions,
+        format: ' {phase} |{bar}| {value}/{total} files | {mbps} MB/s | ETA {eta_formatted}',
+      })
+    : undefined;
+  // The link's stages (loading the facts, its two passes over the files, the write): 10-15 s of
+  // a Kubernetes tree that a bar shows moving.
+  const linkBar: SingleBar | undefined = Bar
+    ? new Bar({
+        ...barOptions,
+        format: ' {phase} |{bar}| {percentage}% | ETA {eta_formatted}',
+        // Files differ a hundredfold in their calls: the estimate is taken over many of them.
+        etaBuffer: 200,
+      })
+    : undefined;
   try {
     if (options.rebuild) await removeForRebuild(choice.dbPath, ctx);
     created = !existsSync(choice.dbPath);
@@ -143,19 +164,32 @@ export async function runIndex(
         `no Go files found in ${choice.root} (vendor/ and _test.go are skipped unless --include-vendor/--include-tests)`,
       );
     }
-    if (bar) ctx.stderr.write(' linking: resolving calls, types and framework hops...\n');
     debug(
       `discover ${Math.round(parsed.timings.discoverMs)} ms, parse ${Math.round(parsed.timings.parseMs)} ms: ${parsed.parsed} parsed, ${parsed.reused} unchanged`,
     );
     // From here on a Ctrl-C fails the next statement (or interrupts the running one), and the
     // link's write transaction rolls back.
     store.stopOn(signal);
+    let linkStage: IndexProgress['phase'] | undefined;
     const link = await linkTree({
       store,
       parsed,
       onWarning: (message) => ctx.stderr.write(`warning: ${message}\n`),
       ...(options.rules ? { rules: options.rules } : {}),
+      onProgress: (p) => {
+        if (!linkBar) return;
+        const label = p.step ?? LINK_STAGES[p.phase] ?? p.phase;
+        if (p.phase === linkStage) {
+          linkBar.update(p.done, { phase: label });
+          return;
+        }
+        if (linkStage) linkBar.stop();
+        linkStage = p.phase;
+        if (p.phase === 'write') ctx.stderr.write(' writing the index...\n');
+        else linkBar.start(p.total, p.done, { phase: label });
+      },
     });
+    if (linkStage !== 'write') linkBar?.stop();
     // A Ctrl-C that came during the (synchronous) link is seen only now: the link finished, so
     // its index stands, but the run still ends as interrupted.
     if (signal.aborted)
@@ -227,6 +261,7 @@ export async function runIndex(
     throw error;
   } finally {
     bar?.stop();
+    linkBar?.stop();
     interrupts.dispose();
     await store?.close().catch(() => undefined);
     lock.release();

@@ -21,7 +21,13 @@ import { gitBlobId } from '../shared/git-blob.js';
 import type { ParseResult, ParseTask } from './parse-file.js';
 
 export interface IndexProgress {
-  phase: 'discover' | 'parse' | 'link' | 'write';
+  /**
+   * `load`: facts decoded, of `total` files; `link`: steps of the link's two passes over the
+   * files (`total` is twice the files); `write`: the rest of the rows after the link.
+   */
+  phase: 'discover' | 'parse' | 'load' | 'link' | 'write';
+  /** What the phase does now, where it has parts (`checking types` after the load). */
+  step?: string;
   done: number;
   total: number;
   bytes: number;

@@ -54,7 +54,6 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
       };
     }
   }
-  progress({ phase: 'link', done: 0, total: parsed.files.length, bytes: 0 });
   // The resolver (and the rules' schema) load only for a link: a re-index with nothing changed
   // ends above, without them (they are most of its start-up).
   const { finishLink, startLink } = await import('./link.js');
@@ -63,9 +62,14 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
   const rules = loadFrameworkRules(options.rules ?? []);
   // No local of this (async) function holds the model: it lives on only in `loaded.start`, which
   // the link drops once its rows are made, so collections during the rest of the write walk less.
-  const loaded: LoadedModel = await loadModel(store, parsed);
+  const loaded: LoadedModel = await loadModel(store, parsed, progress);
   const t1 = performance.now();
+  // finishLink's two passes over the model's files (those of the build).
+  const steps = 2 * loaded.model!.files.length;
+  const files = parsed.files.length;
+  progress({ phase: 'load', step: 'checking types', done: files, total: files, bytes: 0 });
   const early = startWithRows(loaded, rules, parsed, startLink);
+  progress({ phase: 'link', done: 0, total: steps, bytes: 0 });
   let linkMs = performance.now() - t1;
   const { modelCounts } = loaded;
   const tree = parsed.tree;
@@ -82,7 +86,9 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     early,
     link: async (edges) => {
       const t = performance.now();
-      const link = await finishLink(loaded.start!, edges);
+      const link = await finishLink(loaded.start!, edges, (done) =>
+        progress({ phase: 'link', done, total: steps, bytes: 0 }),
+      );
       loaded.start = undefined;
       // The model is garbage now, but V8 would keep its pages through the write, the index's
       // peak: collected here, the write reuses them (v1.24's peak 40-85 MiB lower, for ~130 ms).
@@ -154,7 +160,11 @@ interface LoadedModel {
  * Decodes the facts and builds the model. The facts live
  * on only in the model, which the link drops once its rows are made.
  */
-async function loadModel(store: Store, parsed: ParsedTree): Promise<LoadedModel> {
+async function loadModel(
+  store: Store,
+  parsed: ParsedTree,
+  progress: (progress: IndexProgress) => void,
+): Promise<LoadedModel> {
   const [{ decodeFacts }, { buildModel, fixImportNames }] = await Promise.all([
     import('../index/facts-codec.js'),
     import('./model.js'),
@@ -165,11 +175,15 @@ async function loadModel(store: Store, parsed: ParsedTree): Promise<LoadedModel>
   ];
   const blobs = await loadBlobs(store, stored);
   const inputs: ModelInput[] = [];
-  for (const f of parsed.files) {
+  const total = parsed.files.length;
+  progress({ phase: 'load', done: 0, total, bytes: 0 });
+  for (let i = 0; i < total; i++) {
+    const f = parsed.files[i]!;
     const encoded = parsed.facts.get(f.blob) ?? blobs.get(f.blob)?.facts;
-    if (!encoded) continue;
-    inputs.push({ path: f.path, facts: decodeFacts(encoded) });
+    if (encoded) inputs.push({ path: f.path, facts: decodeFacts(encoded) });
+    if (i % 256 === 255) progress({ phase: 'load', done: i + 1, total, bytes: 0 });
   }
+  progress({ phase: 'load', done: total, total, bytes: 0 });
   blobs.clear();
   // Used now; a later link of the same parse reads them from the database.
   parsed.facts.clear();

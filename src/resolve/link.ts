@@ -86,7 +86,12 @@ export function startLink(
  * time, on SQLite's thread (on the other core), then the edges `sink` is given as they are made
  * (all but those to interface methods and slots: ~8k of v1.24's 320k wait for the end).
  */
-export async function finishLink(start: LinkStart, sink?: EdgeSink): Promise<LinkResult> {
+export async function finishLink(
+  start: LinkStart,
+  sink?: EdgeSink,
+  /** Told the files done so far by the two passes over them (at most twice the files). */
+  onStep?: (done: number) => void,
+): Promise<LinkResult> {
   const { model, rules, types, flow } = start;
 
   // Pass 1: what flows into parameters, from direct calls (function values passed as arguments).
@@ -96,7 +101,10 @@ export async function finishLink(start: LinkStart, sink?: EdgeSink): Promise<Lin
   // these loops in this (async) function were compiled on the stack, again after each
   // deoptimization (8 compiles of up to ~220 ms each for v1.24, `--trace-opt`).
   for (const file of model.files) {
-    if (++files % FILES_PER_TURN === 0) await nextTurn();
+    if (++files % FILES_PER_TURN === 0) {
+      onStep?.(files);
+      await nextTurn();
+    }
     recordDirectArgs(types, flow, file, dynamic);
   }
   // Pass 2: the same through interfaces and function values, for the calls that pass a channel or
@@ -136,9 +144,13 @@ export async function finishLink(start: LinkStart, sink?: EdgeSink): Promise<Lin
   };
 
   for (const file of model.files) {
-    if (++files % FILES_PER_TURN === 0) await nextTurn();
+    if (++files % FILES_PER_TURN === 0) {
+      onStep?.(files);
+      await nextTurn();
+    }
     linkFile(link, handlers, slotsOf, fieldsOf, counts, file);
   }
+  onStep?.(files);
   // The receiving method runs on the sender's value: the fields its path built go along.
   linkChannels(link, (sender, receiver, line) => {
     for (const f of fieldsOf(receiver)) out.bind(sender, line, 0, receiver, f, f, ALWAYS);

@@ -42,8 +42,12 @@ async function indexOnTerminal(name: string, extraEnv: Record<string, string>): 
 }
 
 describe('the progress bar', () => {
-  it('is drawn on a terminal', async () => {
-    expect(await indexOnTerminal('tty', {})).toContain('parsing |');
+  it('is drawn on a terminal, for the parse and for the stages of the link', async () => {
+    const drawn = await indexOnTerminal('tty', {});
+    expect(drawn).toContain('parsing |');
+    expect(drawn).toContain('loading facts |');
+    expect(drawn).toContain('linking calls |');
+    expect(drawn.indexOf('linking calls |')).toBeLessThan(drawn.indexOf('writing the index'));
   });
 
   it('is not drawn when CI is set, even on a terminal', async () => {
