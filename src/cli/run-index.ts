@@ -65,10 +65,7 @@ export interface IndexRunSummary {
 }
 
 /** What the link's bar says in each stage. */
-const LINK_STAGES: Partial<Record<IndexProgress['phase'], string>> = {
-  load: 'loading facts',
-  link: 'linking calls',
-};
+const LINK_STAGES: Partial<Record<IndexProgress['phase'], string>> = { load: 'loading facts' };
 
 export async function runIndex(
   choice: RepoChoice,
@@ -100,8 +97,8 @@ export async function runIndex(
         format: ' {phase} |{bar}| {value}/{total} files | {mbps} MB/s | ETA {eta_formatted}',
       })
     : undefined;
-  // The link's stages (loading the facts, its two passes over the files, the write): 10-15 s of
-  // a Kubernetes tree that a bar shows moving.
+  // The link's stages (loading the facts, checking types, its two passes over the calls, the
+  // write): 10-15 s of a Kubernetes tree that a bar shows moving.
   const linkBar: SingleBar | undefined = Bar
     ? new Bar({
         ...barOptions,
@@ -170,21 +167,25 @@ export async function runIndex(
     // From here on a Ctrl-C fails the next statement (or interrupts the running one), and the
     // link's write transaction rolls back.
     store.stopOn(signal);
-    let linkStage: IndexProgress['phase'] | undefined;
+    // A stage is a phase and its step; a pass of the link starts a bar (and an estimate) of its
+    // own, the type check only relabels the load's.
+    let linkStage: string | undefined;
     const link = await linkTree({
       store,
       parsed,
       onWarning: (message) => ctx.stderr.write(`warning: ${message}\n`),
       ...(options.rules ? { rules: options.rules } : {}),
       onProgress: (p) => {
-        if (!linkBar) return;
+        // Nothing to count (a tree without calls): the bar of the stage before stays.
+        if (!linkBar || (p.total === 0 && p.phase !== 'write')) return;
         const label = p.step ?? LINK_STAGES[p.phase] ?? p.phase;
-        if (p.phase === linkStage) {
+        const stage = p.phase === 'link' ? `link ${label}` : p.phase;
+        if (stage === linkStage) {
           linkBar.update(p.done, { phase: label });
           return;
         }
         if (linkStage) linkBar.stop();
-        linkStage = p.phase;
+        linkStage = stage;
         if (p.phase === 'write') ctx.stderr.write(' writing the index...\n');
         else linkBar.start(p.total, p.done, { phase: label });
       },

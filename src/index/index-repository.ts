@@ -22,11 +22,11 @@ import type { ParseResult, ParseTask } from './parse-file.js';
 
 export interface IndexProgress {
   /**
-   * `load`: facts decoded, of `total` files; `link`: steps of the link's two passes over the
-   * files (`total` is twice the files); `write`: the rest of the rows after the link.
+   * `load`: facts decoded, of `total` files; `link`: calls done by one of the link's two passes
+   * over the files' calls (`step` says which; `total` is the calls); `write`: the rows after.
    */
   phase: 'discover' | 'parse' | 'load' | 'link' | 'write';
-  /** What the phase does now, where it has parts (`checking types` after the load). */
+  /** What the phase does now, where it has parts: `checking types` after the load, a pass of the link. */
   step?: string;
   done: number;
   total: number;

@@ -34,6 +34,9 @@ export interface LinkSummary {
   timings: { loadMs: number; linkMs: number; writeMs: number };
 }
 
+/** What each of the link's passes over the calls is said to do. */
+const LINK_PASSES = { 1: 'following arguments', 2: 'linking calls' } as const;
+
 export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
   const { store, parsed } = options;
   const progress = options.onProgress ?? (() => undefined);
@@ -64,12 +67,13 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
   // the link drops once its rows are made, so collections during the rest of the write walk less.
   const loaded: LoadedModel = await loadModel(store, parsed, progress);
   const t1 = performance.now();
-  // finishLink's two passes over the model's files (those of the build).
-  const steps = 2 * loaded.model!.files.length;
+  // Each of finishLink's two passes goes over the calls of the model's files (the build's).
+  let calls = 0;
+  for (const file of loaded.model!.files) calls += file.facts.calls.length;
   const files = parsed.files.length;
   progress({ phase: 'load', step: 'checking types', done: files, total: files, bytes: 0 });
   const early = startWithRows(loaded, rules, parsed, startLink);
-  progress({ phase: 'link', done: 0, total: steps, bytes: 0 });
+  progress({ phase: 'link', step: LINK_PASSES[1], done: 0, total: calls, bytes: 0 });
   let linkMs = performance.now() - t1;
   const { modelCounts } = loaded;
   const tree = parsed.tree;
@@ -86,8 +90,8 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     early,
     link: async (edges) => {
       const t = performance.now();
-      const link = await finishLink(loaded.start!, edges, (done) =>
-        progress({ phase: 'link', done, total: steps, bytes: 0 }),
+      const link = await finishLink(loaded.start!, edges, (pass, done) =>
+        progress({ phase: 'link', step: LINK_PASSES[pass], done, total: calls, bytes: 0 }),
       );
       loaded.start = undefined;
       // The model is garbage now, but V8 would keep its pages through the write, the index's

@@ -89,24 +89,32 @@ export function startLink(
 export async function finishLink(
   start: LinkStart,
   sink?: EdgeSink,
-  /** Told the files done so far by the two passes over them (at most twice the files). */
-  onStep?: (done: number) => void,
+  /**
+   * Told the calls done so far by each of the two passes over the files' calls (pass 1 then 2,
+   * each ending at the calls of the model's files): a call is the unit of the link's work, where
+   * files differ a hundredfold.
+   */
+  onStep?: (pass: 1 | 2, done: number) => void,
 ): Promise<LinkResult> {
   const { model, rules, types, flow } = start;
 
   // Pass 1: what flows into parameters, from direct calls (function values passed as arguments).
   const dynamic: { call: CallFact; ctx: Ctx }[] = [];
   let files = 0;
+  let calls = 0;
   // Each file's work is a function of its own, here and below: compiled whole at once, where
   // these loops in this (async) function were compiled on the stack, again after each
   // deoptimization (8 compiles of up to ~220 ms each for v1.24, `--trace-opt`).
   for (const file of model.files) {
     if (++files % FILES_PER_TURN === 0) {
-      onStep?.(files);
+      onStep?.(1, calls);
       await nextTurn();
     }
     recordDirectArgs(types, flow, file, dynamic);
+    calls += file.facts.calls.length;
   }
+  onStep?.(1, calls);
+  calls = 0;
   // Pass 2: the same through interfaces and function values, for the calls that pass a channel or
   // a function (`go k.Run(podCfg.Updates())` on the kubelet's Bootstrap interface). Answers
   // computed meanwhile saw only part of the arguments: they are forgotten.
@@ -145,12 +153,13 @@ export async function finishLink(
 
   for (const file of model.files) {
     if (++files % FILES_PER_TURN === 0) {
-      onStep?.(files);
+      onStep?.(2, calls);
       await nextTurn();
     }
     linkFile(link, handlers, slotsOf, fieldsOf, counts, file);
+    calls += file.facts.calls.length;
   }
-  onStep?.(files);
+  onStep?.(2, calls);
   // The receiving method runs on the sender's value: the fields its path built go along.
   linkChannels(link, (sender, receiver, line) => {
     for (const f of fieldsOf(receiver)) out.bind(sender, line, 0, receiver, f, f, ALWAYS);

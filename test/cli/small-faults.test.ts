@@ -46,6 +46,7 @@ describe('the progress bar', () => {
     const drawn = await indexOnTerminal('tty', {});
     expect(drawn).toContain('parsing |');
     expect(drawn).toContain('loading facts |');
+    expect(drawn).toContain('following arguments |');
     expect(drawn).toContain('linking calls |');
     expect(drawn.indexOf('linking calls |')).toBeLessThan(drawn.indexOf('writing the index'));
   });

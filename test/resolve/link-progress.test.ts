@@ -1,16 +1,19 @@
 /**
  * The link says how far it is, for the bar `index` shows on a terminal: the facts loaded file by
- * file, a step while the types are checked, then the two passes over the files, then the write.
+ * file, a step while the types are checked, then each of the two passes over the files' calls, then
+ * the write.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { FileFacts } from '../../src/index/facts.js';
+import { decodeFacts } from '../../src/index/facts-codec.js';
 import { parseRepository, type IndexProgress } from '../../src/index/index-repository.js';
 import { linkTree } from '../../src/resolve/link-tree.js';
 import { openIndexStore } from '../../src/store/index-store.js';
 import { projectRoot } from '../helpers/run-cli.js';
 
 describe('link progress', () => {
-  it('reports the load, the type check, both passes over the files and the write, in order', async () => {
+  it('reports the load, the type check, both passes over the calls and the write, in order', async () => {
     const root = path.join(projectRoot, 'fixtures', 'kubernetes');
     const { store } = await openIndexStore(':memory:');
     try {
@@ -38,17 +41,29 @@ describe('link progress', () => {
       // The type check is the last load event, with all files loaded.
       expect(load.at(-1)).toMatchObject({ step: 'checking types', done: parsed.files.length });
 
-      // Two passes over the files the build takes: each step is one file of one pass.
+      // Two passes, each over the calls of the files the build takes, one after the other.
       const link = events.slice(firstLink, firstWrite);
-      const built = await store.get<{ n: number }>(
-        "SELECT COUNT(*) AS n FROM files WHERE tree = ? AND status IN ('ok', 'syntax', 'encoding')",
+      const built = await store.all<{ facts: Buffer }>(
+        `SELECT b.facts FROM files f JOIN blobs b ON b.blob = f.blob
+         WHERE f.tree = ? AND f.status IN ('ok', 'syntax', 'encoding')`,
         [treeId],
       );
-      expect(link.every((e) => e.total === 2 * built!.n)).toBe(true);
-      expect(link[0]!.done).toBe(0);
-      expect(link.at(-1)!.done).toBe(2 * built!.n);
-      expect(nonDecreasing(link.map((e) => e.done))).toBe(true);
-      expect(link.length).toBeGreaterThan(built!.n / 2);
+      const calls = built.reduce(
+        (n, row) => n + decodeFacts<FileFacts>(new Uint8Array(row.facts)).calls.length,
+        0,
+      );
+      expect(built.length).toBeGreaterThan(100);
+      const steps = [...new Set(link.map((e) => e.step))];
+      expect(steps).toEqual(['following arguments', 'linking calls']);
+      for (const step of steps) {
+        const pass = link.filter((e) => e.step === step);
+        expect(pass.every((e) => e.total === calls)).toBe(true);
+        expect(pass[0]!.done).toBe(0);
+        expect(pass.at(-1)!.done).toBe(calls);
+        expect(nonDecreasing(pass.map((e) => e.done))).toBe(true);
+        // Told as the pass goes (every two files), not only at its start and end.
+        expect(pass.length).toBeGreaterThan(built.length / 4);
+      }
     } finally {
       await store.close();
     }
