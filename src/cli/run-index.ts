@@ -12,7 +12,6 @@
 import { existsSync } from 'node:fs';
 import type { SingleBar } from 'cli-progress';
 import type { DependencyReport } from '../index/dependencies.js';
-import type { IndexProgress } from '../index/index-repository.js';
 import type { ImportPathSource } from '../index/modules.js';
 import { DatabasePathError, IndexDamagedError, InterruptedError, UsageError } from '../errors.js';
 import type { Store } from '../store/db.js';
@@ -63,9 +62,6 @@ export interface IndexRunSummary {
   timings: Record<string, number>;
   rebuiltFrom: string | null;
 }
-
-/** What the link's bar says in each stage. */
-const LINK_STAGES: Partial<Record<IndexProgress['phase'], string>> = { load: 'loading facts' };
 
 export async function runIndex(
   choice: RepoChoice,
@@ -178,7 +174,7 @@ export async function runIndex(
       onProgress: (p) => {
         // Nothing to count (a tree without calls): the bar of the stage before stays.
         if (!linkBar || (p.total === 0 && p.phase !== 'write')) return;
-        const label = p.step ?? LINK_STAGES[p.phase] ?? p.phase;
+        const label = p.step ?? p.phase;
         const stage = p.phase === 'link' ? `link ${label}` : p.phase;
         if (stage === linkStage) {
           linkBar.update(p.done, { phase: label });

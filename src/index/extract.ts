@@ -213,8 +213,8 @@ function readImport(node: Node, facts: FileFacts): void {
 function readComposite(node: Node, fn: number, facts: FileFacts, expr: ToExpr): void {
   const typeNode = node.childForFieldName('type');
   const entries = literalEntries(node);
-  // A loop, not `entries.fields.map`: the array map makes, tested below, sent the optimized
-  // extractFacts back to the interpreter ~200 times a worker on v1.24 ("wrong map" on its length).
+  // A loop, not `entries.fields.map`: the array map makes, tested below, sent the optimized code
+  // back to the interpreter ~200 times a worker on v1.24 ("wrong map" on its length).
   const fields: [string, Expr, number][] = [];
   for (const f of entries.fields) fields.push([f.name, expr(f.value), f.line]);
   // `&timeoutHandler{h, timeoutFunc}`: a named type's fields in order, `#0`, `#1`, ...
@@ -241,9 +241,9 @@ function readRange(node: Node, fn: number, facts: FileFacts, expr: ToExpr): void
   const ranged = expr(right);
   // Ranging over a channel receives from it; over anything else the linker drops the fact.
   facts.recvs.push({ fn, ch: ranged, line: node.startPosition.row + 1, range: true });
-  // Loops here and below, not `forEach`: `left` is either children or `[]`, arrays of two
-  // kinds, and `forEach` on the other kind sent the optimized extractFacts back to the
-  // interpreter each time it met it (`--trace-deopt`).
+  // Loops here and in readAssignment, not `forEach`: `left` is either children or `[]`, arrays
+  // of two kinds, and `forEach` on the other kind sent the optimized code back to the interpreter
+  // each time it met it (`--trace-deopt`).
   for (let i = 0; i < left.length; i++) {
     const target = left[i]!;
     if (target.type === 'identifier' && target.text !== '_' && isDefine) {
@@ -269,7 +269,7 @@ function readTypeSwitch(node: Node, fn: number, facts: FileFacts, expr: ToExpr):
     const line = clause.startPosition.row + 1;
     // A case with one type binds the alias to that type; otherwise it keeps the operand's.
     // Each made whole at once (the same keys in the same order as ever): an object given its
-    // last key afterwards has a map of its own, which deoptimized extractFacts at the push.
+    // last key afterwards has a map of its own, which deoptimized the code at the push.
     facts.locals.push(
       types.length === 1 && types[0]
         ? { fn, name: alias.text, line, type: typeText(types[0]) }

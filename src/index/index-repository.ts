@@ -23,10 +23,10 @@ import type { ParseResult, ParseTask } from './parse-file.js';
 export interface IndexProgress {
   /**
    * `load`: facts decoded, of `total` files; `link`: calls done by one of the link's two passes
-   * over the files' calls (`step` says which; `total` is the calls); `write`: the rows after.
+   * over every file's calls (`total` is the calls); `write`: the rows after the link.
    */
   phase: 'discover' | 'parse' | 'load' | 'link' | 'write';
-  /** What the phase does now, where it has parts: `checking types` after the load, a pass of the link. */
+  /** What the phase does now, as a progress bar says it (`loading facts`, `checking types`). */
   step?: string;
   done: number;
   total: number;

@@ -11,7 +11,7 @@ import { rulesDir, stdMethodsFile } from '../shared/rules-dir.js';
 import type { Store } from '../store/db.js';
 import { findTree, loadBlobs, replaceTree, type TreeReplacement } from '../store/index-store.js';
 import { TRACE_PACK_VERSION } from '../store/trace-pack.js';
-import type { LinkStart, startLink as StartLink } from './link.js';
+import type { LinkPass, LinkStart, startLink as StartLink } from './link.js';
 import { LINK_VERSION } from './link-version.js';
 import type { ModelInput, ProgramModel } from './model.js';
 import type { FrameworkRule } from './rules.js';
@@ -35,7 +35,10 @@ export interface LinkSummary {
 }
 
 /** What each of the link's passes over the calls is said to do. */
-const LINK_PASSES = { 1: 'following arguments', 2: 'linking calls' } as const;
+const LINK_PASSES: Record<LinkPass, string> = {
+  arguments: 'following arguments',
+  calls: 'linking calls',
+};
 
 export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
   const { store, parsed } = options;
@@ -67,13 +70,9 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
   // the link drops once its rows are made, so collections during the rest of the write walk less.
   const loaded: LoadedModel = await loadModel(store, parsed, progress);
   const t1 = performance.now();
-  // Each of finishLink's two passes goes over the calls of the model's files (the build's).
-  let calls = 0;
-  for (const file of loaded.model!.files) calls += file.facts.calls.length;
   const files = parsed.files.length;
   progress({ phase: 'load', step: 'checking types', done: files, total: files, bytes: 0 });
   const early = startWithRows(loaded, rules, parsed, startLink);
-  progress({ phase: 'link', step: LINK_PASSES[1], done: 0, total: calls, bytes: 0 });
   let linkMs = performance.now() - t1;
   const { modelCounts } = loaded;
   const tree = parsed.tree;
@@ -90,8 +89,8 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     early,
     link: async (edges) => {
       const t = performance.now();
-      const link = await finishLink(loaded.start!, edges, (pass, done) =>
-        progress({ phase: 'link', step: LINK_PASSES[pass], done, total: calls, bytes: 0 }),
+      const link = await finishLink(loaded.start!, edges, (pass, done, total) =>
+        progress({ phase: 'link', step: LINK_PASSES[pass], done, total, bytes: 0 }),
       );
       loaded.start = undefined;
       // The model is garbage now, but V8 would keep its pages through the write, the index's
@@ -180,14 +179,16 @@ async function loadModel(
   const blobs = await loadBlobs(store, stored);
   const inputs: ModelInput[] = [];
   const total = parsed.files.length;
-  progress({ phase: 'load', done: 0, total, bytes: 0 });
+  const loading = (done: number) =>
+    progress({ phase: 'load', step: 'loading facts', done, total, bytes: 0 });
+  loading(0);
   for (let i = 0; i < total; i++) {
     const f = parsed.files[i]!;
     const encoded = parsed.facts.get(f.blob) ?? blobs.get(f.blob)?.facts;
     if (encoded) inputs.push({ path: f.path, facts: decodeFacts(encoded) });
-    if (i % 256 === 255) progress({ phase: 'load', done: i + 1, total, bytes: 0 });
+    if (i % 256 === 255) loading(i + 1);
   }
-  progress({ phase: 'load', done: total, total, bytes: 0 });
+  loading(total);
   blobs.clear();
   // Used now; a later link of the same parse reads them from the database.
   parsed.facts.clear();

@@ -50,6 +50,9 @@ const FILES_PER_TURN = 2;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** finishLink's passes over every file's calls, as its progress names them. */
+export type LinkPass = 'arguments' | 'calls';
+
 /**
  * The first part of a link: the type checker, the stores into fields and variables, and the rows
  * that need nothing more, which the store can write while finishLink resolves the calls (and drop
@@ -90,31 +93,33 @@ export async function finishLink(
   start: LinkStart,
   sink?: EdgeSink,
   /**
-   * Told the calls done so far by each of the two passes over the files' calls (pass 1 then 2,
-   * each ending at the calls of the model's files): a call is the unit of the link's work, where
-   * files differ a hundredfold.
+   * Told how far the two passes over every file's calls are (the arguments of direct calls, then
+   * the calls linked), counted in calls: files differ a hundredfold in theirs.
    */
-  onStep?: (pass: 1 | 2, done: number) => void,
+  onStep?: (pass: LinkPass, done: number, total: number) => void,
 ): Promise<LinkResult> {
   const { model, rules, types, flow } = start;
 
   // Pass 1: what flows into parameters, from direct calls (function values passed as arguments).
   const dynamic: { call: CallFact; ctx: Ctx }[] = [];
+  let total = 0;
+  for (const file of model.files) total += file.facts.calls.length;
   let files = 0;
-  let calls = 0;
+  let done = 0;
+  const turn = (pass: LinkPass) => {
+    onStep?.(pass, done, total);
+    return nextTurn();
+  };
+  onStep?.('arguments', 0, total);
   // Each file's work is a function of its own, here and below: compiled whole at once, where
   // these loops in this (async) function were compiled on the stack, again after each
   // deoptimization (8 compiles of up to ~220 ms each for v1.24, `--trace-opt`).
   for (const file of model.files) {
-    if (++files % FILES_PER_TURN === 0) {
-      onStep?.(1, calls);
-      await nextTurn();
-    }
+    if (++files % FILES_PER_TURN === 0) await turn('arguments');
     recordDirectArgs(types, flow, file, dynamic);
-    calls += file.facts.calls.length;
+    done += file.facts.calls.length;
   }
-  onStep?.(1, calls);
-  calls = 0;
+  onStep?.('arguments', total, total);
   // Pass 2: the same through interfaces and function values, for the calls that pass a channel or
   // a function (`go k.Run(podCfg.Updates())` on the kubelet's Bootstrap interface). Answers
   // computed meanwhile saw only part of the arguments: they are forgotten.
@@ -151,15 +156,14 @@ export async function finishLink(
     builtin: 0,
   };
 
+  done = 0;
+  onStep?.('calls', 0, total);
   for (const file of model.files) {
-    if (++files % FILES_PER_TURN === 0) {
-      onStep?.(2, calls);
-      await nextTurn();
-    }
+    if (++files % FILES_PER_TURN === 0) await turn('calls');
     linkFile(link, handlers, slotsOf, fieldsOf, counts, file);
-    calls += file.facts.calls.length;
+    done += file.facts.calls.length;
   }
-  onStep?.(2, calls);
+  onStep?.('calls', total, total);
   // The receiving method runs on the sender's value: the fields its path built go along.
   linkChannels(link, (sender, receiver, line) => {
     for (const f of fieldsOf(receiver)) out.bind(sender, line, 0, receiver, f, f, ALWAYS);
