@@ -184,14 +184,20 @@ async function loadModel(
   loading(0);
   for (let i = 0; i < total; i++) {
     const f = parsed.files[i]!;
-    const encoded = parsed.facts.get(f.blob) ?? blobs.get(f.blob)?.facts;
-    if (encoded) inputs.push({ path: f.path, facts: decodeFacts(encoded) });
+    // Decoded during the parse, for one file of each blob: two files never share facts objects
+    // (the type checker keeps answers per expression object).
+    const decoded = parsed.decoded.get(f.blob);
+    parsed.decoded.delete(f.blob);
+    const encoded = decoded ? undefined : (parsed.facts.get(f.blob) ?? blobs.get(f.blob)?.facts);
+    if (decoded) inputs.push({ path: f.path, facts: decoded });
+    else if (encoded) inputs.push({ path: f.path, facts: decodeFacts(encoded) });
     if (i % 256 === 255) loading(i + 1);
   }
   loading(total);
   blobs.clear();
   // Used now; a later link of the same parse reads them from the database.
   parsed.facts.clear();
+  parsed.decoded.clear();
   const model = buildModel(inputs, parsed.tree.layout);
   fixImportNames(model);
   const packageOf = new Map<string, string>();

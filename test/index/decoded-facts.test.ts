@@ -1,0 +1,73 @@
+/**
+ * The facts a parse makes are decoded as the parse goes (the main thread waits on the workers
+ * meanwhile), and the link takes them from there instead of decoding them after: the same index
+ * either way, and two files of one content never share facts objects.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { decodeFacts } from '../../src/index/facts-codec.js';
+import { parseRepository } from '../../src/index/index-repository.js';
+import { linkTree } from '../../src/resolve/link-tree.js';
+import { openIndexStore } from '../../src/store/index-store.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const tmp = useTempDir('k8s-read-decoded-');
+
+/** One module whose packages a and b hold the same file: one blob, two packages. */
+function writeTree(root: string): void {
+  // The type checker keeps an answer per expression object (`v`: T): shared facts would give b's
+  // `v.M()` the T of a.
+  const same =
+    'package x\n\ntype T struct{}\n\nfunc (T) M() {}\n\nfunc Run() {\n\tvar v T\n\tv.M()\n}\n';
+  for (const dir of ['a', 'b']) {
+    mkdirSync(path.join(root, dir), { recursive: true });
+    writeFileSync(path.join(root, dir, 'x.go'), same);
+  }
+  writeFileSync(path.join(root, 'go.mod'), 'module example.com/same\n\ngo 1.21\n');
+  writeFileSync(
+    path.join(root, 'main.go'),
+    'package main\n\nimport (\n\ta "example.com/same/a"\n\tb "example.com/same/b"\n)\n\nfunc main() {\n\ta.Run()\n\tb.Run()\n}\n',
+  );
+}
+
+async function edgesOf(decodedDuringParse: boolean): Promise<string[]> {
+  const root = path.join(tmp, decodedDuringParse ? 'early' : 'late');
+  writeTree(root);
+  const { store } = await openIndexStore(':memory:');
+  try {
+    const parsed = await parseRepository({ root, store, jobs: 1 });
+    // Every blob this run parsed, decoded once: the facts its encoding holds.
+    expect([...parsed.decoded.keys()].sort()).toEqual([...parsed.facts.keys()].sort());
+    expect(parsed.decoded.size).toBe(2);
+    for (const [blob, facts] of parsed.decoded)
+      expect(facts).toEqual(decodeFacts(parsed.facts.get(blob)!));
+    if (!decodedDuringParse) parsed.decoded.clear();
+    const { treeId } = await linkTree({ store, parsed });
+    // Taken by the link, none kept beyond it.
+    expect(parsed.decoded.size).toBe(0);
+    const rows = await store.all<{ caller: string; callee: string }>(
+      `SELECT c.symbol AS caller, d.symbol AS callee FROM edges e
+       JOIN symbols c ON c.tree = e.tree AND c.id = e.caller
+       JOIN symbols d ON d.tree = e.tree AND d.id = e.callee
+       WHERE e.tree = ? ORDER BY caller, callee`,
+      [treeId],
+    );
+    return rows.map((r) => `${r.caller} -> ${r.callee}`);
+  } finally {
+    await store.close();
+  }
+}
+
+describe('facts decoded during the parse', () => {
+  it('link to the same edges as facts decoded after it, each package its own', async () => {
+    const early = await edgesOf(true);
+    expect(early).toEqual(await edgesOf(false));
+    expect(early).toEqual([
+      'example.com/same.main -> example.com/same/a.Run',
+      'example.com/same.main -> example.com/same/b.Run',
+      'example.com/same/a.Run -> (example.com/same/a.T).M',
+      'example.com/same/b.Run -> (example.com/same/b.T).M',
+    ]);
+  });
+});
