@@ -11,6 +11,7 @@ import { K8sReadError } from '../errors.js';
 import type { Store } from '../store/db.js';
 import {
   insertBlobs,
+  loadBlobs,
   loadParsedBlobs,
   loadParsedBlobsOfTree,
   type BlobRow,
@@ -72,7 +73,10 @@ export interface ParsedTree {
   parsed: number;
   reused: number;
   bytesParsed: number;
-  /** Encoded facts of the blobs parsed by this run, so the link phase need not read them back. */
+  /**
+   * Encoded facts of the blobs parsed by this run, and of the tree's other files when this run
+   * parsed any (read back from the store meanwhile), so the link phase need not read them.
+   */
   facts: Map<string, Uint8Array>;
   /**
    * The same facts decoded, each blob's once, as the parse went: the main thread is idle while
@@ -182,13 +186,24 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     if (pending.length >= COMMIT_EVERY) await flush();
     progress({ phase: 'parse', done: results.size, total: tasks.length, bytes });
   };
+  // The facts of the files not parsed again, read and decoded while the workers parse (the link
+  // would read them after, on one core). Not for a run that parses nothing: its link is skipped
+  // when nothing else changed either.
+  const reused =
+    tasks.length === 0
+      ? []
+      : [...new Set(tree.files.flatMap((f) => (f.blob && known.has(f.blob) ? [f.blob] : [])))];
+  const preloading = { stop: false };
+  const preload = preloadFacts(store, reused, facts, decoded, preloading);
   progress({ phase: 'parse', done: 0, total: tasks.length, bytes: 0 });
   try {
     await runParse(tasks, maxBytes, options, accept);
   } finally {
     // Whatever was parsed is kept, even when interrupted: the next run resumes from it.
+    preloading.stop = options.signal?.aborted === true;
     await flush();
   }
+  await preload;
   if (options.signal?.aborted) throw new IndexInterruptedError(results.size);
 
   // Files parsed earlier: their status comes from the stored blob rows.
@@ -225,6 +240,37 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     decoded,
     timings: { discoverMs, parseMs: performance.now() - t1 },
   };
+}
+
+/** Files decoded between two turns of the event loop by preloadFacts. */
+const PRELOAD_TURN = 32;
+
+/**
+ * Reads the stored facts of `blobs` into `facts` and decodes them into `decoded`, a few files a
+ * turn, so the parse's batches are taken as they come. Never fails: what it did not load (a
+ * failed read, a stop) the link reads itself.
+ */
+async function preloadFacts(
+  store: Store,
+  blobs: readonly string[],
+  facts: Map<string, Uint8Array>,
+  decoded: Map<string, FileFacts>,
+  state: { stop: boolean },
+): Promise<void> {
+  if (blobs.length === 0) return;
+  try {
+    const rows = await loadBlobs(store, blobs);
+    let n = 0;
+    for (const [blob, row] of rows) {
+      if (state.stop) return;
+      if (!row.facts) continue;
+      facts.set(blob, row.facts);
+      decoded.set(blob, decodeFacts(row.facts));
+      if (++n % PRELOAD_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+  } catch {
+    // Read again by the link.
+  }
 }
 
 /** Parses in-process for small work (workers cost more to start than they save), else in a pool. */

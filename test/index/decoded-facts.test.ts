@@ -1,7 +1,8 @@
 /**
  * The facts a parse makes are decoded as the parse goes (the main thread waits on the workers
  * meanwhile), and the link takes them from there instead of decoding them after: the same index
- * either way, and two files of one content never share facts objects.
+ * either way, and two files of one content never share facts objects. So are the stored facts of
+ * the files a re-index does not parse again, when it parses any.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { decodeFacts } from '../../src/index/facts-codec.js';
 import { parseRepository } from '../../src/index/index-repository.js';
 import { linkTree } from '../../src/resolve/link-tree.js';
+import type { Store } from '../../src/store/db.js';
 import { openIndexStore } from '../../src/store/index-store.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -31,6 +33,17 @@ function writeTree(root: string): void {
   );
 }
 
+async function edgeRows(store: Store, treeId: number): Promise<string[]> {
+  const rows = await store.all<{ caller: string; callee: string }>(
+    `SELECT c.symbol AS caller, d.symbol AS callee FROM edges e
+     JOIN symbols c ON c.tree = e.tree AND c.id = e.caller
+     JOIN symbols d ON d.tree = e.tree AND d.id = e.callee
+     WHERE e.tree = ? ORDER BY caller, callee`,
+    [treeId],
+  );
+  return rows.map((r) => `${r.caller} -> ${r.callee}`);
+}
+
 async function edgesOf(decodedDuringParse: boolean): Promise<string[]> {
   const root = path.join(tmp, decodedDuringParse ? 'early' : 'late');
   writeTree(root);
@@ -46,14 +59,7 @@ async function edgesOf(decodedDuringParse: boolean): Promise<string[]> {
     const { treeId } = await linkTree({ store, parsed });
     // Taken by the link, none kept beyond it.
     expect(parsed.decoded.size).toBe(0);
-    const rows = await store.all<{ caller: string; callee: string }>(
-      `SELECT c.symbol AS caller, d.symbol AS callee FROM edges e
-       JOIN symbols c ON c.tree = e.tree AND c.id = e.caller
-       JOIN symbols d ON d.tree = e.tree AND d.id = e.callee
-       WHERE e.tree = ? ORDER BY caller, callee`,
-      [treeId],
-    );
-    return rows.map((r) => `${r.caller} -> ${r.callee}`);
+    return edgeRows(store, treeId);
   } finally {
     await store.close();
   }
@@ -69,5 +75,41 @@ describe('facts decoded during the parse', () => {
       'example.com/same/a.Run -> (example.com/same/a.T).M',
       'example.com/same/b.Run -> (example.com/same/b.T).M',
     ]);
+  });
+
+  it('reads the facts of the files not parsed again while the others parse', async () => {
+    const edges = async (readAhead: boolean): Promise<string[]> => {
+      const root = path.join(tmp, readAhead ? 'again-ahead' : 'again-after');
+      writeTree(root);
+      const { store } = await openIndexStore(':memory:');
+      try {
+        await linkTree({ store, parsed: await parseRepository({ root, store, jobs: 1 }) });
+        // Nothing new: nothing read ahead (the link is skipped).
+        const same = await parseRepository({ root, store, jobs: 1 });
+        expect(same.parsed).toBe(0);
+        expect(same.decoded.size).toBe(0);
+        expect((await linkTree({ store, parsed: same })).unchanged).toBe(true);
+
+        writeFileSync(path.join(root, 'a', 'y.go'), 'package x\n\nfunc Other() {\n\tRun()\n}\n');
+        const parsed = await parseRepository({ root, store, jobs: 1 });
+        expect(parsed.parsed).toBe(1);
+        // The new file's facts, and those of the two stored blobs (x.go's, main.go's).
+        expect(parsed.decoded.size).toBe(3);
+        for (const [blob, facts] of parsed.decoded)
+          expect(facts).toEqual(decodeFacts(parsed.facts.get(blob)!));
+        if (!readAhead) {
+          parsed.decoded.clear();
+          parsed.facts.clear();
+        }
+        const { treeId } = await linkTree({ store, parsed });
+        return await edgeRows(store, treeId);
+      } finally {
+        await store.close();
+      }
+    };
+    const ahead = await edges(true);
+    expect(ahead).toContain('example.com/same/a.Other -> example.com/same/a.Run');
+    expect(ahead).toContain('example.com/same/b.Run -> (example.com/same/b.T).M');
+    expect(ahead).toEqual(await edges(false));
   });
 });
