@@ -23,8 +23,10 @@ const cli = path.join(dist, 'cli.js');
 const args = process.argv.slice(2);
 const all = (name) => args.flatMap((a, i) => (a === name && args[i + 1] ? [args[i + 1]] : []));
 const one = (name, fallback) => all(name)[0] ?? fallback;
-const repos = all('--repo');
-if (repos.length === 0 && process.env.KUBERNETES_SRC) repos.push(process.env.KUBERNETES_SRC);
+// Absolute: ctags runs in the tree and reads the list of files from there.
+const repos = all('--repo').map((r) => path.resolve(r));
+if (repos.length === 0 && process.env.KUBERNETES_SRC)
+  repos.push(path.resolve(process.env.KUBERNETES_SRC));
 const runs = Number(one('--runs', '3'));
 const startupRuns = Number(one('--startup-runs', '10'));
 const secondVersion = one('--second-version');
