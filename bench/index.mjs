@@ -3,16 +3,29 @@
 // tree-sitter alone, one thread) and universal-ctags (definitions only; skipped when not
 // installed), in one run, per tree: wall and CPU, the index's phases, ratios, peak RSS, database
 // size and a no-op re-run. Then a second version sharing the database (only changed blobs may be
-// parsed) and the start-up time of commands (`<command> --help`: everything before an action).
+// parsed), a second release given as its own checkout sharing the database of a first (a tree of
+// each Kubernetes release: `--second-tree <first>..<second>`, timed `--runs` times, each into a
+// copy of the first's database), and the start-up time of commands (`<command> --help`:
+// everything before an action).
 //
 //   node bench/index.mjs --repo <kubernetes> [--repo <client-go> ...] [--runs 3]
-//        [--second-version <git repo>@<tag>..<tag>] [--startup-runs 10]
+//        [--second-version <git repo>@<tag>..<tag>] [--second-tree <dir>..<dir>]
+//        [--startup-runs 10]
 //
 // Issue targets (v1.24, 2 cores): full index <= 12 s (about 3.75x the 2-core parse floor), peak
 // RSS <= 1.5 GB, database <= 200 MB, no-op re-index <= 0.5 s, start-up <= 100 ms before a
 // command's own work. Nothing is written into the trees: a second version is a shared clone.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -30,6 +43,7 @@ if (repos.length === 0 && process.env.KUBERNETES_SRC)
 const runs = Number(one('--runs', '3'));
 const startupRuns = Number(one('--startup-runs', '10'));
 const secondVersion = one('--second-version');
+const secondTree = one('--second-tree');
 const jobs = os.availableParallelism();
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'k8s-read-bench-index-'));
 const haveTime = existsSync('/usr/bin/time');
@@ -174,6 +188,60 @@ function benchSecondVersion(spec) {
   return { repo: source, trees, goFilesChangedBetweenTags: changed.length };
 }
 
+/**
+ * A second release sharing the database of a first: the first indexed once, the second `runs`
+ * times into a copy of that database (the database and the files beside it: its trace records).
+ * Beside the second's own fresh index when it was benched with --repo.
+ */
+function benchSecondTree(spec, benched) {
+  const m = /^(.+)\.\.(.+)$/.exec(spec);
+  if (!m) throw new Error(`--second-tree takes <dir>..<dir>, not ${spec}`);
+  const [first, second] = [path.resolve(m[1]), path.resolve(m[2])];
+  const dir = path.join(scratch, 'second-tree');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const base = path.join(dir, 'first.sqlite');
+  const firstRun = index(first, base);
+  const runsOf = [];
+  for (let i = 0; i < runs; i++) {
+    const db = path.join(dir, `second-${i}.sqlite`);
+    for (const f of readdirSync(dir))
+      if (f.startsWith('first.sqlite'))
+        copyFileSync(
+          path.join(dir, f),
+          path.join(dir, f.replace('first.sqlite', `second-${i}.sqlite`)),
+        );
+    const r = index(second, db);
+    runsOf.push({
+      wallMs: r.wallMs,
+      cpuMs: r.cpuMs,
+      parsed: r.json.parsed,
+      reused: r.json.reused,
+      files: r.json.files,
+      phasesMs: r.json.timings,
+    });
+    for (const f of readdirSync(dir))
+      if (f.startsWith(`second-${i}.sqlite`)) rmSync(path.join(dir, f), { force: true });
+  }
+  const mid = runsOf.find((r) => r.wallMs === median(runsOf.map((x) => x.wallMs)));
+  const alone = benched.find((t) => t.repo === second)?.index?.wallMs ?? null;
+  return {
+    first: { tree: first, files: firstRun.json.files, wallMs: firstRun.wallMs },
+    second: {
+      tree: second,
+      files: mid.files,
+      parsed: mid.parsed,
+      reused: mid.reused,
+      wallMs: mid.wallMs,
+      runs: runsOf.map((r) => r.wallMs),
+      cpuMs: mid.cpuMs,
+      phasesMs: mid.phasesMs,
+      freshIndexWallMs: alone,
+      ratioToFresh: alone ? Number((mid.wallMs / alone).toFixed(2)) : null,
+    },
+  };
+}
+
 /** `<command> --help` parses flags and registers every command, then stops before any action. */
 function benchStartup() {
   const commands = [['--help'], ['def', '--help'], ['trace', '--help'], ['blame', '--help']];
@@ -196,6 +264,7 @@ try {
   const results = { trees: [] };
   for (const repo of repos) results.trees.push(await benchTree(repo));
   if (secondVersion) results.secondVersion = benchSecondVersion(secondVersion);
+  if (secondTree) results.secondTree = benchSecondTree(secondTree, results.trees);
   if (startupRuns > 0) results.startup = benchStartup();
   console.log(
     JSON.stringify(
