@@ -196,11 +196,14 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   const preloading = { stop: false };
   const preload = preloadFacts(store, reused, facts, decoded, preloading);
   progress({ phase: 'parse', done: 0, total: tasks.length, bytes: 0 });
+  let finished = false;
   try {
     await runParse(tasks, maxBytes, options, accept);
+    finished = true;
   } finally {
+    // An interrupted or failed parse links nothing: what is read ahead is no longer wanted.
+    preloading.stop = !finished || options.signal?.aborted === true;
     // Whatever was parsed is kept, even when interrupted: the next run resumes from it.
-    preloading.stop = options.signal?.aborted === true;
     await flush();
   }
   await preload;
