@@ -282,10 +282,30 @@ function decodeValue<T>(bytes: Uint8Array): T {
     shapes[i] = keys;
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Short arrays (expressions are tuples: 4.72 of v1.24's 4.75 million arrays have 5 items or
+  // fewer) as literals, whose elements are evaluated left to right. Decoding all of v1.24's facts
+  // and keeping them, the collector's scavenges fell from 67 (~950 ms) to 28-29 (~360-440 ms)
+  // against `new Array(n)` filled in a loop.
   const array = (n: number): unknown[] => {
-    const out = new Array<unknown>(n);
-    for (let i = 0; i < n; i++) out[i] = value();
-    return out;
+    switch (n) {
+      case 0:
+        return [];
+      case 1:
+        return [value()];
+      case 2:
+        return [value(), value()];
+      case 3:
+        return [value(), value(), value()];
+      case 4:
+        return [value(), value(), value(), value()];
+      case 5:
+        return [value(), value(), value(), value(), value()];
+      default: {
+        const out = new Array<unknown>(n);
+        for (let i = 0; i < n; i++) out[i] = value();
+        return out;
+      }
+    }
   };
   const object = (keys: string[]): Record<string, unknown> => {
     const out: Record<string, unknown> = {};

@@ -29,6 +29,15 @@ describe('encodeFacts / decodeFacts', () => {
     expect(JSON.stringify(back)).toBe(JSON.stringify(value));
   });
 
+  it('gives back arrays of every length with their items in order', () => {
+    // Short ones are decoded as literals, longer ones in a loop: both, nested in each other.
+    const arrays = Array.from({ length: 9 }, (_, n) =>
+      Array.from({ length: n }, (_, i) => (i % 2 ? [`${n}.${i}`, i] : { at: i, of: [n, i] })),
+    );
+    expect(roundTrip(arrays)).toEqual(arrays);
+    expect(roundTrip([arrays, [arrays[5], []], 'end'])).toEqual([arrays, [arrays[5], []], 'end']);
+  });
+
   it('keeps a lone surrogate that a cut string can end with', () => {
     const cut = 'x🙂'.slice(0, 2);
     expect(roundTrip([cut, 'ok'])).toEqual([cut, 'ok']);
