@@ -186,11 +186,14 @@ async function loadModel(
     const f = parsed.files[i]!;
     // Decoded during the parse, for one file of each blob: two files never share facts objects
     // (the type checker keeps answers per expression object).
-    const decoded = parsed.decoded.get(f.blob);
-    parsed.decoded.delete(f.blob);
-    const encoded = decoded ? undefined : (parsed.facts.get(f.blob) ?? blobs.get(f.blob)?.facts);
-    if (decoded) inputs.push({ path: f.path, facts: decoded });
-    else if (encoded) inputs.push({ path: f.path, facts: decodeFacts(encoded) });
+    const early = parsed.decoded.get(f.blob);
+    if (early) {
+      parsed.decoded.delete(f.blob);
+      inputs.push({ path: f.path, facts: early });
+    } else {
+      const encoded = parsed.facts.get(f.blob) ?? blobs.get(f.blob)?.facts;
+      if (encoded) inputs.push({ path: f.path, facts: decodeFacts(encoded) });
+    }
     if (i % 256 === 255) loading(i + 1);
   }
   loading(total);

@@ -4,6 +4,7 @@
  * channel hand-offs (src/resolve/channels.ts) and the edges the framework rules add (one handler
  * per rule kind, src/resolve/frameworks/). The result is plain rows for the store.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CallFact, Expr } from '../index/facts.js';
 import { ALWAYS } from './needs.js';
 import type { EdgeInsert, EdgeSink, SymbolInsert } from '../store/index-store.js';
@@ -47,8 +48,6 @@ export { LINK_VERSION } from './link-version.js';
  * after the link; at 2 they end within it, and the edges ~0.1 s after it.
  */
 const FILES_PER_TURN = 2;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** finishLink's passes over every file's calls, as its progress names them. */
 export type LinkPass = 'arguments' | 'calls';
