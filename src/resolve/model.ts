@@ -195,20 +195,21 @@ function numberInitLiterals(model: ProgramModel, pkg: PackageModel): void {
   const vars: VarInit[] = [];
   for (const file of pkg.files) {
     const facts = file.facts;
+    // The expressions of each function's body, gathered once a file: a scan of the whole file per
+    // literal was quadratic in files of many initialized variables (generated tables).
+    let bodies: Map<number, Expr[]> | undefined;
+    const bodyOf = (fn: number): readonly Expr[] => {
+      if (!bodies) bodies = bodyExprs(facts);
+      return bodies.get(fn) ?? [];
+    };
     for (const v of facts.values) {
       if (!v.value || v.const) continue;
       const literals: number[] = [];
       const idents = new Set<string>();
       collectRefs(v.value, literals, idents);
       // References inside the literals' bodies count too (and so do their nested literals).
-      for (let i = 0; i < literals.length; i++) {
-        const fn = literals[i]!;
-        const inBody = (e: Expr) => collectRefs(e, literals, idents);
-        for (const c of facts.calls) if (c.fn === fn) [c.callee, ...c.args].forEach(inBody);
-        for (const r of facts.returns) if (r.fn === fn) r.values.forEach(inBody);
-        for (const a of facts.assigns) if (a.fn === fn) [a.lhs, a.rhs].forEach(inBody);
-        for (const l of facts.locals) if (l.fn === fn && l.value) inBody(l.value);
-      }
+      for (let i = 0; i < literals.length; i++)
+        for (const e of bodyOf(literals[i]!)) collectRefs(e, literals, idents);
       const topLevel = literals.filter((i) => facts.funcs[i]?.parent === -1);
       if (topLevel.length === 0 && idents.size === 0) continue;
       vars.push({
@@ -224,7 +225,7 @@ function numberInitLiterals(model: ProgramModel, pkg: PackageModel): void {
   const order: VarInit[] = [];
   const remaining = [...vars];
   while (remaining.length > 0) {
-    let i = remaining.findIndex((v) => ![...v.deps].some((d) => d !== v.name && pending.has(d)));
+    let i = remaining.findIndex((v) => !waitsFor(v, pending));
     if (i < 0) i = 0; // a cycle: the spec rejects it; keep declaration order
     const [next] = remaining.splice(i, 1);
     pending.delete(next!.name);
@@ -239,9 +240,12 @@ function numberInitLiterals(model: ProgramModel, pkg: PackageModel): void {
       renamed.set(id, `${pkg.path}.init$${++counter}`);
     }
   }
-  // Apply, then rename nested literals from their (new) parents, in declaration order.
-  for (const f of model.funcs) {
-    if (f.pkg !== pkg || f.fact.kind !== 'lit') continue;
+  // Apply, then rename nested literals from their (new) parents, in declaration order (global
+  // ids: the package's files were declared in turn, each function after the one enclosing it).
+  const ids = pkg.files.flatMap((file) => file.funcIds).sort((a, b) => a - b);
+  for (const id of ids) {
+    const f = model.funcs[id]!;
+    if (f.fact.kind !== 'lit') continue;
     const fresh = renamed.get(f.id);
     if (fresh) f.symbol = fresh;
     else if (f.parentId !== undefined) {
@@ -251,6 +255,33 @@ function numberInitLiterals(model: ProgramModel, pkg: PackageModel): void {
         f.symbol = `${parent.symbol}$${f.fact.name}`;
     }
   }
+}
+
+/** Whether a variable's initializer refers to another variable not yet initialized. */
+function waitsFor(v: { name: string; deps: Set<string> }, pending: Set<string>): boolean {
+  for (const d of v.deps) if (d !== v.name && pending.has(d)) return true;
+  return false;
+}
+
+/** Each function's body expressions: its calls' callees and arguments, returns, assignments, locals. */
+function bodyExprs(facts: FileFacts): Map<number, Expr[]> {
+  const bodies = new Map<number, Expr[]>();
+  const add = (fn: number, e: Expr) => {
+    const list = bodies.get(fn);
+    if (list) list.push(e);
+    else bodies.set(fn, [e]);
+  };
+  for (const c of facts.calls) {
+    add(c.fn, c.callee);
+    for (const a of c.args) add(c.fn, a);
+  }
+  for (const r of facts.returns) for (const v of r.values) add(r.fn, v);
+  for (const a of facts.assigns) {
+    add(a.fn, a.lhs);
+    add(a.fn, a.rhs);
+  }
+  for (const l of facts.locals) if (l.value) add(l.fn, l.value);
+  return bodies;
 }
 
 function collectRefs(e: Expr, literals: number[], idents: Set<string>, depth = 0): void {
