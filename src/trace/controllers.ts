@@ -34,6 +34,7 @@ import { programScope, type PackageInfo } from './program-scope.js';
 import type { StructView } from './queries.js';
 import {
   globs,
+  noisePackage,
   isStd,
   type CallGraph,
   type ComponentEntry,
@@ -188,12 +189,10 @@ export async function listControllers(
   const scope = programScope(packages, [pick.entry.main.package]);
   const source = cachedSource(graph);
   const frameworks = frameworkPackages(options.frameworks);
-  const noisePackages = options.noise?.packages ?? [];
+  const noisePackages = noisePackage(options.noise?.packages ?? [], graph.module);
   const noiseFunction = globs(options.noise?.functions ?? []);
   const hidden = (s: DefinitionRow) =>
-    isStd(s.package) ||
-    noisePackages.some((p) => s.package === p || s.package.startsWith(`${p}/`)) ||
-    noiseFunction(s.symbol);
+    isStd(s.package) || noisePackages(s.package) || noiseFunction(s.symbol);
   const framework = (pkg: string) => frameworks.some((p) => pkg === p || pkg.startsWith(`${p}/`));
   const rulesOf = options.components?.[pick.entry.name] ?? {};
   const baseScope = unique([dirOf(pick.entry.main.file), ...(rulesOf.scope ?? [])]);

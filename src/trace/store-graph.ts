@@ -46,6 +46,7 @@ export function createStoreGraph(
   }
   return {
     repo: { path: tree.root, commit: tree.commit_sha, version: tree.version },
+    module: tree.module,
     urlBase: permalinkBase(tree, options.github),
     urlOf: sourceLocator(tree, options.github).url,
     async components() {
@@ -59,7 +60,7 @@ export function createStoreGraph(
       for (const main of mains.sort(
         (a, b) => a.file.length - b.file.length || (a.file < b.file ? -1 : 1),
       )) {
-        const name = componentName(main.package, tree.module);
+        const name = componentName(main.package);
         if (!byName.has(name)) byName.set(name, { name, main });
       }
       components = [...byName.values()];
@@ -104,12 +105,17 @@ export function createStoreGraph(
   };
 }
 
-/** `cmd/kube-scheduler` -> kube-scheduler; a module's root main package -> the module's last element. */
-export function componentName(pkg: string, module: string | null): string {
+/**
+ * `cmd/kube-scheduler` -> kube-scheduler; any other main package (a module's root one too) -> its
+ * last path element, a major-version suffix skipped: etcd's `go.etcd.io/etcd/server/v3` ->
+ * server, where etcdctl, etcdutl and the server were all `v3` and two of them could not be named.
+ */
+export function componentName(pkg: string): string {
   const cmd = pkg.lastIndexOf('/cmd/');
   if (cmd >= 0) return pkg.slice(cmd + 5);
-  if (module && pkg === module) return module.slice(module.lastIndexOf('/') + 1);
-  return pkg.slice(pkg.lastIndexOf('/') + 1);
+  const parts = pkg.split('/');
+  const last = parts.pop() ?? pkg;
+  return /^v\d+$/.test(last) && parts.length > 0 ? parts.pop()! : last;
 }
 
 /**

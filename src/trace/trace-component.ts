@@ -27,6 +27,8 @@ import type { NodeKind, Trace, TraceEdge, TraceNode, TraceUnresolved } from './t
 /** What the tracer needs from an index (src/trace/store-graph.ts implements it over SQLite). */
 export interface CallGraph {
   repo: { path: string; commit: string | null; version: string | null };
+  /** The tree's own module (its root go.mod), when known: see noisePackage. */
+  module?: string | null;
   /** Permalink base, e.g. `https://github.com/kubernetes/kubernetes/blob/<sha>`, or null. */
   urlBase: string | null;
   /** The permalink of a file's line (dependencies link to their own repository); defaults to urlBase. */
@@ -94,7 +96,7 @@ export async function traceComponent(
   const depthLimit = options.depth ?? (all || options.focus ? 12 : 40);
   const maxChildren = options.maxChildren ?? 5;
   const budget = options.budget ?? 140;
-  const noisePackages = options.noise?.packages ?? [];
+  const noisePackages = noisePackage(options.noise?.packages ?? [], graph.module);
   const noiseFunctions = globs(options.noise?.functions ?? []);
   const packages = await graph.packages();
   const scope = await programOf(graph, root, packages, options);
@@ -104,9 +106,7 @@ export async function traceComponent(
   const hiddenPackage = (pkg: string) => {
     let hidden = packageMemo.get(pkg);
     if (hidden === undefined) {
-      hidden =
-        (!options.includeStd && isStd(pkg)) ||
-        (!options.includeNoise && noisePackages.some((p) => pkg === p || pkg.startsWith(`${p}/`)));
+      hidden = (!options.includeStd && isStd(pkg)) || (!options.includeNoise && noisePackages(pkg));
       packageMemo.set(pkg, hidden);
     }
     return hidden;
@@ -483,6 +483,24 @@ export function globs(patterns: readonly string[]): (symbol: string) => boolean 
   const escape = (p: string) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
   const re = new RegExp(`^(?:${patterns.map(escape).join('|')})$`);
   return (symbol) => re.test(symbol);
+}
+
+/**
+ * Which packages fold as noise, by rules/noise.yaml's import-path prefixes. A prefix that covers
+ * the tree's own module folds only the other modules under it: read in Prometheus itself,
+ * `github.com/prometheus` (client_golang's metrics, for Kubernetes) still folds
+ * github.com/prometheus/common but not github.com/prometheus/prometheus/scrape, or a trace of
+ * Prometheus would show its main alone. A prefix inside the module (`k8s.io/kubernetes/pkg/
+ * scheduler/metrics`) folds as before.
+ */
+export function noisePackage(
+  prefixes: readonly string[],
+  module: string | null | undefined,
+): (pkg: string) => boolean {
+  const under = (pkg: string, prefix: string) => pkg === prefix || pkg.startsWith(`${prefix}/`);
+  const own = module ? new Set(prefixes.filter((p) => under(module, p))) : new Set<string>();
+  return (pkg) =>
+    prefixes.some((p) => under(pkg, p) && !(own.has(p) && module && under(pkg, module)));
 }
 
 /** Standard-library packages have no dot in their first path element. */
