@@ -162,15 +162,22 @@ export async function traceComponent(
     return known === 2;
   };
 
-  // Unresolved calls on values from an unindexed, hidden package fold like that package's calls.
+  // Unresolved calls on values from an unindexed package fold like that package's calls: never
+  // shown when the package is hidden; otherwise listed by --all and --focus, and counted in the
+  // fold of the default view, as the calls into that package are (kubectl's `cmd.Flags().BoolVar`
+  // on cobra's values took 77 of its 144 rows).
+  const listAll = all || Boolean(options.focus);
   const shownUnresolved = (u: EdgeRow) => {
-    const pkg = u.via?.startsWith('external:') ? u.via.slice('external:'.length) : undefined;
+    const pkg = externalPackageOf(u);
     return !(pkg && hiddenPackage(pkg));
   };
+  const listedUnresolved = (u: EdgeRow) => listAll || externalPackageOf(u) === undefined;
   const unresolvedRows = (id: number) => {
     const n = program.nodes[id]!;
     if (n.dispatch || n.sym.kind === 'param' || n.sym.kind === 'external') return 0;
-    return (program.unresolved.get(id) ?? []).filter(shownUnresolved).length;
+    return (program.unresolved.get(id) ?? []).filter(
+      (u) => shownUnresolved(u) && listedUnresolved(u),
+    ).length;
   };
 
   // A component made of registered parts: each part's story ends there, not the component's.
@@ -238,8 +245,14 @@ export async function traceComponent(
     scope,
     (id) => expandableNode(id) || Boolean(options.focus),
     shownUnresolved,
-    all || Boolean(options.focus),
+    listedUnresolved,
+    listAll,
   );
+}
+
+/** The unindexed package an unresolved call's value comes from (`via: external:<path>`). */
+function externalPackageOf(u: EdgeRow): string | undefined {
+  return u.via?.startsWith('external:') ? u.via.slice('external:'.length) : undefined;
 }
 
 /** Builds the trace contract from the chosen nodes: one node per symbol, one edge per call. */
@@ -251,6 +264,8 @@ function assemble(
   scope: ProgramScope,
   follow: (id: number) => boolean,
   shownUnresolved: (u: EdgeRow) => boolean,
+  /** Whether a shown unresolved call gets a row of its own; if not, it is counted in the fold. */
+  listedUnresolved: (u: EdgeRow) => boolean,
   listAllUnresolved: boolean,
 ): Trace {
   const nodes: TraceNode[] = [];
@@ -271,6 +286,8 @@ function assemble(
   // What each function calls, over every path the view went through it: a call is its callee
   // and site, shown when one path shows it, folded when none does.
   const calls = new Map<string, { all: Set<string>; shown: Set<string>; helpers: number }>();
+  /** Per function: its unresolved calls counted in its fold, not listed (listedUnresolved). */
+  const unlisted = new Map<string, Set<string>>();
   const unresolvedOf = new Map<string, TraceUnresolved[]>();
   // Depth-first from the root in call order, so nodes and edges read top to bottom.
   const visited = new Set<number>();
@@ -299,6 +316,12 @@ function assemble(
     if (n.dispatch || n.sym.kind === 'param' || n.sym.kind === 'external') return;
     for (const u of program.unresolved.get(id) ?? []) {
       if (!shownUnresolved(u)) continue;
+      if (!listedUnresolved(u)) {
+        const set = unlisted.get(n.sym.symbol) ?? new Set<string>();
+        set.add(`${u.expr ?? '?'}\n${u.file}:${u.line}`);
+        unlisted.set(n.sym.symbol, set);
+        continue;
+      }
       const list = unresolvedOf.get(n.sym.symbol) ?? [];
       list.push({ caller: n.sym.symbol, expr: u.expr ?? '?', site: `${u.file}:${u.line}` });
       unresolvedOf.set(n.sym.symbol, list);
@@ -311,7 +334,11 @@ function assemble(
     const mine = dedupeUnresolved(unresolvedOf.get(symbol) ?? []);
     const listed = own.shown.size > 0 || listAllUnresolved;
     if (listed) unresolved.push(...mine);
-    const folded = own.all.size - own.shown.size + (listed ? 0 : mine.length);
+    const folded =
+      own.all.size -
+      own.shown.size +
+      (listed ? 0 : mine.length) +
+      (unlisted.get(symbol)?.size ?? 0);
     if (folded > 0 || own.helpers > 0)
       node.folded = {
         calls: folded,

@@ -38,11 +38,14 @@ describe('a trace of a repository under a noise prefix', () => {
         'package main',
         '',
         'import (',
+        '\t"github.com/alecthomas/kingpin/v2"',
         '\t"github.com/prometheus/common/version"',
         '\t"github.com/prometheus/prometheus/scrape"',
         ')',
         '',
         'func main() {',
+        '\ta := kingpin.New("prometheus", "")',
+        '\ta.Flag("config.file", "").String()',
         '\tversion.Print("prometheus")',
         '\tm := scrape.NewManager()',
         '\tm.Run()',
@@ -68,14 +71,19 @@ describe('a trace of a repository under a noise prefix', () => {
     repo.commit('a daemon in a module named like a noise prefix');
   });
 
-  const trace = async (...extra: string[]) => {
-    const r = await runCli(
-      ['trace', 'prometheus', '--repo', repo.root, '--db', db, '--all', '-o', 'json', ...extra],
-      { env },
-    );
+  const run = async (...args: string[]) => {
+    const r = await runCli(['trace', 'prometheus', '--repo', repo.root, '--db', db, ...args], {
+      env,
+    });
     expect(r.code, r.stderr).toBe(0);
-    return JSON.parse(r.stdout) as { root: string; edges: Edge[] };
+    return JSON.parse(r.stdout) as {
+      root: string;
+      edges: Edge[];
+      nodes: { symbol: string; folded?: { calls: number } }[];
+      unresolved: { caller: string; expr: string }[];
+    };
   };
+  const trace = (...extra: string[]) => run('--all', '-o', 'json', ...extra);
 
   it("follows the repository's own calls", async () => {
     const t = await trace();
@@ -100,5 +108,18 @@ describe('a trace of a repository under a noise prefix', () => {
     expect((await trace('--include-noise')).edges).toContainEqual(
       expect.objectContaining({ caller: main, callee: version }),
     );
+  });
+
+  it("folds calls on values of an unindexed package in the default view, as that package's calls", async () => {
+    // kingpin is not in the tree: `a.Flag(...)` and `.String()` on its values stay unresolved.
+    const chained = (t: { unresolved: { caller: string; expr: string }[] }) =>
+      t.unresolved.filter((u) => u.caller === main && u.expr.startsWith('a.Flag'));
+    const all = await trace();
+    expect(chained(all).length).toBe(2);
+    const view = await run('-o', 'json');
+    expect(chained(view)).toEqual([]);
+    const root = view.nodes.find((n) => n.symbol === main)!;
+    // Folded with kingpin.New, which the default view does not expand either.
+    expect(root.folded?.calls).toBeGreaterThanOrEqual(3);
   });
 });
