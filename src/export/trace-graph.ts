@@ -3,6 +3,7 @@
  * folded view that keeps diagrams readable. Shared so that the tree, the Mermaid and the DOT of
  * one trace never disagree on which calls exist or which nodes were folded.
  */
+import { push } from '../shared/multimap.js';
 import type { Trace, TraceEdge, TraceNode, TraceUnresolved } from '../trace/types.js';
 import { splitSymbol } from './symbols.js';
 
@@ -22,10 +23,10 @@ export function indexTrace(trace: Trace): TraceIndex {
     const key = `${edge.caller}\n${edge.callee}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    pushTo(calls, edge.caller, edge);
+    push(calls, edge.caller, edge);
   }
   const unresolved = new Map<string, TraceUnresolved[]>();
-  for (const call of trace.unresolved) pushTo(unresolved, call.caller, call);
+  for (const call of trace.unresolved) push(unresolved, call.caller, call);
   return { nodes, calls, unresolved };
 }
 
@@ -176,7 +177,7 @@ export function clusterVertices(
   const groups = new Map<string, Vertex[]>();
   for (const vertex of vertices) {
     const key = mode === 'none' || vertex.type !== 'symbol' ? '' : clusterKey(vertex, mode);
-    pushTo(groups, key, vertex);
+    push(groups, key, vertex);
   }
   return groups;
 }
@@ -184,10 +185,4 @@ export function clusterVertices(
 function clusterKey(vertex: SymbolVertex, mode: 'package' | 'file'): string {
   if (mode === 'file') return vertex.node?.file ?? '';
   return vertex.node?.package ?? splitSymbol(vertex.symbol).package;
-}
-
-function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }

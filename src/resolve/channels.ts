@@ -6,11 +6,12 @@
  * run`), the kubelet's pod-config and PLEG channels and kube-proxy's runner come out of this one
  * mechanism.
  */
+import { push } from '../shared/multimap.js';
 import type { FuncRef } from './model.js';
 import { both, through, type Needs } from './needs.js';
 import type { LinkContext } from './frameworks/handler.js';
 import type { Expr } from '../index/facts.js';
-import { push, type Ctx } from './type-checker.js';
+import type { Ctx } from './type-checker.js';
 
 /** Receivers kept per channel: past this, a channel is a broadcast no reader follows edge by edge. */
 const MAX_RECEIVERS = 16;

@@ -5,6 +5,7 @@
  */
 import type { Expr, FileFacts, FuncFact, LocalFact, TypeFact, ValueFact } from '../index/facts.js';
 import type { ModuleLayout } from '../index/modules.js';
+import { push } from '../shared/multimap.js';
 import type { TypeScope } from './types.js';
 
 export interface FileModel {
@@ -266,21 +267,16 @@ function waitsFor(v: { name: string; deps: Set<string> }, pending: Set<string>):
 /** Each function's body expressions: its calls' callees and arguments, returns, assignments, locals. */
 function bodyExprs(facts: FileFacts): Map<number, Expr[]> {
   const bodies = new Map<number, Expr[]>();
-  const add = (fn: number, e: Expr) => {
-    const list = bodies.get(fn);
-    if (list) list.push(e);
-    else bodies.set(fn, [e]);
-  };
   for (const c of facts.calls) {
-    add(c.fn, c.callee);
-    for (const a of c.args) add(c.fn, a);
+    push(bodies, c.fn, c.callee);
+    for (const a of c.args) push(bodies, c.fn, a);
   }
-  for (const r of facts.returns) for (const v of r.values) add(r.fn, v);
+  for (const r of facts.returns) for (const v of r.values) push(bodies, r.fn, v);
   for (const a of facts.assigns) {
-    add(a.fn, a.lhs);
-    add(a.fn, a.rhs);
+    push(bodies, a.fn, a.lhs);
+    push(bodies, a.fn, a.rhs);
   }
-  for (const l of facts.locals) if (l.value) add(l.fn, l.value);
+  for (const l of facts.locals) if (l.value) push(bodies, l.fn, l.value);
   return bodies;
 }
 

@@ -7,6 +7,7 @@
  */
 import type { CallFact, Expr, LocalFact, TypeFact } from '../index/facts.js';
 import type { FileModel, FuncRef, ProgramModel, TypeDecl, ValueDecl } from './model.js';
+import { push } from '../shared/multimap.js';
 import { localsOf } from './model.js';
 import type { ExternalTypes } from './rules.js';
 import {
@@ -1186,11 +1187,4 @@ function typeParamNames(
 function pick(t: GoType, index: number | undefined): GoType {
   if (index === undefined) return t.k === 'tuple' ? (t.items[0] ?? UNKNOWN) : t;
   return t.k === 'tuple' ? (t.items[index] ?? UNKNOWN) : index === 0 ? t : UNKNOWN;
-}
-
-/** Appends to the list under `key`, creating it. */
-export function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
 }

@@ -13,10 +13,11 @@
  *   (src/resolve/needs.ts), so a trace keeps it only when those packages are in its program.
  */
 import type { Expr } from '../index/facts.js';
+import { push } from '../shared/multimap.js';
 import type { FileModel, FuncRef, ProgramModel, TypeDecl } from './model.js';
 import { ALWAYS, both, either, through, type Needs } from './needs.js';
 import { isTestDouble } from '../shared/go-symbol.js';
-import { push, type Binding, type Ctx, type Selection, type TypeChecker } from './type-checker.js';
+import type { Binding, Ctx, Selection, TypeChecker } from './type-checker.js';
 import { deref, instanceKey, typeKey, type GoType } from './types.js';
 
 export interface SourceRef {

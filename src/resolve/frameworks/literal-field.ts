@@ -9,8 +9,9 @@
  */
 import type { CompositeFact, Expr } from '../../index/facts.js';
 import { exprText } from '../calls.js';
+import { push } from '../../shared/multimap.js';
 import type { FuncRef } from '../model.js';
-import { push, type Ctx } from '../type-checker.js';
+import type { Ctx } from '../type-checker.js';
 import { typeKey, type GoType } from '../types.js';
 import {
   frameworkEdges,

@@ -5,8 +5,8 @@
  * controller's workers.
  */
 import { exprText } from '../calls.js';
+import { push } from '../../shared/multimap.js';
 import type { FuncRef } from '../model.js';
-import { push } from '../type-checker.js';
 import { deref } from '../types.js';
 import type { CallSite, LinkContext, RuleHandler, RulesOf } from './handler.js';
 
