@@ -20,6 +20,7 @@ import {
   type PNode,
   type ProgramGraph,
 } from './program-graph.js';
+import { push } from '../shared/multimap.js';
 import { programScope, type PackageInfo, type ProgramScope } from './program-scope.js';
 import { chooseSpine, hopKey } from './spine.js';
 import type { NodeKind, Trace, TraceEdge, TraceNode, TraceUnresolved } from './types.js';
@@ -164,8 +165,8 @@ export async function traceComponent(
 
   // Unresolved calls on values from an unindexed package fold like that package's calls: never
   // shown when the package is hidden; otherwise listed by --all and --focus, and counted in the
-  // fold of the default view, as the calls into that package are (kubectl's `cmd.Flags().BoolVar`
-  // on cobra's values took 77 of its 144 rows).
+  // fold of the default view, as the calls into that package are (v1.24 kubectl's
+  // `cmd.Flags().BoolVar` on cobra's values took 77 of its 144 rows).
   const listAll = all || Boolean(options.focus);
   const shownUnresolved = (u: EdgeRow) => {
     const pkg = externalPackageOf(u);
@@ -286,9 +287,9 @@ function assemble(
   // What each function calls, over every path the view went through it: a call is its callee
   // and site, shown when one path shows it, folded when none does.
   const calls = new Map<string, { all: Set<string>; shown: Set<string>; helpers: number }>();
-  /** Per function: its unresolved calls counted in its fold, not listed (listedUnresolved). */
-  const unlisted = new Map<string, Set<string>>();
   const unresolvedOf = new Map<string, TraceUnresolved[]>();
+  /** Per function: its unresolved calls counted in its fold, not listed (listedUnresolved). */
+  const unlistedOf = new Map<string, TraceUnresolved[]>();
   // Depth-first from the root in call order, so nodes and edges read top to bottom.
   const visited = new Set<number>();
   const visit = (id: number) => {
@@ -316,15 +317,11 @@ function assemble(
     if (n.dispatch || n.sym.kind === 'param' || n.sym.kind === 'external') return;
     for (const u of program.unresolved.get(id) ?? []) {
       if (!shownUnresolved(u)) continue;
-      if (!listedUnresolved(u)) {
-        const set = unlisted.get(n.sym.symbol) ?? new Set<string>();
-        set.add(`${u.expr ?? '?'}\n${u.file}:${u.line}`);
-        unlisted.set(n.sym.symbol, set);
-        continue;
-      }
-      const list = unresolvedOf.get(n.sym.symbol) ?? [];
-      list.push({ caller: n.sym.symbol, expr: u.expr ?? '?', site: `${u.file}:${u.line}` });
-      unresolvedOf.set(n.sym.symbol, list);
+      push(listedUnresolved(u) ? unresolvedOf : unlistedOf, n.sym.symbol, {
+        caller: n.sym.symbol,
+        expr: u.expr ?? '?',
+        site: `${u.file}:${u.line}`,
+      });
     }
   };
   visit(0);
@@ -338,7 +335,7 @@ function assemble(
       own.all.size -
       own.shown.size +
       (listed ? 0 : mine.length) +
-      (unlisted.get(symbol)?.size ?? 0);
+      dedupeUnresolved(unlistedOf.get(symbol) ?? []).length;
     if (folded > 0 || own.helpers > 0)
       node.folded = {
         calls: folded,
