@@ -108,8 +108,8 @@ export class ValueFlow {
   private elementMemo = new WeakMap<object, SourceRef[]>();
   /** `struct symbol.field` -> what is stored into it (assignments and keyed literals). */
   readonly fieldSources = new Map<string, SourceRef[]>();
-  /** Fields (`owner.name`) assigned outside keyed literals (`x.f = v`): set after construction. */
-  private readonly fieldAssigned = new Set<string>();
+  /** Fields (`owner.name`) assigned outside keyed literals (`x.f = v`), set after construction: those stores. */
+  private readonly fieldAssigns = new Map<string, SourceRef[]>();
   /** Package-level variable symbol -> assignments to it. */
   readonly valueSources = new Map<string, SourceRef[]>();
   /** function id -> parameter index -> arguments passed at resolved call sites. */
@@ -180,7 +180,7 @@ export class ValueFlow {
           const sel = t.select(t.typeOf(x, ctx), name);
           if (sel?.k === 'field') {
             push(this.fieldSources, `${sel.owner}.${name}`, source);
-            this.fieldAssigned.add(`${sel.owner}.${name}`);
+            push(this.fieldAssigns, `${sel.owner}.${name}`, source);
           }
         } else if (a.lhs[0] === 'x' && a.lhs[1][0] === 'i') {
           const b = t.resolveIdent(a.lhs[1][1], ctx);
@@ -494,6 +494,12 @@ export class ValueFlow {
             .filter((it) => it.rank === 0)
             .map((it) => ({ k: 'fn', fn: it.fn, literal: false, needs: it.needs }));
         }
+        if (sel?.k === 'field') {
+          // What this value was built with (`helpCommand.Action`, a package variable's literal),
+          // not what every value of the struct holds; a parameter's slot only when asked locally.
+          const built = this.fieldValues(x, ctx, sel.owner, name, depth + 1, seen);
+          if (built && (local || built.every((v) => v.k === 'fn'))) return built;
+        }
         break;
       }
       case 'c': {
@@ -540,30 +546,65 @@ export class ValueFlow {
    * The functions the function-typed field `name` of struct `owner` holds in the value `expr`
    * evaluates to, read from where that value was built: the keyed literal that made it (`&T{fn:
    * fn}`), through constructors (`return construct(name, fn)`, a parameter of the constructor
-   * being the argument of that call), locals and fields that hold it. A function-typed parameter
-   * of the function at ctx comes back as its slot. Undefined when one of the ways the value is made
-   * is not known, or when the field is also assigned after construction (`x.fn = f`).
+   * being the argument of that call), locals, package variables and fields that hold it. A
+   * function-typed parameter of the function at ctx comes back as its slot. A field also assigned
+   * after construction (`x.fn = f`, `if c.Action == nil { c.Action = help }`) holds what it was
+   * built with and what any such assignment stores: any value of the struct may be the one
+   * assigned. Undefined when one of the ways the value is made is not known.
    */
   fieldValues(
     expr: Expr,
     ctx: Ctx,
     owner: string,
     name: string,
-    depth = 0,
+    flowDepth = 0,
+    seen = new Set<object>(),
   ): FuncTarget[] | undefined {
-    if (depth > 8 || this.fieldAssigned.has(`${owner}.${name}`)) return undefined;
+    const built = this.builtFieldValues(expr, ctx, owner, name, 0, flowDepth, seen);
+    const assigned = this.fieldAssigns.get(`${owner}.${name}`);
+    if (!built || !assigned) return built;
+    if (assigned.length > MAX_SOURCES) return undefined;
+    const out = [...built];
+    for (const s of assigned) {
+      for (const r of this.funcTargets(s.expr, s.ctx, false, flowDepth + 1, seen))
+        out.push({ ...r, needs: step(r.needs, s.ctx, ctx) });
+    }
+    return merge(out);
+  }
+
+  /**
+   * What the field holds in `expr` from how that value was built (see `fieldValues`): `depth`
+   * counts the steps back through values, `flowDepth` is the function-value question's own.
+   */
+  private builtFieldValues(
+    expr: Expr,
+    ctx: Ctx,
+    owner: string,
+    name: string,
+    depth: number,
+    flowDepth: number,
+    seen: Set<object>,
+    stored?: GoType,
+  ): FuncTarget[] | undefined {
+    if (depth > 8) return undefined;
     const t = this.types;
+    const inner = (e: Expr, at: Ctx, type?: GoType) =>
+      this.builtFieldValues(e, at, owner, name, depth + 1, flowDepth, seen, type);
     switch (expr[0]) {
       case 'u':
-        return expr[1] === '&' ? this.fieldValues(expr[2], ctx, owner, name, depth + 1) : undefined;
+        return expr[1] === '&' ? inner(expr[2], ctx, stored) : undefined;
       case 'g':
-        return this.fieldValues(expr[1], ctx, owner, name, depth + 1);
+        return inner(expr[1], ctx, stored);
       case 'l': {
-        if (!expr[1]) return undefined;
-        const lt = deref(t.parse(expr[1], t.scopeFor(ctx)));
+        // A literal with its type elided (`[]*Command{{Name: "x"}}`) is of the type of what it
+        // was stored into.
+        const lt = expr[1] ? deref(t.parse(expr[1], t.scopeFor(ctx))) : stored;
+        // A literal nested deeper in an expression keeps only its type (src/index/extract.ts):
+        // with no entries at all, what it sets is not known here.
+        if (!lt || (expr[2].length === 0 && !expr[3])) return undefined;
         if (lt.k !== 'named' || typeKey(lt) !== owner) return undefined;
         const entry = expr[2].find(([key]) => key === name)?.[1] ?? positional(t, lt, expr, name);
-        return entry ? this.funcTargets(entry, ctx, true) : [];
+        return entry ? this.funcTargets(entry, ctx, true, flowDepth, seen) : [];
       }
       case 'c': {
         const callees = t.directCallees(expr[1], ctx);
@@ -576,9 +617,9 @@ export class ValueFlow {
             if (ret.fn !== callee.index || !ret.values[0]) continue;
             made = true;
             const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
-            const inner = this.fieldValues(ret.values[0], at, owner, name, depth + 1);
-            if (!inner) return undefined;
-            for (const v of inner) {
+            const values = inner(ret.values[0], at);
+            if (!values) return undefined;
+            for (const v of values) {
               if (v.k === 'fn') {
                 out.push({ ...v, needs: step(v.needs, at, ctx) });
                 continue;
@@ -586,7 +627,7 @@ export class ValueFlow {
               // The constructor's own parameter: what this call passes.
               const arg = v.slot.fn === callee && !v.slot.elem ? args[v.slot.index] : undefined;
               if (!arg) return undefined;
-              out.push(...this.funcTargets(arg, ctx, true));
+              out.push(...this.funcTargets(arg, ctx, true, flowDepth, seen));
             }
           }
           if (!made) return undefined;
@@ -595,7 +636,8 @@ export class ValueFlow {
       }
       case 'i': {
         if (expr[1] === 'nil') return [];
-        if (t.resolveIdent(expr[1], ctx)?.k !== 'local') return undefined;
+        const k = t.resolveIdent(expr[1], ctx)?.k;
+        if (k !== 'local' && k !== 'value') return undefined;
         break;
       }
       case 's':
@@ -603,16 +645,17 @@ export class ValueFlow {
       default:
         return undefined;
     }
-    // A local or a field: every value stored into it.
+    // A local, a package variable or a field: every value stored into it.
     const sources = this.sourcesOf(expr, ctx);
     if (sources.length === 0 || sources.length > MAX_SOURCES) return undefined;
+    const type = deref(t.typeOf(expr, ctx));
     const out: FuncTarget[] = [];
     for (const s of sources) {
       if (s.index !== undefined && s.index > 0) return undefined;
-      const inner = this.fieldValues(s.expr, s.ctx, owner, name, depth + 1);
-      if (!inner) return undefined;
+      const values = inner(s.expr, s.ctx, type.k === 'named' ? type : undefined);
+      if (!values) return undefined;
       const here = s.ctx.file === ctx.file && sameChain(ctx, s.ctx);
-      for (const v of inner) {
+      for (const v of values) {
         // A parameter of another function: no path here to say what it holds.
         if (v.k === 'slot' && !here) return undefined;
         out.push(here ? v : { ...v, needs: step(v.needs, s.ctx, ctx) });

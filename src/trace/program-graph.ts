@@ -318,11 +318,11 @@ export async function expandProgram(
         for (const v of values) {
           const target = symbols.get(v.fn);
           if (!target || !inProgram(target) || options.hidden(target)) continue;
-          // Called through the slot: its own slots are bound by nothing more on this path.
-          const env: Env = {
-            slots: v.env?.slots ?? new Map(),
-            known: [...(v.env?.known ?? []), target.symbol],
-          };
+          // Called through the slot: its own slots hold what it captured and what this call
+          // passes it, when the index bound that (it does for a function it also lists here).
+          const slots = new Map<number, readonly Value[]>(v.env?.slots ?? []);
+          bindAt(node, e, target, slots);
+          const env: Env = { slots, known: [...(v.env?.known ?? []), target.symbol] };
           const { node: child, fresh } = nodeFor(target, env, node.depth + 1);
           add(child, fresh, kind, via);
         }
@@ -422,11 +422,22 @@ export async function expandProgram(
           slots.set(slot, [...values]);
       }
     }
+    bindAt(node, e, s, slots);
+    return { slots, known };
+  }
+
+  /** Adds to `slots` what the call `e` of `node` passes `s` on this path (the index's bindings). */
+  function bindAt(
+    node: PNode,
+    e: EdgeRow,
+    s: DefinitionRow,
+    slots: Map<number, readonly Value[]>,
+  ): void {
     for (const b of bindingsBy.get(`${node.sym.id}:${e.line}:${e.col}:${s.id}`) ?? []) {
       if (!scope.satisfies(b.needs)) continue;
       const v = symbols.get(b.value);
       if (!v) continue;
-      const into = slots.get(b.slot) ?? [];
+      const into = [...(slots.get(b.slot) ?? [])];
       if (v.kind === 'param' || v.kind === 'field') into.push(...(node.env?.slots.get(v.id) ?? []));
       else if (inProgram(v))
         into.push({
@@ -435,7 +446,6 @@ export async function expandProgram(
         });
       if (into.length > 0) slots.set(b.slot, dedupe(into));
     }
-    return { slots, known };
   }
 
   /**
