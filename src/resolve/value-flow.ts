@@ -79,8 +79,15 @@ export interface ChannelOrigin {
   needs: Needs;
 }
 
-/** Beyond this many targets a function value or interface call is reported, not expanded. */
+/** Beyond this many stored types an interface value is reported, not expanded. */
 export const MAX_TARGETS = 40;
+
+/**
+ * Function values kept for one expression, and sources looked at for them. Each value carries the
+ * packages it needs and a trace keeps those of its program: a cut before that filter, at 40 in
+ * file order, left out the program's own (ctr's subcommands past the 41st of the tree's).
+ */
+const MAX_FUNCTION_VALUES = 400;
 
 /** Flow steps look at this many sources of one value (a helper called from 5,000 places has 5,000). */
 export const MAX_SOURCES = 64;
@@ -524,7 +531,7 @@ export class ValueFlow {
         return [];
     }
     const out: FuncTarget[] = [];
-    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
+    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_FUNCTION_VALUES)) {
       if (s.index !== undefined && s.expr[0] === 'c') {
         // `m, r := factory(args)`: the m-th result of what the call reaches.
         const results = this.resultTargets(s.expr, s.index, s.ctx, false, depth + 1, seen);
@@ -537,7 +544,7 @@ export class ValueFlow {
         const needs = stay ? r.needs : step(r.needs, s.ctx, ctx);
         out.push({ ...r, needs: s.needs ? both(needs, s.needs) : needs });
       }
-      if (out.length > MAX_TARGETS) break;
+      if (out.length > MAX_FUNCTION_VALUES) break;
     }
     return merge(out);
   }
