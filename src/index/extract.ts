@@ -212,25 +212,67 @@ function readImport(node: Node, facts: FileFacts): void {
 
 function readComposite(node: Node, fn: number, facts: FileFacts, expr: ToExpr): void {
   const typeNode = node.childForFieldName('type');
+  readLiteral(node, typeNode ? typeText(typeNode) : null, fn, facts, expr, 0);
+}
+
+/**
+ * One composite literal's fact, then those of the element literals whose type it elides
+ * (`[]*Command{{Name: "x", Action: run}}`, `map[string]Handler{"a": {Fn: f}}`): each is of the
+ * enclosing literal's element type, and stores into its fields as a typed literal does.
+ */
+function readLiteral(
+  node: Node,
+  type: string | null,
+  fn: number,
+  facts: FileFacts,
+  expr: ToExpr,
+  depth: number,
+): void {
   const entries = literalEntries(node);
   // A loop, not `entries.fields.map`: the array map makes, tested below, sent the optimized code
   // back to the interpreter ~200 times a worker on v1.24 ("wrong map" on its length).
   const fields: [string, Expr, number][] = [];
   for (const f of entries.fields) fields.push([f.name, expr(f.value), f.line]);
   // `&timeoutHandler{h, timeoutFunc}`: a named type's fields in order, `#0`, `#1`, ...
-  // (the resolver knows which struct, and so which field, each is).
-  if (fields.length === 0 && typeNode && /^[\w.]+(\[|$)/.test(typeText(typeNode)))
+  // (the resolver knows which struct, and so which field, each is); not a map's values.
+  if (fields.length === 0 && type !== null && /^(?!map\[)[\w.]+(\[|$)/.test(type))
     entries.elements.forEach((value, i) =>
       fields.push([`#${i}`, expr(value), value.startPosition.row + 1]),
     );
   if (fields.length > 0) {
-    facts.composites.push({
-      fn,
-      type: typeNode ? typeText(typeNode) : null,
-      fields,
-      line: node.startPosition.row + 1,
-    });
+    facts.composites.push({ fn, type, fields, line: node.startPosition.row + 1 });
   }
+  if (type === null || depth >= 4) return;
+  const inner = elementType(type);
+  if (inner === null) return;
+  for (const value of entries.elements)
+    if (value.type === 'literal_value') readLiteral(value, inner, fn, facts, expr, depth + 1);
+  // A map keyed by names (`map[string]T{someConst: {...}}`) reads its keys as fields.
+  if (type.startsWith('map['))
+    for (const f of entries.fields)
+      if (f.value.type === 'literal_value') readLiteral(f.value, inner, fn, facts, expr, depth + 1);
+}
+
+/**
+ * The type of the elements of a slice, array or map type, as an elided element literal has it:
+ * `[]*pkg.T` and `map[string]pkg.T` give `pkg.T` (an elided `&T` is a `T` literal); null for a
+ * struct or a type that only names one.
+ */
+export function elementType(type: string): string | null {
+  let rest: string;
+  if (type.startsWith('map[')) {
+    let level = 0;
+    let i = 3;
+    for (; i < type.length; i++) {
+      if (type[i] === '[') level++;
+      else if (type[i] === ']' && --level === 0) break;
+    }
+    rest = type.slice(i + 1);
+  } else if (type.startsWith('[')) {
+    rest = type.slice(type.indexOf(']') + 1);
+  } else return null;
+  rest = rest.replace(/^\*/, '');
+  return rest === '' ? null : rest;
 }
 
 function readRange(node: Node, fn: number, facts: FileFacts, expr: ToExpr): void {
@@ -847,7 +889,9 @@ function literalEntries(literal: Node): {
 } {
   const fields: { name: string; value: Node; line: number }[] = [];
   const elements: Node[] = [];
-  for (const element of literal.childForFieldName('body')?.namedChildren ?? []) {
+  // An elided element literal is its own body.
+  const body = literal.type === 'literal_value' ? literal : literal.childForFieldName('body');
+  for (const element of body?.namedChildren ?? []) {
     if (element.type === 'keyed_element') {
       const key = element.childForFieldName('key')?.firstNamedChild;
       const value = element.childForFieldName('value')?.firstNamedChild;

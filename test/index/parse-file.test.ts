@@ -173,4 +173,36 @@ describe('parseFile', () => {
       ],
     ]);
   });
+
+  it('reads element literals whose type is elided as literals of the element type', () => {
+    const { facts } = parse(
+      [
+        'package cli',
+        '',
+        'var commands = []*cli.Command{',
+        '\t{Name: "a", Action: runA},',
+        '\t&cli.Command{Name: "b"},',
+        '}',
+        '',
+        'var handlers = map[string]Handler{"x": {Fn: fx}, "y": {fy}}',
+        '',
+        'var grid = [2][]Cell{{{Draw: d}}}',
+        '',
+      ].join('\n'),
+    );
+    expect(facts.composites.map((c) => [c.type, c.line, c.fields])).toEqual([
+      [
+        'cli.Command',
+        4,
+        [
+          ['Name', ['n', 'string', 'a'], 4],
+          ['Action', ['i', 'runA'], 4],
+        ],
+      ],
+      ['cli.Command', 5, [['Name', ['n', 'string', 'b'], 5]]],
+      ['Handler', 8, [['Fn', ['i', 'fx'], 8]]],
+      ['Handler', 8, [['#0', ['i', 'fy'], 8]]],
+      ['Cell', 10, [['Draw', ['i', 'd'], 10]]],
+    ]);
+  });
 });
