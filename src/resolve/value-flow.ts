@@ -530,6 +530,7 @@ export class ValueFlow {
       default:
         return [];
     }
+    if (!this.mayHoldFunction(expr, ctx)) return [];
     const out: FuncTarget[] = [];
     for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_FUNCTION_VALUES)) {
       if (s.index !== undefined && s.expr[0] === 'c') {
@@ -669,6 +670,29 @@ export class ValueFlow {
       }
     }
     return merge(out);
+  }
+
+  /**
+   * Whether a value of the expression's type can be a function: not a string, a number, a struct,
+   * a pointer, a map or a channel (a type not worked out, an interface or a type parameter may;
+   * so may a slice: a variadic parameter's sources are its elements). Stores into a string field
+   * are not followed for functions.
+   */
+  private mayHoldFunction(expr: Expr, ctx: Ctx): boolean {
+    const u = this.types.underlying(this.types.typeOf(expr, ctx));
+    switch (u.k) {
+      case 'func':
+      case 'iface':
+      case 'typeparam':
+      case 'unknown':
+      case 'slice':
+        return true;
+      case 'named':
+        // A basic type (`string`, `int`); `error` is an interface.
+        return u.pkg !== '' || u.name === 'error';
+      default:
+        return false;
+    }
   }
 
   /**
