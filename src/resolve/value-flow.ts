@@ -501,7 +501,7 @@ export class ValueFlow {
             .filter((it) => it.rank === 0)
             .map((it) => ({ k: 'fn', fn: it.fn, literal: false, needs: it.needs }));
         }
-        if (sel?.k === 'field') {
+        if (sel?.k === 'field' && this.types.underlying(sel.type).k === 'func') {
           // What this value was built with (`helpCommand.Action`, a package variable's literal),
           // not what every value of the struct holds; a parameter's slot only when asked locally.
           const built = this.fieldValues(x, ctx, sel.owner, name, depth + 1, seen);
@@ -530,9 +530,11 @@ export class ValueFlow {
       default:
         return [];
     }
-    if (!this.mayHoldFunction(expr, ctx)) return [];
+    const sources = this.sourcesOf(expr, ctx);
+    // Past the sources any value has (a helper's 64), only where a function can be at all.
+    if (sources.length > MAX_SOURCES && !this.mayHoldFunction(expr, ctx)) return [];
     const out: FuncTarget[] = [];
-    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_FUNCTION_VALUES)) {
+    for (const s of sources.slice(0, MAX_FUNCTION_VALUES)) {
       if (s.index !== undefined && s.expr[0] === 'c') {
         // `m, r := factory(args)`: the m-th result of what the call reaches.
         const results = this.resultTargets(s.expr, s.index, s.ctx, false, depth + 1, seen);
