@@ -53,8 +53,10 @@ const ruleSchema = z.discriminatedUnion('kind', [
     ...base,
     kind: z.literal('registered-func'),
     package: z.string(),
-    register: z.array(z.string()).min(1),
-    arg: z.number().int().min(0),
+    register: z.array(z.string()).default([]),
+    arg: z.number().int().min(0).default(0),
+    /** Fields of the package's structs whose stores (literal or assigned) register functions. */
+    fields: z.array(z.string()).default([]),
     runBy: z.array(z.string()).min(1),
   }),
   z.object({ ...base, kind: z.literal('map-register') }),

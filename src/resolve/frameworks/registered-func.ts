@@ -2,12 +2,17 @@
  * `registered-func`: a function handed to one of `register` on a type from `package` is kept in
  * the library's table and run later by the calls of `runBy` on that package's types (go-restful:
  * `ws.POST(path).To(handler)` registers the route's function, `(*restful.Container).Dispatch` runs
- * it). Each call of `runBy` reaches every function registered in the program: the edge needs the
- * package that registered it.
+ * it). A function stored into one of `fields` of a struct of that package, in a keyed literal or by
+ * an assignment, is registered too (urfave/cli: `app.Action = run`, `&cli.Command{Action: run}`,
+ * run by `app.Run`). Each call of `runBy` reaches every function registered in the program: the
+ * edge needs the package that registered it.
  */
+import type { AssignFact, Expr } from '../../index/facts.js';
 import { exprText } from '../calls.js';
 import type { FuncRef } from '../model.js';
 import { either, through, type Needs } from '../needs.js';
+import type { Ctx } from '../type-checker.js';
+import { deref } from '../types.js';
 import {
   fromPackage,
   type CallSite,
@@ -34,15 +39,50 @@ export function registeredFuncHandler(
     registered.set(rule.id, new Map());
     invokers.set(rule.id, []);
   }
+  /**
+   * The functions keyed literals store into the rule's fields of the package's structs, package
+   * level ones included (`var runCommand = &cli.Command{Action: ...}`).
+   */
+  const registerLiterals = (rule: RulesOf<'registered-func'>[number]) => {
+    for (const file of link.model.files) {
+      for (const c of file.facts.composites) {
+        if (!c.type) continue;
+        const ctx: Ctx = { file, fn: c.fn, line: c.line };
+        const t = deref(link.types.parse(c.type, link.types.scopeFor(ctx)));
+        if (t.k !== 'named' || !inPackage(t.pkg, rule.package)) continue;
+        for (const [field, value] of c.fields)
+          if (rule.fields.includes(field)) register(rule.id, value, ctx, file.pkg.path);
+      }
+    }
+  };
+  /** Registers what a call site or store passes, run on other paths: as every caller passes. */
+  const register = (rule: string, value: Expr, ctx: Ctx, pkg: string) => {
+    const table = registered.get(rule)!;
+    for (const t of flow.funcTargets(value, ctx, false)) {
+      if (t.k !== 'fn') continue;
+      const needs = through(t.needs, pkg);
+      const prev = table.get(t.fn.id);
+      table.set(t.fn.id, { fn: t.fn, needs: prev ? either(prev.needs, needs) : needs });
+    }
+  };
   return {
+    // `app.Action = run`, also on a value of a package the index does not hold (`cli.NewApp()`).
+    assign(a: AssignFact, caller: FuncRef, ctx: Ctx) {
+      if (a.lhs[0] !== 's' || a.index !== undefined) return;
+      const [, x, name] = a.lhs;
+      for (const rule of rules) {
+        if (rule.fields.includes(name) && fromPackage(link, x, ctx, rule.package, undefined))
+          register(rule.id, a.rhs, ctx, caller.pkg.path);
+      }
+    },
     call(site: CallSite) {
       const { call, ctx } = site;
       if (call.callee[0] !== 's') return;
       const [, operand, name] = call.callee;
       for (const rule of rules) {
-        const register = rule.register.includes(name);
+        const registers = rule.register.includes(name);
         const run = rule.runBy.includes(name);
-        if ((!register && !run) || !fromPackage(link, operand, ctx, rule.package, site.primary))
+        if ((!registers && !run) || !fromPackage(link, operand, ctx, rule.package, site.primary))
           continue;
         if (run) {
           invokers.get(rule.id)!.push({
@@ -52,20 +92,14 @@ export function registeredFuncHandler(
             expr: exprText(call.callee),
           });
         }
-        const arg = register ? call.args[rule.arg] : undefined;
-        if (!arg) continue;
-        // The function runs on another path than the registering call's: parameters stand for
-        // whatever every caller passes.
-        const table = registered.get(rule.id)!;
-        for (const t of flow.funcTargets(arg, ctx, false)) {
-          if (t.k !== 'fn') continue;
-          const needs = through(t.needs, site.caller.pkg.path);
-          const prev = table.get(t.fn.id);
-          table.set(t.fn.id, { fn: t.fn, needs: prev ? either(prev.needs, needs) : needs });
-        }
+        const arg = registers ? call.args[rule.arg] : undefined;
+        if (arg) register(rule.id, arg, ctx, site.caller.pkg.path);
       }
     },
     finish() {
+      for (const rule of rules) {
+        if (rule.fields.length > 0) registerLiterals(rule);
+      }
       for (const rule of rules) {
         for (const inv of invokers.get(rule.id)!) {
           for (const { fn, needs } of registered.get(rule.id)!.values()) {
@@ -81,4 +115,9 @@ export function registeredFuncHandler(
       }
     },
   };
+}
+
+/** Whether a package path is `prefix` or one of its subpackages or major versions. */
+function inPackage(pkg: string, prefix: string): boolean {
+  return pkg === prefix || pkg.startsWith(`${prefix}/`);
 }
