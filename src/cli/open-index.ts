@@ -1,6 +1,7 @@
 /**
  * Opens the index of the chosen repository for reading. With no index yet it indexes first (with
- * the progress bar), as a new user expects; with an index older than HEAD it says so in one line.
+ * the progress bar), as a new user expects; with an index older than HEAD, or linked by another
+ * version of k8s-read, it says so in one line.
  * Anything else that stands in the way (a file k8s-read did not make, a damaged index, a lock held
  * by another process) is said as it is, with its fix: it is never mistaken for "no index yet".
  */
@@ -9,6 +10,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { IndexMissingError } from '../errors.js';
 import { readHeadFromFiles } from '../git/read-head.js';
+import { linkerId } from '../resolve/linker-id.js';
 import type { Store } from '../store/db.js';
 import { findTree, SCHEMA_VERSION, type TreeRow } from '../store/index-store.js';
 import {
@@ -56,6 +58,7 @@ export async function openIndex(
     if (!opened.found) throw new IndexMissingError(choice.root);
   }
   const { store, tree } = opened;
+  if (!behaviour.quiet) warnIfLinkedByAnother(tree, ctx);
   if (head) warnIfStale(await head, tree, ctx);
   return { store, treeId: tree.id, tree, choice, close: () => store.close() };
 }
@@ -105,6 +108,23 @@ function gitHead(root: string): Promise<string | undefined> {
     execFile('git', ['rev-parse', 'HEAD'], { cwd: root }, (err, stdout) =>
       resolve(err ? undefined : stdout.trim() || undefined),
     ),
+  );
+}
+
+/**
+ * An index linked by another k8s-read, or under other built-in rules, answers as that one did
+ * until `index` links it again (the parsed files are kept): said in one line, and the command goes on.
+ */
+function warnIfLinkedByAnother(tree: TreeRow, ctx: CliContext): void {
+  let linker: unknown;
+  try {
+    linker = (JSON.parse(tree.summary) as { linker?: unknown }).linker;
+  } catch {
+    linker = undefined;
+  }
+  if (linker === linkerId()) return;
+  ctx.stderr.write(
+    'warning: the index was linked by another version of k8s-read; run `k8s-read index` to link it again (no file is parsed again unless the facts changed)\n',
   );
 }
 

@@ -159,11 +159,13 @@ export async function runStats(
   try {
     const {
       fingerprint: _,
+      linker: _l,
       importPaths,
       dependencies,
       ...summary
     } = JSON.parse(index.tree.summary) as Record<string, number> & {
       fingerprint?: string;
+      linker?: string;
       importPaths?: Partial<Record<ImportPathSource, number>>;
       dependencies?: DependencyReport;
     };

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { IndexProgress, ParsedTree } from '../index/index-repository.js';
 import { FACTS_VERSION } from '../index/facts.js';
 import { rulesDir, stdMethodsFile } from '../shared/rules-dir.js';
+import { linkerId } from './linker-id.js';
 import type { Store } from '../store/db.js';
 import { findTree, loadBlobs, replaceTree, type TreeReplacement } from '../store/index-store.js';
 import { TRACE_PACK_VERSION } from '../store/trace-pack.js';
@@ -49,9 +50,15 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
   if (previous) {
     const summary = JSON.parse(previous.summary) as Record<string, number> & {
       fingerprint?: string;
+      linker?: string;
     };
-    if (summary.fingerprint === fingerprint && previous.commit_sha === parsed.tree.commit) {
-      const { fingerprint: _, importPaths: _i, dependencies: _d, ...counts } = summary;
+    // An index linked by another k8s-read (before it named itself: no `linker`) is linked again.
+    if (
+      summary.fingerprint === fingerprint &&
+      summary.linker === linkerId() &&
+      previous.commit_sha === parsed.tree.commit
+    ) {
+      const { fingerprint: _, linker: _l, importPaths: _i, dependencies: _d, ...counts } = summary;
       return {
         treeId: previous.id,
         unchanged: true,
@@ -108,6 +115,7 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
         summary: {
           ...counts,
           fingerprint,
+          linker: linkerId(),
           importPaths: tree.importPaths,
           dependencies: tree.dependencies,
         },
