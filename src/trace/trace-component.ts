@@ -413,9 +413,13 @@ async function findRoot(graph: CallGraph, target: string, options: TraceOptions)
   const [name, controller] = target.split('/', 2) as [string, string | undefined];
   const entry = components.find((c) => c.name === name);
   if (entry) {
-    const rules = options.components?.[entry.name] ?? {};
+    const rules = options.components?.[entry.name];
     const ownDir = dirOf(entry.main.file);
-    const scope = [ownDir, ...(rules.scope ?? [])].filter((d, i, a) => a.indexOf(d) === i);
+    // A component no rule describes (a daemon outside Kubernetes: cri-o's server/ and internal/)
+    // is read in the whole repository's own code, not only its main package's directory.
+    const scope = [ownDir, ...(rules ? (rules.scope ?? []) : [''])].filter(
+      (d, i, a) => a.indexOf(d) === i,
+    );
     if (controller === undefined)
       return {
         component: target,
