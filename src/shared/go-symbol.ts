@@ -89,3 +89,11 @@ function matchingParen(s: string): number {
   }
   return -1;
 }
+
+/**
+ * Whether an import path is `prefix` or below it: `k8s.io/client-go` covers
+ * `k8s.io/client-go/tools/cache`, not `k8s.io/client-gofoo`.
+ */
+export function underPackage(pkg: string, prefix: string): boolean {
+  return pkg === prefix || pkg.startsWith(`${prefix}/`);
+}

@@ -20,7 +20,7 @@
  */
 import { K8sReadError } from '../errors.js';
 import type { FrameworkRule } from '../resolve/rules.js';
-import { receiverType, symbolParts } from '../shared/go-symbol.js';
+import { receiverType, symbolParts, underPackage } from '../shared/go-symbol.js';
 import type { BindingRow } from '../store/index-store.js';
 import type { DefinitionRow, EdgeRow } from '../store/symbols.js';
 import {
@@ -193,7 +193,7 @@ export async function listControllers(
   const noiseFunction = globs(options.noise?.functions ?? []);
   const hidden = (s: DefinitionRow) =>
     isStd(s.package) || noisePackages(s.package) || noiseFunction(s.symbol);
-  const framework = (pkg: string) => frameworks.some((p) => pkg === p || pkg.startsWith(`${p}/`));
+  const framework = (pkg: string) => frameworks.some((p) => underPackage(pkg, p));
   const rulesOf = options.components?.[pick.entry.name] ?? {};
   const baseScope = unique([dirOf(pick.entry.main.file), ...(rulesOf.scope ?? [])]);
   // The component's own code, as the trace's default view expands it (its cmd/<name>, the

@@ -21,6 +21,7 @@ import {
   type ProgramGraph,
 } from './program-graph.js';
 import { push } from '../shared/multimap.js';
+import { underPackage } from '../shared/go-symbol.js';
 import { programScope, type PackageInfo, type ProgramScope } from './program-scope.js';
 import { chooseSpine, hopKey } from './spine.js';
 import type { NodeKind, Trace, TraceEdge, TraceNode, TraceUnresolved } from './types.js';
@@ -525,10 +526,11 @@ export function noisePackage(
   prefixes: readonly string[],
   module: string | null | undefined,
 ): (pkg: string) => boolean {
-  const under = (pkg: string, prefix: string) => pkg === prefix || pkg.startsWith(`${prefix}/`);
-  const own = module ? new Set(prefixes.filter((p) => under(module, p))) : new Set<string>();
+  const own = module ? new Set(prefixes.filter((p) => underPackage(module, p))) : new Set<string>();
   return (pkg) =>
-    prefixes.some((p) => under(pkg, p) && !(own.has(p) && module && under(pkg, module)));
+    prefixes.some(
+      (p) => underPackage(pkg, p) && !(own.has(p) && module && underPackage(pkg, module)),
+    );
 }
 
 /** Standard-library packages have no dot in their first path element. */

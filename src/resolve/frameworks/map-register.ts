@@ -13,6 +13,7 @@
  * The edges go from the function that registers (or builds the descriptor), `via: map-register`,
  * with the key in their text: `controllers["replicaset"]`.
  */
+import { underPackage } from '../../shared/go-symbol.js';
 import type { AssignFact, CompositeFact, Expr } from '../../index/facts.js';
 import { exprText } from '../calls.js';
 import type { FuncRef } from '../model.js';
@@ -85,7 +86,7 @@ export function registryLiteralHandler(
       for (const rule of rules) {
         if (typeKey(type) !== rule.type) continue;
         const pkg = caller.pkg.path;
-        if (rule.in && !rule.in.some((p) => pkg === p || pkg.startsWith(`${p}/`))) continue;
+        if (rule.in && !rule.in.some((p) => underPackage(pkg, p))) continue;
         const field = (name: string) => c.fields.find(([k]) => k === name);
         const keyField = field(rule.key);
         const valueField = rule.values.map(field).find((f) => f !== undefined);

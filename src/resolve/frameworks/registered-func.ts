@@ -11,6 +11,7 @@ import type { AssignFact, Expr } from '../../index/facts.js';
 import { exprText } from '../calls.js';
 import type { FuncRef } from '../model.js';
 import { either, through, type Needs } from '../needs.js';
+import { underPackage } from '../../shared/go-symbol.js';
 import type { Ctx } from '../type-checker.js';
 import { deref } from '../types.js';
 import {
@@ -49,7 +50,7 @@ export function registeredFuncHandler(
         if (!c.type) continue;
         const ctx: Ctx = { file, fn: c.fn, line: c.line };
         const t = deref(link.types.parse(c.type, link.types.scopeFor(ctx)));
-        if (t.k !== 'named' || !inPackage(t.pkg, rule.package)) continue;
+        if (t.k !== 'named' || !underPackage(t.pkg, rule.package)) continue;
         for (const [field, value] of c.fields)
           if (rule.fields.includes(field)) register(rule.id, value, ctx, file.pkg.path);
       }
@@ -115,9 +116,4 @@ export function registeredFuncHandler(
       }
     },
   };
-}
-
-/** Whether a package path is `prefix` or one of its subpackages or major versions. */
-function inPackage(pkg: string, prefix: string): boolean {
-  return pkg === prefix || pkg.startsWith(`${prefix}/`);
 }
