@@ -13,7 +13,6 @@ import type { FuncRef } from '../model.js';
 import { either, through, type Needs } from '../needs.js';
 import { underPackage } from '../../shared/go-symbol.js';
 import type { Ctx } from '../type-checker.js';
-import { deref } from '../types.js';
 import {
   fromPackage,
   type CallSite,
@@ -40,22 +39,6 @@ export function registeredFuncHandler(
     registered.set(rule.id, new Map());
     invokers.set(rule.id, []);
   }
-  /**
-   * The functions keyed literals store into the rule's fields of the package's structs, package
-   * level ones included (`var runCommand = &cli.Command{Action: ...}`).
-   */
-  const registerLiterals = (rule: RulesOf<'registered-func'>[number]) => {
-    for (const file of link.model.files) {
-      for (const c of file.facts.composites) {
-        if (!c.type) continue;
-        const ctx: Ctx = { file, fn: c.fn, line: c.line };
-        const t = deref(link.types.parse(c.type, link.types.scopeFor(ctx)));
-        if (t.k !== 'named' || !underPackage(t.pkg, rule.package)) continue;
-        for (const [field, value] of c.fields)
-          if (rule.fields.includes(field)) register(rule.id, value, ctx, file.pkg.path);
-      }
-    }
-  };
   /** Registers what a call site or store passes, run on other paths: as every caller passes. */
   const register = (rule: string, value: Expr, ctx: Ctx, pkg: string) => {
     const table = registered.get(rule)!;
@@ -64,6 +47,21 @@ export function registeredFuncHandler(
       const needs = through(t.needs, pkg);
       const prev = table.get(t.fn.id);
       table.set(t.fn.id, { fn: t.fn, needs: prev ? either(prev.needs, needs) : needs });
+    }
+  };
+  /**
+   * The functions keyed literals store into the rule's fields of the package's structs, package
+   * level ones included (`var runCommand = &cli.Command{Action: ...}`): the value flow's stores,
+   * keyed `<pkg>.<Type>.<field>`, of every struct, the index's or not.
+   */
+  const registerLiterals = (rule: RulesOf<'registered-func'>[number]) => {
+    for (const [key, sources] of flow.fieldSources) {
+      const dot = key.lastIndexOf('.');
+      if (!rule.fields.includes(key.slice(dot + 1))) continue;
+      const owner = key.slice(0, dot);
+      if (!underPackage(owner.slice(0, owner.lastIndexOf('.')), rule.package)) continue;
+      for (const s of sources)
+        if (s.index === undefined) register(rule.id, s.expr, s.ctx, s.ctx.file.pkg.path);
     }
   };
   return {
