@@ -12,71 +12,82 @@ export { rulesDir };
 
 const base = { id: z.string().min(1), description: z.string().optional() };
 
-const ruleSchema = z.discriminatedUnion('kind', [
-  z.object({
-    ...base,
-    kind: z.literal('literal-field'),
-    type: z.string(),
-    fields: z.array(z.string()).min(1),
-    invokedBy: z
-      .array(
-        z.union([
-          z.object({
-            method: z.string(),
-            receiver: z.string(),
-            arg: z.number().int().min(0).optional(),
-          }),
-          z.object({ function: z.string(), arg: z.number().int().min(0) }),
-        ]),
-      )
-      .optional(),
-    collects: z.array(z.object({ method: z.string(), receiver: z.string() })).optional(),
-    methods: z.array(z.string()).min(1).optional(),
-  }),
-  z.object({ ...base, kind: z.literal('call-arg'), functions: z.array(z.string()).min(1) }),
-  z.object({
-    ...base,
-    kind: z.literal('arg-methods'),
-    package: z.string(),
-    calls: z.array(z.string()).min(1),
-    arg: z.number().int().min(0),
-    methods: z.array(z.string()).min(1),
-  }),
-  z.object({
-    ...base,
-    kind: z.literal('external-interface'),
-    type: z.string(),
-    methods: z.array(z.string()).min(1),
-    funcTypes: z.array(z.string()).optional(),
-  }),
-  z.object({
-    ...base,
-    kind: z.literal('registered-func'),
-    package: z.string(),
-    register: z.array(z.string()).default([]),
-    arg: z.number().int().min(0).default(0),
-    /** Fields of the package's structs whose stores (literal or assigned) register functions. */
-    fields: z.array(z.string()).default([]),
-    runBy: z.array(z.string()).min(1),
-  }),
-  z.object({ ...base, kind: z.literal('map-register') }),
-  z.object({
-    ...base,
-    kind: z.literal('registry-literal'),
-    type: z.string(),
-    key: z.string(),
-    values: z.array(z.string()).min(1),
-    aliases: z.string().optional(),
-    in: z.array(z.string()).optional(),
-  }),
-  z.object({
-    ...base,
-    kind: z.literal('queue-handoff'),
-    package: z.string(),
-    produce: z.array(z.string()).min(1),
-    consume: z.array(z.string()).min(1),
-  }),
-]);
+const ruleSchema = z
+  .discriminatedUnion('kind', [
+    z.object({
+      ...base,
+      kind: z.literal('literal-field'),
+      type: z.string(),
+      fields: z.array(z.string()).min(1),
+      invokedBy: z
+        .array(
+          z.union([
+            z.object({
+              method: z.string(),
+              receiver: z.string(),
+              arg: z.number().int().min(0).optional(),
+            }),
+            z.object({ function: z.string(), arg: z.number().int().min(0) }),
+          ]),
+        )
+        .optional(),
+      collects: z.array(z.object({ method: z.string(), receiver: z.string() })).optional(),
+      methods: z.array(z.string()).min(1).optional(),
+    }),
+    z.object({ ...base, kind: z.literal('call-arg'), functions: z.array(z.string()).min(1) }),
+    z.object({
+      ...base,
+      kind: z.literal('arg-methods'),
+      package: z.string(),
+      calls: z.array(z.string()).min(1),
+      arg: z.number().int().min(0),
+      methods: z.array(z.string()).min(1),
+    }),
+    z.object({
+      ...base,
+      kind: z.literal('external-interface'),
+      type: z.string(),
+      methods: z.array(z.string()).min(1),
+      funcTypes: z.array(z.string()).optional(),
+    }),
+    z.object({
+      ...base,
+      kind: z.literal('registered-func'),
+      package: z.string(),
+      register: z.array(z.string()).default([]),
+      arg: z.number().int().min(0).default(0),
+      /** Fields of the package's structs whose stores (literal or assigned) register functions. */
+      fields: z.array(z.string()).default([]),
+      runBy: z.array(z.string()).min(1),
+    }),
+    z.object({ ...base, kind: z.literal('map-register') }),
+    z.object({
+      ...base,
+      kind: z.literal('registry-literal'),
+      type: z.string(),
+      key: z.string(),
+      values: z.array(z.string()).min(1),
+      aliases: z.string().optional(),
+      in: z.array(z.string()).optional(),
+    }),
+    z.object({
+      ...base,
+      kind: z.literal('queue-handoff'),
+      package: z.string(),
+      produce: z.array(z.string()).min(1),
+      consume: z.array(z.string()).min(1),
+    }),
+  ])
+  .superRefine((rule, ctx) => {
+    // A function is registered by a method that takes it, or by a field that holds it: one at least.
+    if (rule.kind === 'registered-func' && rule.register.length === 0 && rule.fields.length === 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['register'],
+        message:
+          'a registered-func rule needs `register` (methods taking the function) or `fields`',
+      });
+  });
 
 const fileSchema = z.object({ rules: z.array(ruleSchema) });
 const noiseSchema = z.object({

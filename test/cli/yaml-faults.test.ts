@@ -1,6 +1,6 @@
 /**
  * Issue 14, case 5: a YAML alias bomb in a guide or a scenario is one line of error, not a stack
- * trace (and not minutes of work).
+ * trace (and not minutes of work). A rules file's mistake is reported the same way.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -51,6 +51,24 @@ describe('a YAML alias bomb', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       `error: invalid rules file:\n  ${file}:2:8: YAML: aliases expand to too much`,
+    );
+  });
+});
+
+describe('a rules file given to index', () => {
+  it('names a registered-func rule that registers nothing, with its position', async () => {
+    const file = path.join(tmp, 'empty-registered-func.yaml');
+    writeFileSync(
+      file,
+      'rules:\n  - id: nothing\n    kind: registered-func\n    package: example.com/x\n    runBy: [Run]\n',
+    );
+    const r = await runCli(['index', '--db', path.join(tmp, 'rf.sqlite'), '--rules', file], {
+      env,
+    });
+    expect(r.stderr).not.toMatch(/\n\s+at |unexpected error/);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `error: invalid rules file:\n  ${file}:2:5: rules[0].register: a registered-func rule needs \`register\` (methods taking the function) or \`fields\``,
     );
   });
 });
