@@ -4,15 +4,21 @@
  * the literal reaches them, and so does every call listed in `invokedBy` on a value such a literal
  * flows into (`cmd.Execute()`, `le.Run(ctx)`, `informer.AddEventHandler(h)`). `collects` names
  * methods whose argument joins the receiver (cobra's `AddCommand`: the root's `Execute` runs the
- * subcommands). With `methods`, the fields hold interface values whose `methods` the invokers call
- * (`http.Server{Handler: h}`: `Serve` runs `h.ServeHTTP`); the literal's builder does not reach them.
+ * subcommands). A function assigned to one of `fields` after construction (`cmd.Run = func...` on
+ * a command from a package variable, component-base's `cmd.PersistentPreRun = ...`) belongs to
+ * the literals the assigned value can be: an invoker reaches it only on a value one of those
+ * literals flows into, and the function that assigns it reaches it. With `methods`, the fields
+ * hold interface values whose `methods` the invokers call (`http.Server{Handler: h}`: `Serve`
+ * runs `h.ServeHTTP`); the literal's builder does not reach them.
  */
-import type { CompositeFact, Expr } from '../../index/facts.js';
+import type { AssignFact, CompositeFact, Expr } from '../../index/facts.js';
 import { exprText } from '../calls.js';
 import { push } from '../../shared/multimap.js';
 import type { FuncRef } from '../model.js';
+import { both, either, through, type Needs } from '../needs.js';
 import type { Ctx } from '../type-checker.js';
 import { typeKey, type GoType } from '../types.js';
+import type { FuncTarget } from '../value-flow.js';
 import {
   frameworkEdges,
   methodTargets,
@@ -36,6 +42,10 @@ export function literalFieldHandler(
   const byFunction = new Map<string, { rule: Rule; arg: number }[]>();
   const byMethod = new Map<string, { rule: Rule; receiver: string; arg?: number }[]>();
   const collectors = new Map<string, string[]>();
+  /** Rules by the fields they read, for assignments after construction. */
+  const byField = new Map<string, Rule[]>();
+  /** What is assigned to a rule's field on the values each literal can be, by literal. */
+  const assigned = new Map<Expr, { rule: Rule; value: Expr; ctx: Ctx; needs: Needs }[]>();
   /** Packages of the functions the rules name as invokers (`k8s.io/component-base/cli`). */
   const invokerPackages = new Set<string>();
   for (const rule of rules) {
@@ -51,11 +61,35 @@ export function literalFieldHandler(
         });
     }
     for (const c of rule.collects ?? []) push(collectors, c.method, c.receiver);
+    if (!rule.methods) for (const f of rule.fields) push(byField, f, rule);
   }
 
-  /** The rule's function values in the literals that reach `value`, invoked from the site. */
+  /** The rules whose field `a` assigns on a value of their type (`cmd.Run = ...`). */
+  const assignedRules = (a: AssignFact, ctx: Ctx): Rule[] => {
+    if (a.lhs[0] !== 's' || a.index !== undefined) return [];
+    const candidates = byField.get(a.lhs[2]);
+    if (!candidates) return [];
+    const t = types.typeOf(a.lhs[1], ctx);
+    return candidates.filter((rule) => receiverMatches(t, rule.type));
+  };
+
+  /**
+   * The rule's function values in the literals that reach `value`, invoked from the site: each
+   * function once, with the needs of every way it got there (a literal reached on several paths,
+   * the same function assigned on several).
+   */
   const invoke = (rule: Rule, value: Expr, site: CallSite) => {
     const at = { line: site.call.line, col: site.call.col, expr: exprText(site.call.callee) };
+    const found = new Map<string, FuncTarget>();
+    const gather = (targets: readonly FuncTarget[], needs: Needs) => {
+      for (const t of targets) {
+        const key =
+          t.k === 'fn' ? `f${t.fn.id}` : `s${t.slot.fn.id}:${t.slot.index}:${t.slot.elem}`;
+        const prev = found.get(key);
+        const all = both(t.needs, needs);
+        found.set(key, prev ? { ...prev, needs: either(prev.needs, all) } : { ...t, needs: all });
+      }
+    };
     for (const { lit, ctx: litCtx, needs } of flow.literalsReaching(value, site.ctx, rule.type)) {
       if (lit[0] !== 'l') continue;
       for (const [field, fieldValue] of lit[2]) {
@@ -74,9 +108,14 @@ export function literalFieldHandler(
         const targets = owner
           ? valuesAt(link, fieldValue, litCtx, site.caller)
           : flow.funcTargets(fieldValue, litCtx, false);
-        frameworkEdges(link, site.caller, targets, rule.id, at, needs);
+        gather(targets, needs);
+      }
+      for (const a of assigned.get(lit) ?? []) {
+        if (a.rule === rule)
+          gather(valuesAt(link, a.value, a.ctx, site.caller), both(needs, a.needs));
       }
     }
+    frameworkEdges(link, site.caller, [...found.values()], rule.id, at);
   };
 
   /** A param forwarded by an invoker (`cli.Run`) or its package's helpers (`cli.run` calling `cmd.Execute()`). */
@@ -87,16 +126,35 @@ export function literalFieldHandler(
 
   return {
     prepare() {
-      if (collectors.size === 0) return;
+      if (collectors.size > 0) {
+        for (const file of model.files) {
+          for (const call of file.facts.calls) {
+            if (call.callee[0] !== 's' || !call.args[0]) continue;
+            const receivers = collectors.get(call.callee[2]);
+            if (!receivers) continue;
+            const ctx: Ctx = { file, fn: call.fn, line: call.line };
+            const t = types.typeOf(call.callee[1], ctx);
+            if (receivers.some((rcv) => receiverMatches(t, rcv)))
+              flow.addCollected(call.callee[1], call.args[0], ctx);
+          }
+        }
+      }
+      // After the collected values joined (the value flow keeps what it answered): `root.Run = f`
+      // belongs to the subcommands' literals too, which only the root's `Execute` reaches anyway,
+      // and elsewhere only with the assigning package in the program (its needs).
+      if (byField.size === 0) return;
       for (const file of model.files) {
-        for (const call of file.facts.calls) {
-          if (call.callee[0] !== 's' || !call.args[0]) continue;
-          const receivers = collectors.get(call.callee[2]);
-          if (!receivers) continue;
-          const ctx: Ctx = { file, fn: call.fn, line: call.line };
-          const t = types.typeOf(call.callee[1], ctx);
-          if (receivers.some((rcv) => receiverMatches(t, rcv)))
-            flow.addCollected(call.callee[1], call.args[0], ctx);
+        for (const a of file.facts.assigns) {
+          const lhs = a.lhs;
+          if (a.fn < 0 || lhs[0] !== 's') continue;
+          const ctx: Ctx = { file, fn: a.fn, line: a.line };
+          for (const rule of assignedRules(a, ctx)) {
+            for (const r of flow.literalsReaching(lhs[1], ctx, rule.type)) {
+              if (r.lit[0] !== 'l') continue;
+              const needs = through(r.needs, file.pkg.path);
+              push(assigned, r.lit, { rule, value: a.rhs, ctx, needs });
+            }
+          }
         }
       }
     },
@@ -111,6 +169,12 @@ export function literalFieldHandler(
         if (!receiverMatches(types.typeOf(operand, site.ctx), inv.receiver)) continue;
         const value = inv.arg === undefined ? operand : site.call.args[inv.arg];
         if (value && !forwards(value, site)) invoke(inv.rule, value, site);
+      }
+    },
+    assign(a: AssignFact, caller: FuncRef, ctx: Ctx) {
+      for (const rule of assignedRules(a, ctx)) {
+        const at = { line: a.line, col: 0, expr: exprText(a.lhs) };
+        frameworkEdges(link, caller, valuesAt(link, a.rhs, ctx, caller), rule.id, at);
       }
     },
     composite(c: CompositeFact, caller: FuncRef, ctx: Ctx, type: GoType) {
