@@ -820,7 +820,16 @@ export class ValueFlow {
         // constructor wraps (`NewLeaderElector(cfg)` returning `&LeaderElector{config: lec}`) is
         // this caller's argument, not every caller's.
         const call = t.callFactAt(expr, ctx);
-        for (const callee of t.directCallees(expr[1], ctx)) {
+        const callees: { fn: FuncRef; needs: Needs }[] = t
+          .directCallees(expr[1], ctx)
+          .map((fn) => ({ fn, needs: ALWAYS }));
+        // A function value called in place (`AddEventHandler(buildHandlers(at))`, a closure in a
+        // local): what the functions it holds return.
+        if (callees.length === 0 && expr[1][0] === 'i') {
+          for (const v of this.funcTargets(expr[1], ctx, false))
+            if (v.k === 'fn') callees.push({ fn: v.fn, needs: v.needs });
+        }
+        for (const { fn: callee, needs } of callees) {
           const inner: ArgBinding | undefined =
             call && !callee.fact.variadic
               ? { file: callee.file, fn: callee.index, args: call.args, ctx }
@@ -828,7 +837,15 @@ export class ValueFlow {
           for (const ret of callee.file.facts.returns) {
             if (ret.fn !== callee.index || !ret.values[0]) continue;
             const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
-            out.push(...this.literalsReaching(ret.values[0], at, target, depth + 1, seen, inner));
+            for (const r of this.literalsReaching(
+              ret.values[0],
+              at,
+              target,
+              depth + 1,
+              seen,
+              inner,
+            ))
+              out.push(needs === ALWAYS ? r : { ...r, needs: both(r.needs, needs) });
           }
         }
         return out;
