@@ -170,7 +170,8 @@ for (const file of files) {
 
 const closure = new Set();
 for (const main of values.main) {
-  const start = importPathOf(main.replace(/\/$/, ''));
+  // `.` (or `./`) is the repository's root package (kube-state-metrics' main.go).
+  const start = importPathOf(path.posix.normalize(main).replace(/^\.$/, '').replace(/\/$/, ''));
   if (!packages.has(start)) {
     console.error(`no Go package at ${main} (import path ${start})`);
     process.exit(2);
