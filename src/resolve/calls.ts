@@ -9,7 +9,7 @@ import type { CallFact, Expr } from '../index/facts.js';
 import type { AbstractMethod, EdgeKind } from './link-output.js';
 import type { FuncRef } from './model.js';
 import { ALWAYS, type Needs } from './needs.js';
-import type { Ctx, TypeChecker } from './type-checker.js';
+import { declCtx, type Ctx, type TypeChecker } from './type-checker.js';
 import { deref, typeKey, type GoType } from './types.js';
 import type { FieldSlot, FuncTarget, Slot, ValueFlow } from './value-flow.js';
 
@@ -212,12 +212,7 @@ export function externalRoot(
     const t = deref(types.typeOfBinding(b));
     if (t.k === 'named' && t.pkg !== '' && !types.model.packages.has(t.pkg)) return t.pkg;
     if (b.k === 'local' && b.local.value && depth < 4) {
-      return externalRoot(
-        types,
-        b.local.value,
-        { file: b.file, fn: b.local.fn, line: b.local.line },
-        depth + 1,
-      );
+      return externalRoot(types, b.local.value, declCtx(b.file, b.local), depth + 1);
     }
   }
   return undefined;

@@ -32,6 +32,17 @@ export interface Ctx {
   file: FileModel;
   fn: number;
   line: number;
+  /**
+   * Reading the right-hand side of a declaration on `line` (`f := f`, `ctx, cancel :=
+   * context.WithCancel(ctx)`): a name declared there is not in scope yet, its uses are the
+   * binding before it.
+   */
+  decl?: true;
+}
+
+/** Where a local's value (its right-hand side, or what it ranges over) is read. */
+export function declCtx(file: FileModel, local: LocalFact): Ctx {
+  return { file, fn: local.fn, line: local.line, decl: true };
 }
 
 export type Binding =
@@ -278,9 +289,10 @@ export class TypeChecker {
       const f = file.facts.funcs[fn];
       if (!f) break;
       const candidates = localsOf(file, fn)?.get(name);
-      // `cleaner := cleaner.New(...)`: a variable is in scope after its statement, so on its own
-      // line a name that is also an import is the package.
-      const shadows = file.imports.has(name);
+      // A variable is in scope after its statement: on its own line a name that is also an
+      // import is the package (`cleaner := cleaner.New(...)`), and in the declaration's own
+      // right-hand side the name is the binding before it (`f := f`).
+      const shadows = file.imports.has(name) || ctx.decl === true;
       if (candidates) {
         let best: LocalFact | undefined;
         for (const c of candidates)
@@ -428,11 +440,7 @@ export class TypeChecker {
             depth + 1,
           );
         if (b?.k === 'local' && b.local.value && b.local.index === undefined)
-          return this.constantString(
-            b.local.value,
-            { file: b.file, fn: b.local.fn, line: b.local.line },
-            depth + 1,
-          );
+          return this.constantString(b.local.value, declCtx(b.file, b.local), depth + 1);
         return undefined;
       }
       case 's': {
@@ -618,7 +626,7 @@ export class TypeChecker {
     if (memo) return memo;
     if (this.inProgress.has(local)) return UNKNOWN;
     this.inProgress.add(local);
-    const ctx: Ctx = { file, fn: local.fn, line: local.line };
+    const ctx = declCtx(file, local);
     let t: GoType = UNKNOWN;
     if (local.type) t = this.parse(local.type, this.scopeFor(ctx));
     else if (local.value) {

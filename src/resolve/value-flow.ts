@@ -17,7 +17,13 @@ import { push } from '../shared/multimap.js';
 import type { FileModel, FuncRef, ProgramModel, TypeDecl } from './model.js';
 import { ALWAYS, both, either, through, type Needs } from './needs.js';
 import { isTestDouble } from '../shared/go-symbol.js';
-import type { Binding, Ctx, Selection, TypeChecker } from './type-checker.js';
+import {
+  declCtx,
+  type Binding,
+  type Ctx,
+  type Selection,
+  type TypeChecker,
+} from './type-checker.js';
 import { deref, instanceKey, typeKey, type GoType } from './types.js';
 
 export interface SourceRef {
@@ -241,7 +247,7 @@ export class ValueFlow {
       if (b.k === 'local') {
         if (b.local.range && b.local.value) {
           // `for _, v := range x`: v holds x's elements.
-          const at = { file: b.file, fn: b.local.fn, line: b.local.line };
+          const at = declCtx(b.file, b.local);
           return b.local.index === 1 ? this.elementSources(b.local.value, at) : [];
         }
         const { assigns, initial } = visibleAssigns(
@@ -255,7 +261,7 @@ export class ValueFlow {
         if (initial && b.local.value) {
           out.push({
             expr: b.local.value,
-            ctx: { file: b.file, fn: b.local.fn, line: b.local.line },
+            ctx: declCtx(b.file, b.local),
             ...(b.local.index !== undefined ? { index: b.local.index } : {}),
           });
         }
@@ -478,8 +484,7 @@ export class ValueFlow {
         }
         if (local && b?.k === 'local' && b.local.range && b.local.index === 1 && b.local.value) {
           // `for _, opt := range opts { opt(&o) }` over a variadic parameter: its elements' slot.
-          const at: Ctx = { file: b.file, fn: b.local.fn, line: b.local.line };
-          const slot = this.elementSlot(b.local.value, at);
+          const slot = this.elementSlot(b.local.value, declCtx(b.file, b.local));
           if (slot) return [{ k: 'slot', slot, needs: ALWAYS }];
         }
         break;
