@@ -74,6 +74,8 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
   // call does.
   const goCalls = new Set<string>();
   const deferCalls = new Set<string>();
+  // Spans of the scopes locals are declared in, read after the facts (scopeEnds).
+  const scopes: Span[] = [];
   for (const { name, node, startIndex, endIndex, docs } of captures) {
     if (
       node &&
@@ -84,7 +86,8 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
       ranges.push({ index: funcNodes.length, start: node.startIndex, end: node.endIndex });
       funcNodes.push(node);
       funcDocs.push(docs);
-    } else if (name === 'reference.call.go') goCalls.add(`${startIndex}:${endIndex}`);
+    } else if (name === 'scope') scopes.push({ start: startIndex, end: endIndex, line: 0 });
+    else if (name === 'reference.call.go') goCalls.add(`${startIndex}:${endIndex}`);
     else if (name === 'reference.call.defer') deferCalls.add(`${startIndex}:${endIndex}`);
   }
   const enclosing = makeEnclosingLookup(ranges);
@@ -103,6 +106,15 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
     if (node.type === 'func_literal') funcIndexByStart.set(node.startIndex, index);
   });
   const expr = (node: Node | null | undefined) => toExpr(node, funcIndexByStart, 0);
+  // Offsets of each local's declaration and of each call (parallel to facts.locals and
+  // facts.calls), and the right-hand sides of declarations, for scopeEnds and declLines.
+  const localStarts: number[] = [];
+  const callStarts: number[] = [];
+  const rightSides: Span[] = [];
+  let anyNode: Node | undefined;
+  const declared = (from: number, start: number) => {
+    for (let i = from; i < facts.locals.length; i++) localStarts.push(start);
+  };
 
   for (const capture of captures) {
     const name = capture.name;
@@ -125,6 +137,7 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
     }
     const node = capture.node;
     if (!node) continue;
+    anyNode ??= node;
     // Each kind is read by a function of its own: a deoptimization in one (a kind the optimizer
     // had not seen yet, a node of a new shape) then recompiles that small function, not this loop
     // with every kind inlined (4 compiles of ~140 ms each a worker on v1.24, `--trace-opt`).
@@ -139,10 +152,15 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
       case 'definition.const': {
         const fn = fnOf(node);
         const doc = fn >= 0 ? undefined : valueDoc(capture.docs, docOf);
+        const from = facts.locals.length;
         readValueSpec(node, doc, name === 'definition.const', fn, facts, expr);
+        declared(from, node.startIndex);
+        const value = fn >= 0 ? node.childForFieldName('value') : null;
+        if (value) rightSides.push(spanOf(value, node));
         break;
       }
       case 'reference.call':
+        callStarts.push(node.startIndex);
         facts.calls.push(
           readCall(
             node,
@@ -158,15 +176,24 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
         break;
       case 'local.short': {
         const left = node.childForFieldName('left')?.namedChildren ?? [];
-        const right = node.childForFieldName('right')?.namedChildren ?? [];
+        const rightNode = node.childForFieldName('right');
+        const right = rightNode?.namedChildren ?? [];
+        const from = facts.locals.length;
         bindNames(left, right, fnOf(node), facts, expr, indentOf(node.startIndex));
+        declared(from, node.startIndex);
+        if (rightNode) rightSides.push(spanOf(rightNode, node));
         break;
       }
-      case 'local.range':
+      case 'local.range': {
+        const from = facts.locals.length;
         readRange(node, fnOf(node), facts, expr);
+        declared(from, node.startIndex);
+        const right = node.childForFieldName('right');
+        if (right && facts.locals.length > from) rightSides.push(spanOf(right, node));
         break;
+      }
       case 'local.typeswitch':
-        readTypeSwitch(node, fnOf(node), facts, expr);
+        readTypeSwitch(node, fnOf(node), facts, expr, localStarts);
         break;
       case 'assignment':
         readAssignment(node, fnOf(node), facts, expr, indentOf);
@@ -191,6 +218,10 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
       default:
         break;
     }
+  }
+  if (anyNode) {
+    scopeEnds(facts.locals, localStarts, scopes, anyNode);
+    declLines(facts.calls, callStarts, rightSides);
   }
   if (parsed.hasError) facts.errors.push(...parsed.errors);
   return facts;
@@ -275,6 +306,59 @@ export function elementType(type: string): string | null {
   return rest === '' ? null : rest;
 }
 
+/** A span of the source; `line` is the declaration's, for a right-hand side. */
+interface Span {
+  start: number;
+  end: number;
+  line: number;
+}
+
+function spanOf(node: Node, decl: Node): Span {
+  return { start: node.startIndex, end: node.endIndex, line: decl.startPosition.row + 1 };
+}
+
+/**
+ * For each span at `starts[i]`, the innermost of `outer` around it (spans nest, as syntax does),
+ * handed to `found` with i; spans sorted in place.
+ */
+function innermost(
+  starts: readonly number[],
+  outer: Span[],
+  found: (i: number, inner: Span) => void,
+): void {
+  outer.sort((a, b) => a.start - b.start || b.end - a.end);
+  const order = starts.map((_, i) => i).sort((a, b) => starts[a]! - starts[b]!);
+  const open: Span[] = [];
+  let next = 0;
+  for (const i of order) {
+    const at = starts[i]!;
+    while (next < outer.length && outer[next]!.start <= at) {
+      const s = outer[next++]!;
+      while (open.length > 0 && open[open.length - 1]!.end <= s.start) open.pop();
+      open.push(s);
+    }
+    while (open.length > 0 && open[open.length - 1]!.end <= at) open.pop();
+    const inner = open[open.length - 1];
+    if (inner) found(i, inner);
+  }
+}
+
+/** Each local's last line in scope: the end of the innermost scope around its declaration. */
+function scopeEnds(locals: LocalFact[], starts: number[], scopes: Span[], lines: Node): void {
+  if (locals.length === 0 || scopes.length === 0) return;
+  innermost(starts, scopes, (i, scope) => {
+    locals[i]!.end = lines.lineAt(scope.end - 1);
+  });
+}
+
+/** Marks each call in a declaration's right-hand side with the declaration's line. */
+function declLines(calls: CallFact[], starts: number[], sides: Span[]): void {
+  if (calls.length === 0 || sides.length === 0) return;
+  innermost(starts, sides, (i, side) => {
+    calls[i]!.decl = side.line;
+  });
+}
+
 function readRange(node: Node, fn: number, facts: FileFacts, expr: ToExpr): void {
   const left = node.childForFieldName('left')?.namedChildren ?? [];
   const right = node.childForFieldName('right');
@@ -301,7 +385,13 @@ function readRange(node: Node, fn: number, facts: FileFacts, expr: ToExpr): void
   }
 }
 
-function readTypeSwitch(node: Node, fn: number, facts: FileFacts, expr: ToExpr): void {
+function readTypeSwitch(
+  node: Node,
+  fn: number,
+  facts: FileFacts,
+  expr: ToExpr,
+  starts: number[],
+): void {
   const alias = node.childForFieldName('alias')?.firstNamedChild;
   const value = node.childForFieldName('value');
   if (!alias || alias.type !== 'identifier') return;
@@ -317,6 +407,8 @@ function readTypeSwitch(node: Node, fn: number, facts: FileFacts, expr: ToExpr):
         ? { fn, name: alias.text, line, type: typeText(types[0]) }
         : { fn, name: alias.text, line, value: expr(value) },
     );
+    // Each case's alias is scoped to its clause.
+    starts.push(clause.startIndex);
   }
 }
 

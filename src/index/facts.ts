@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 21;
+export const FACTS_VERSION = 22;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -122,6 +122,11 @@ export interface LocalFact {
   line: number;
   /** For `x := v`: leading tabs of the statement's line (the block it is declared in). */
   indent?: number;
+  /**
+   * Last line of the scope it is declared in (the innermost block, `if`/`for`/`switch` statement
+   * or case clause around it): past it, the name is another binding.
+   */
+  end?: number;
 }
 
 export interface CallFact {
@@ -134,6 +139,11 @@ export interface CallFact {
   col: number;
   go?: true;
   defer?: true;
+  /**
+   * In the right-hand side of a declaration (`h := logged(h)`, `for _, f := range f.list()`): the
+   * declaration's line, whose names are not in scope yet where the call reads them.
+   */
+  decl?: number;
 }
 
 export interface AssignFact {

@@ -35,6 +35,11 @@ export class LightNode {
     return this.file.position(this.endIndex);
   }
 
+  /** Line (1-based) of an offset in this node's file. */
+  lineAt(index: number): number {
+    return this.file.position(index).row + 1;
+  }
+
   childForFieldName(field: string): LightNode | null {
     for (const c of this.children) if (c.field === field) return c;
     return null;
@@ -128,7 +133,7 @@ export const walkRules: WalkRules = {
     'definition.var',
     'definition.const',
   ],
-  skipCaptures: ['comment.build', 'package'],
+  skipCaptures: ['comment.build', 'package', 'scope'],
 };
 
 /** Builds the walked nodes and the captures of one native parse. */

@@ -381,6 +381,17 @@ static const KnownPattern KNOWN[] = {
     {"(composite_literal body: (literal_value (literal_element))) @reference.composite",
      "composite_literal", NULL, "body", "literal_value", "literal_element", 0,
      "reference.composite"},
+    {"(block) @scope", "block", NULL, NULL, NULL, NULL, 0, "scope"},
+    {"(if_statement) @scope", "if_statement", NULL, NULL, NULL, NULL, 0, "scope"},
+    {"(for_statement) @scope", "for_statement", NULL, NULL, NULL, NULL, 0, "scope"},
+    {"(expression_switch_statement) @scope", "expression_switch_statement", NULL, NULL, NULL, NULL,
+     0, "scope"},
+    {"(type_switch_statement) @scope", "type_switch_statement", NULL, NULL, NULL, NULL, 0, "scope"},
+    {"(select_statement) @scope", "select_statement", NULL, NULL, NULL, NULL, 0, "scope"},
+    {"(expression_case) @scope", "expression_case", NULL, NULL, NULL, NULL, 0, "scope"},
+    {"(default_case) @scope", "default_case", NULL, NULL, NULL, NULL, 0, "scope"},
+    {"(type_case) @scope", "type_case", NULL, NULL, NULL, NULL, 0, "scope"},
+    {"(communication_case) @scope", "communication_case", NULL, NULL, NULL, NULL, 0, "scope"},
 };
 
 /* Canonical symbol of a node type name, or -1 when the grammar has none. */

@@ -15,7 +15,7 @@ import { createHandlers } from './frameworks/index.js';
 import { LinkOutput, type AnySlot, type BindingInsert, type PackageInsert } from './link-output.js';
 import type { FileModel, FuncRef, PackageModel, ProgramModel } from './model.js';
 import { externalTypes, loadStdMethods, type FrameworkRule } from './rules.js';
-import { TypeChecker, type Ctx } from './type-checker.js';
+import { callCtx, TypeChecker, type Ctx } from './type-checker.js';
 import { deref, parseType, typeKey, type GoType } from './types.js';
 import { fieldKey, ValueFlow, type FieldSlot, type Slot, type SourceRef } from './value-flow.js';
 
@@ -179,7 +179,7 @@ function recordDirectArgs(
   dynamic: { call: CallFact; ctx: Ctx }[],
 ): void {
   for (const call of file.facts.calls) {
-    const ctx: Ctx = { file, fn: call.fn, line: call.line };
+    const ctx = callCtx(file, call);
     const direct = types.directCallees(call.callee, ctx);
     for (const t of direct) flow.recordArgs(t, call.args, ctx);
     if (direct.length === 0 && call.args.length > 0 && carriesFlow(types, call.callee, ctx))
@@ -202,7 +202,7 @@ function linkFile(
     const caller = model.funcs[file.funcIds[call.fn] ?? -1];
     if (!caller) continue;
     counts.calls!++;
-    const ctx: Ctx = { file, fn: call.fn, line: call.line };
+    const ctx = callCtx(file, call);
     const res = resolveCall(types, flow, call, ctx);
     const at = { line: call.line, col: call.col };
     if (res.k === 'none') counts.builtin!++;

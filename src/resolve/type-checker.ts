@@ -33,16 +33,23 @@ export interface Ctx {
   fn: number;
   line: number;
   /**
-   * Reading the right-hand side of a declaration on `line` (`f := f`, `ctx, cancel :=
-   * context.WithCancel(ctx)`): a name declared there is not in scope yet, its uses are the
-   * binding before it.
+   * Reading the right-hand side of a declaration on this line (`f := f`, `h := logged(h)`,
+   * `ctx, cancel := context.WithCancel(ctx)`): a name declared there is not in scope yet, its
+   * uses are the binding before it.
    */
-  decl?: true;
+  decl?: number;
 }
 
 /** Where a local's value (its right-hand side, or what it ranges over) is read. */
 export function declCtx(file: FileModel, local: LocalFact): Ctx {
-  return { file, fn: local.fn, line: local.line, decl: true };
+  return { file, fn: local.fn, line: local.line, decl: local.line };
+}
+
+/** Where a call's callee and arguments are read. */
+export function callCtx(file: FileModel, call: CallFact): Ctx {
+  return call.decl === undefined
+    ? { file, fn: call.fn, line: call.line }
+    : { file, fn: call.fn, line: call.line, decl: call.decl };
 }
 
 export type Binding =
@@ -289,14 +296,21 @@ export class TypeChecker {
       const f = file.facts.funcs[fn];
       if (!f) break;
       const candidates = localsOf(file, fn)?.get(name);
-      // A variable is in scope after its statement: on its own line a name that is also an
-      // import is the package (`cleaner := cleaner.New(...)`), and in the declaration's own
-      // right-hand side the name is the binding before it (`f := f`).
-      const shadows = file.imports.has(name) || ctx.decl === true;
+      // A variable is in scope from the end of its statement to the end of its block: on its
+      // own line a name that is also an import is the package (`cleaner := cleaner.New(...)`),
+      // in the declaration's own right-hand side the name is the binding before it (`f := f`),
+      // and past its block the name is another binding again.
+      const shadows = file.imports.has(name);
+      const inScope = (c: LocalFact) =>
+        c.line !== ctx.decl && (c.end === undefined || c.end >= ctx.line);
       if (candidates) {
         let best: LocalFact | undefined;
         for (const c of candidates)
-          if ((shadows ? c.line < ctx.line : c.line <= ctx.line) && (!best || c.line >= best.line))
+          if (
+            (shadows ? c.line < ctx.line : c.line <= ctx.line) &&
+            inScope(c) &&
+            (!best || c.line >= best.line)
+          )
             best = c;
         if (best) return { k: 'local', local: best, file };
       }
@@ -305,7 +319,8 @@ export class TypeChecker {
       const ri = f.results.findIndex(([n]) => n === name);
       if (ri >= 0) return { k: 'param', file, fn, index: -1 - ri, type: f.results[ri]![1] };
       if (f.recv?.name === name) return { k: 'recv', file, fn };
-      if (candidates?.[0] && !shadows) return { k: 'local', local: candidates[0], file };
+      if (candidates?.[0] && !shadows && inScope(candidates[0]))
+        return { k: 'local', local: candidates[0], file };
       fn = f.kind === 'lit' ? (f.parent ?? -1) : -1;
     }
     const pkg = file.pkg;
@@ -646,6 +661,15 @@ export class TypeChecker {
         else if (v[0] === 'a' || v[0] === 'x' || (v[0] === 'u' && v[1] === '<-'))
           t = local.index === 0 ? vt : builtin('bool');
       } else t = vt.k === 'tuple' ? (vt.items[0] ?? UNKNOWN) : vt;
+    }
+    // `sorting, err := cmd.Flags().GetString(...)` after `infos, err := r.Infos()` in the same
+    // block declares only `sorting`: `err` is the variable before, with its type.
+    if (t.k === 'unknown' && local.index !== undefined && local.end !== undefined) {
+      let before: LocalFact | undefined;
+      for (const c of localsOf(file, local.fn)?.get(local.name) ?? [])
+        if (c.end === local.end && c.line < local.line && (!before || c.line > before.line))
+          before = c;
+      if (before) t = this.typeOfLocal(before, file);
     }
     this.inProgress.delete(local);
     this.typeMemo.set(local, t);

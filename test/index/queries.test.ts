@@ -222,6 +222,7 @@ func f() {
         'reference.composite',
         'reference.import',
         'reference.return',
+        'scope',
       ].sort(),
     );
   });

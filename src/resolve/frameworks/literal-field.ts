@@ -16,7 +16,7 @@ import { exprText } from '../calls.js';
 import { push } from '../../shared/multimap.js';
 import type { FuncRef } from '../model.js';
 import { both, either, through, type Needs } from '../needs.js';
-import type { Ctx } from '../type-checker.js';
+import { callCtx, type Ctx } from '../type-checker.js';
 import { typeKey, type GoType } from '../types.js';
 import type { FuncTarget } from '../value-flow.js';
 import {
@@ -132,7 +132,7 @@ export function literalFieldHandler(
             if (call.callee[0] !== 's' || !call.args[0]) continue;
             const receivers = collectors.get(call.callee[2]);
             if (!receivers) continue;
-            const ctx: Ctx = { file, fn: call.fn, line: call.line };
+            const ctx = callCtx(file, call);
             const t = types.typeOf(call.callee[1], ctx);
             if (receivers.some((rcv) => receiverMatches(t, rcv)))
               flow.addCollected(call.callee[1], call.args[0], ctx);
