@@ -54,7 +54,9 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
     errors: [],
     lines: parsed.lines,
   };
-  const captures = readCaptures(parsed, names, source);
+  // Spans of the scopes locals are declared in, start and end in pairs (scopeEnds).
+  const scopeSpans: number[] = [];
+  const captures = readCaptures(parsed, names, source, scopeSpans);
   // Leading tabs (or spaces) of the line a node starts on: gofmt indents one per block.
   const indentOf = (startIndex: number): number => {
     let start = startIndex;
@@ -74,8 +76,6 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
   // call does.
   const goCalls = new Set<string>();
   const deferCalls = new Set<string>();
-  // Spans of the scopes locals are declared in, read after the facts (scopeEnds).
-  const scopes: Span[] = [];
   for (const { name, node, startIndex, endIndex, docs } of captures) {
     if (
       node &&
@@ -86,8 +86,7 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
       ranges.push({ index: funcNodes.length, start: node.startIndex, end: node.endIndex });
       funcNodes.push(node);
       funcDocs.push(docs);
-    } else if (name === 'scope') scopes.push({ start: startIndex, end: endIndex, line: 0 });
-    else if (name === 'reference.call.go') goCalls.add(`${startIndex}:${endIndex}`);
+    } else if (name === 'reference.call.go') goCalls.add(`${startIndex}:${endIndex}`);
     else if (name === 'reference.call.defer') deferCalls.add(`${startIndex}:${endIndex}`);
   }
   const enclosing = makeEnclosingLookup(ranges);
@@ -220,7 +219,7 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
     }
   }
   if (anyNode) {
-    scopeEnds(facts.locals, localStarts, scopes, anyNode);
+    scopeEnds(facts.locals, localStarts, scopeSpans, anyNode);
     declLines(facts.calls, callStarts, rightSides);
   }
   if (parsed.hasError) facts.errors.push(...parsed.errors);
@@ -344,8 +343,11 @@ function innermost(
 }
 
 /** Each local's last line in scope: the end of the innermost scope around its declaration. */
-function scopeEnds(locals: LocalFact[], starts: number[], scopes: Span[], lines: Node): void {
-  if (locals.length === 0 || scopes.length === 0) return;
+function scopeEnds(locals: LocalFact[], starts: number[], spans: number[], lines: Node): void {
+  if (locals.length === 0 || spans.length === 0) return;
+  const scopes: Span[] = [];
+  for (let i = 0; i < spans.length; i += 2)
+    scopes.push({ start: spans[i]!, end: spans[i + 1]!, line: 0 });
   innermost(starts, scopes, (i, scope) => {
     locals[i]!.end = lines.lineAt(scope.end - 1);
   });

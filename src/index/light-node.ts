@@ -136,8 +136,17 @@ export const walkRules: WalkRules = {
   skipCaptures: ['comment.build', 'package', 'scope'],
 };
 
-/** Builds the walked nodes and the captures of one native parse. */
-export function readCaptures(parsed: NativeParse, names: NativeNames, source: string): Capture[] {
+/**
+ * Builds the walked nodes and the captures of one native parse. The `scope` captures (one per
+ * block, a sixth of them all) are not made into objects: their start and end offsets go to
+ * `scopes`, in pairs, when given.
+ */
+export function readCaptures(
+  parsed: NativeParse,
+  names: NativeNames,
+  source: string,
+  scopes?: number[],
+): Capture[] {
   const file = new FileNodes(source);
   const { nodes, captures, docs } = parsed;
   const built: LightNode[] = new Array<LightNode>(nodes.length / 5);
@@ -156,7 +165,12 @@ export function readCaptures(parsed: NativeParse, names: NativeNames, source: st
     if (parent >= 0) built[parent]!.children.push(node);
   }
   const out: Capture[] = [];
+  const scopeId = scopes ? names.captureNames.indexOf('scope') : -1;
   for (let i = 0; i < captures.length; i += 5) {
+    if (captures[i] === scopeId) {
+      scopes!.push(captures[i + 2]!, captures[i + 3]!);
+      continue;
+    }
     const index = captures[i + 1]!;
     const docsAt = captures[i + 4]!;
     out.push({

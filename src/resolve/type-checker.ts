@@ -40,6 +40,11 @@ export interface Ctx {
   decl?: number;
 }
 
+/** Whether a local declared at or before `ctx.line` is in scope there (not yet, or no more). */
+function inScope(c: LocalFact, ctx: Ctx): boolean {
+  return c.line !== ctx.decl && (c.end === undefined || c.end >= ctx.line);
+}
+
 /** Where a local's value (its right-hand side, or what it ranges over) is read. */
 export function declCtx(file: FileModel, local: LocalFact): Ctx {
   return { file, fn: local.fn, line: local.line, decl: local.line };
@@ -301,14 +306,12 @@ export class TypeChecker {
       // in the declaration's own right-hand side the name is the binding before it (`f := f`),
       // and past its block the name is another binding again.
       const shadows = file.imports.has(name);
-      const inScope = (c: LocalFact) =>
-        c.line !== ctx.decl && (c.end === undefined || c.end >= ctx.line);
       if (candidates) {
         let best: LocalFact | undefined;
         for (const c of candidates)
           if (
             (shadows ? c.line < ctx.line : c.line <= ctx.line) &&
-            inScope(c) &&
+            inScope(c, ctx) &&
             (!best || c.line >= best.line)
           )
             best = c;
@@ -319,7 +322,7 @@ export class TypeChecker {
       const ri = f.results.findIndex(([n]) => n === name);
       if (ri >= 0) return { k: 'param', file, fn, index: -1 - ri, type: f.results[ri]![1] };
       if (f.recv?.name === name) return { k: 'recv', file, fn };
-      if (candidates?.[0] && !shadows && inScope(candidates[0]))
+      if (candidates?.[0] && !shadows && inScope(candidates[0], ctx))
         return { k: 'local', local: candidates[0], file };
       fn = f.kind === 'lit' ? (f.parent ?? -1) : -1;
     }
