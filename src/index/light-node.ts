@@ -137,9 +137,9 @@ export const walkRules: WalkRules = {
 };
 
 /**
- * Builds the walked nodes and the captures of one native parse. The `scope` captures (one per
- * block, a sixth of them all) are not made into objects: their start and end offsets go to
- * `scopes`, in pairs, when given.
+ * Builds the walked nodes and the captures of one native parse. The `scope` captures (blocks,
+ * statements with a header, case clauses: 410,755 of v1.24's 1,488,937) are not made into
+ * objects: their start and end offsets go to `scopes`, in pairs, when given.
  */
 export function readCaptures(
   parsed: NativeParse,
