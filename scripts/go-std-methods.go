@@ -1,7 +1,8 @@
 // Command go-std-methods writes rules/go-std-methods.json: the exported method set of every
 // exported type of the Go standard library (of *T for a concrete type, promoted methods included),
-// keyed "pkg.Type". The standard library is not indexed, so the resolver reads this table to know
-// what a type that embeds one of them (a struct embedding net.Listener) can be called with.
+// keyed "pkg.Type", and the names of those that are interfaces. The standard library is not
+// indexed, so the resolver reads this table to know what a type that embeds one of them (a struct
+// embedding net.Listener) can be called with, and whose method such a call is.
 //
 //	go run scripts/go-std-methods.go > rules/go-std-methods.json
 package main
@@ -27,6 +28,7 @@ func main() {
 	fset := token.NewFileSet()
 	imp := importer.ForCompiler(fset, "source", nil)
 	table := map[string][]string{}
+	var interfaces []string
 	for _, path := range strings.Fields(string(out)) {
 		if strings.Contains(path, "internal") || strings.HasPrefix(path, "vendor/") || strings.HasPrefix(path, "cmd/") {
 			continue
@@ -47,6 +49,7 @@ func main() {
 			var ms *types.MethodSet
 			if types.IsInterface(tn.Type()) {
 				ms = types.NewMethodSet(tn.Type())
+				interfaces = append(interfaces, path+"."+name)
 			} else {
 				ms = types.NewMethodSet(types.NewPointer(tn.Type()))
 			}
@@ -63,10 +66,12 @@ func main() {
 			table[path+"."+name] = names
 		}
 	}
+	sort.Strings(interfaces)
 	doc := map[string]any{
-		"_comment": "Exported method sets of the Go standard library's exported types (of *T for a concrete type, promoted methods included), by package path and type name. The standard library is not indexed: a type that embeds one of these (tcpProxySocket embeds net.Listener) has its methods, so it can implement an interface whose methods it does not declare. Made with `go run scripts/go-std-methods.go > rules/go-std-methods.json` (Go " + strings.TrimPrefix(runtime.Version(), "go") + ").",
-		"go":       strings.TrimPrefix(runtime.Version(), "go"),
-		"types":    table,
+		"_comment":   "Exported method sets of the Go standard library's exported types (of *T for a concrete type, promoted methods included), by package path and type name, and which of them are interfaces. The standard library is not indexed: a type that embeds one of these (tcpProxySocket embeds net.Listener) has its methods, so it can implement an interface whose methods it does not declare, and a call of one (a struct's embedded sync.RWMutex's Lock) names its callee. Made with `go run scripts/go-std-methods.go > rules/go-std-methods.json` (Go " + strings.TrimPrefix(runtime.Version(), "go") + ").",
+		"go":         strings.TrimPrefix(runtime.Version(), "go"),
+		"types":      table,
+		"interfaces": interfaces,
 	}
 	if err := json.NewEncoder(os.Stdout).Encode(doc); err != nil {
 		panic(err)

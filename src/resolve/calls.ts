@@ -159,6 +159,14 @@ export function resolveCall(
       if (base.k === 'named' && base.pkg !== '' && !types.model.packages.has(base.pkg)) {
         return { k: 'external', symbol: `(${typeKey(xt)}).${name}` };
       }
+      // Promoted from an embedded type of the standard library (`dsw.Lock()`, `t.Sub(u)` on a
+      // metav1.Time): that type's method, on `*T` for a concrete type (the table holds *T's
+      // method set, not each method's receiver).
+      const owner = types.unindexedOwner(xt, name);
+      if (owner) {
+        const recv = owner.iface ? typeKey(owner.type) : `*${typeKey(owner.type)}`;
+        return { k: 'external', symbol: `(${recv}).${name}` };
+      }
       if (base.k === 'named' && base.pkg === '') return { k: 'none' };
       const root = externalRoot(types, x, ctx);
       return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };

@@ -110,13 +110,14 @@ export type FrameworkRule = z.infer<typeof ruleSchema>;
  */
 export function externalTypes(
   rules: readonly FrameworkRule[],
-  methods: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
+  std: StdTypes = { methods: new Map(), interfaces: new Set() },
 ): ExternalTypes {
   const declared = rules.flatMap((r) => (r.kind === 'external-interface' ? [r] : []));
   return {
     interfaces: new Set(declared.map((r) => r.type)),
     funcTypes: new Set(declared.flatMap((r) => r.funcTypes ?? [])),
-    methods,
+    methods: std.methods,
+    stdInterfaces: std.interfaces,
   };
 }
 
@@ -125,11 +126,22 @@ export interface ExternalTypes {
   funcTypes: ReadonlySet<string>;
   /** The exported method names of unindexed types (`net.Listener`), by type key. */
   methods?: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Which of those are interfaces (`net.Conn`, not `sync.Mutex`), by type key. */
+  stdInterfaces?: ReadonlySet<string>;
 }
 
-const stdMethodsSchema = z.object({ types: z.record(z.string(), z.array(z.string())) });
+/** The standard library's method sets and interfaces (rules/go-std-methods.json). */
+export interface StdTypes {
+  methods: ReadonlyMap<string, ReadonlySet<string>>;
+  interfaces: ReadonlySet<string>;
+}
 
-export function loadStdMethods(file = stdMethodsFile): Map<string, ReadonlySet<string>> {
+const stdMethodsSchema = z.object({
+  types: z.record(z.string(), z.array(z.string())),
+  interfaces: z.array(z.string()).default([]),
+});
+
+export function loadStdMethods(file = stdMethodsFile): StdTypes {
   let data: z.output<typeof stdMethodsSchema>;
   try {
     data = stdMethodsSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
@@ -138,7 +150,10 @@ export function loadStdMethods(file = stdMethodsFile): Map<string, ReadonlySet<s
       `cannot read ${file}: ${(error as Error).message.split('\n')[0]}; reinstall k8s-read (rules/ ships with it)`,
     );
   }
-  return new Map(Object.entries(data.types).map(([type, names]) => [type, new Set(names)]));
+  return {
+    methods: new Map(Object.entries(data.types).map(([type, names]) => [type, new Set(names)])),
+    interfaces: new Set(data.interfaces),
+  };
 }
 
 export function loadFrameworkRules(extraFiles: readonly string[] = []): FrameworkRule[] {

@@ -1041,6 +1041,21 @@ export class TypeChecker {
   }
 
   /**
+   * The type of an unindexed package (the standard library's) whose method `name` a value of
+   * type `t` calls through embedding (`dsw.Lock()` on a struct embedding `sync.RWMutex`), the
+   * shallowest first; `iface` when it is an interface. Only where `select` found nothing.
+   */
+  unindexedOwner(t: GoType, name: string): { type: GoType; iface: boolean } | undefined {
+    const base = deref(t);
+    if (base.k !== 'named' || !this.model.packages.has(base.pkg)) return undefined;
+    for (const cur of this.embeddedTypes(base)) {
+      if (!this.unindexedMethods(cur)?.has(name)) continue;
+      return { type: cur, iface: this.external.stdInterfaces?.has(typeKey(cur)) ?? false };
+    }
+    return undefined;
+  }
+
+  /**
    * Methods a named type gets through embedded types of unindexed packages (at any depth of
    * embedding), which `select` cannot find: the index holds no declaration of them.
    */
