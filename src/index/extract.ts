@@ -344,7 +344,9 @@ function innermost(
 
 /** Each local's last line in scope: the end of the innermost scope around its declaration. */
 function scopeEnds(locals: LocalFact[], starts: number[], spans: number[], lines: Node): void {
-  if (locals.length === 0 || spans.length === 0) return;
+  // Parallel to the locals by construction; should a reader ever push one without its start,
+  // no end is better than ends shifted onto other locals.
+  if (locals.length === 0 || spans.length === 0 || starts.length !== locals.length) return;
   const scopes: Span[] = [];
   for (let i = 0; i < spans.length; i += 2)
     scopes.push({ start: spans[i]!, end: spans[i + 1]!, line: 0 });
@@ -355,7 +357,7 @@ function scopeEnds(locals: LocalFact[], starts: number[], spans: number[], lines
 
 /** Marks each call in a declaration's right-hand side with the declaration's line. */
 function declLines(calls: CallFact[], starts: number[], sides: Span[]): void {
-  if (calls.length === 0 || sides.length === 0) return;
+  if (calls.length === 0 || sides.length === 0 || starts.length !== calls.length) return;
   innermost(starts, sides, (i, side) => {
     calls[i]!.decl = side.line;
   });
