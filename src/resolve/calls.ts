@@ -80,7 +80,7 @@ export function resolveCall(
       if (targets.length === 0) {
         if (types.asType(callee, ctx)) return { k: 'none' };
         // `ctx, cancel := context.WithCancel(ctx); cancel()`: a function value from an unindexed package.
-        const root = externalRoot(types, callee, ctx);
+        const root = externalRoot(types, callee, ctx, 0, true);
         return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
       }
       // A closure held in a local of this function reads as one; anything else is a function value.
@@ -168,7 +168,7 @@ export function resolveCall(
         return { k: 'external', symbol: `(${recv}).${name}` };
       }
       if (base.k === 'named' && base.pkg === '') return { k: 'none' };
-      const root = externalRoot(types, x, ctx);
+      const root = externalRoot(types, x, ctx, 0, true);
       return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
     }
     case 'c':
@@ -199,12 +199,18 @@ export function externalRoot(
   expr: Expr,
   ctx: Ctx,
   depth = 0,
+  /**
+   * Also a field of such a type (a mock's `m.ctrl.T.Helper()`, `ctrl` a `*gomock.Controller`):
+   * for naming an unresolved call's package, not for the rules, whose registries would take in
+   * what a struct merely keeps (apiextensions' OpenAPI builder's `b.ws...To(func...)`).
+   */
+  throughFields = false,
 ): string | undefined {
   let e: Expr = expr;
   for (let i = 0; i < 80; i++) {
     // A call returning a type of an unindexed package (`f.NewBuilder()` returning kubectl's
     // `*resource.Builder`): the rest of the chain is that package's.
-    if (e[0] === 'c' && i > 0) {
+    if ((e[0] === 'c' || (throughFields && e[0] === 's')) && i > 0) {
       const t = deref(types.typeOf(e, ctx));
       if (t.k === 'named' && t.pkg !== '' && !types.model.packages.has(t.pkg)) return t.pkg;
     }
@@ -220,7 +226,8 @@ export function externalRoot(
     const t = deref(types.typeOfBinding(b));
     if (t.k === 'named' && t.pkg !== '' && !types.model.packages.has(t.pkg)) return t.pkg;
     if (b.k === 'local' && b.local.value && depth < 4) {
-      return externalRoot(types, b.local.value, declCtx(b.file, b.local), depth + 1);
+      const at = declCtx(b.file, b.local);
+      return externalRoot(types, b.local.value, at, depth + 1, throughFields);
     }
   }
   return undefined;

@@ -1,7 +1,8 @@
 /**
  * Reads the expectation comments of fixtures/go/* (grammar in fixtures/README.md):
  *   `// want <callee> -> <symbol> <kind>`, `// want <callee> -> alt <symbol>`,
- *   `// want <callee> -> not <symbol>` (no edge to it at all), `// want <callee> -> unresolved`,
+ *   `// want <callee> -> not <symbol>` (no edge to it at all), `// want <callee> -> unresolved`
+ *   (`unresolved <package>`: and named as a call into that unindexed package),
  *   `// want <callee> -> <symbol> <kind> from <root>` (in the trace of `<root>`: a component or a
  *   symbol, whose program and call path decide what a function value is), `// def <symbol>`.
  * A trailing comment speaks of its own line; a comment alone on its line, of the nearest code
@@ -22,7 +23,7 @@ export type Expectation =
   | (Site & { type: 'call'; symbol: string; kind: string; from?: string })
   | (Site & { type: 'alt'; symbol: string })
   | (Site & { type: 'not'; symbol: string })
-  | (Site & { type: 'unresolved' })
+  | (Site & { type: 'unresolved'; pkg?: string })
   | { type: 'def'; file: string; line: number; symbol: string };
 
 export function readExpectations(root: string): Expectation[] {
@@ -42,7 +43,8 @@ export function readExpectations(root: string): Expectation[] {
         const [, callee, rest] = want as unknown as [string, string, string];
         const site = { file, line, callee, col: calleeColumn(lines[line - 1] ?? '', callee) };
         const parts = rest.trim().split(/\s+/);
-        if (parts[0] === 'unresolved') out.push({ type: 'unresolved', ...site });
+        if (parts[0] === 'unresolved')
+          out.push({ type: 'unresolved', ...site, ...(parts[1] ? { pkg: parts[1] } : {}) });
         else if (parts[0] === 'alt') out.push({ type: 'alt', ...site, symbol: parts[1] ?? '' });
         else if (parts[0] === 'not') out.push({ type: 'not', ...site, symbol: parts[1] ?? '' });
         else

@@ -152,11 +152,13 @@ describe.each(features)('fixtures/go/%s', (feature) => {
         expect(here.filter((x) => x.callee === e.symbol)).toEqual([]);
       });
     } else {
-      it(`reports ${e.callee} at ${where} as unresolved`, () => {
+      it(`reports ${e.callee} at ${where} as unresolved${e.pkg ? ` in ${e.pkg}` : ''}`, () => {
         const here = index.edges.filter(
           (x) => x.file === e.file && x.line === e.line && x.callee === null,
         );
-        expect(here.some((x) => (x.expr ?? '').endsWith(e.callee))).toBe(true);
+        const named = here.filter((x) => (x.expr ?? '').endsWith(e.callee));
+        expect(named.length).toBeGreaterThan(0);
+        if (e.pkg) expect(named.map((x) => x.via)).toEqual(named.map(() => `external:${e.pkg}`));
       });
     }
   }
