@@ -480,7 +480,7 @@ export class ValueFlow {
           // `f = wrap(f)` inside the function: what it assigns, too.
           for (const s of this.localAssigns.get(b.file)?.get(localKey(b)) ?? [])
             out.push(...this.funcTargets(s.expr, s.ctx, true, depth + 1, seen));
-          return merge(out);
+          return mergeTargets(out);
         }
         if (local && b?.k === 'local' && b.local.range && b.local.index === 1 && b.local.value) {
           // `for _, opt := range opts { opt(&o) }` over a variadic parameter: its elements' slot.
@@ -554,7 +554,7 @@ export class ValueFlow {
       }
       if (out.length > MAX_FUNCTION_VALUES) break;
     }
-    return merge(out);
+    return mergeTargets(out);
   }
 
   /**
@@ -584,7 +584,7 @@ export class ValueFlow {
       for (const r of this.funcTargets(s.expr, s.ctx, false, flowDepth + 1, seen))
         out.push({ ...r, needs: step(r.needs, s.ctx, ctx) });
     }
-    return merge(out);
+    return mergeTargets(out);
   }
 
   /**
@@ -647,7 +647,7 @@ export class ValueFlow {
           }
           if (!made) return undefined;
         }
-        return merge(out);
+        return mergeTargets(out);
       }
       case 'i': {
         if (expr[1] === 'nil') return [];
@@ -676,7 +676,7 @@ export class ValueFlow {
         out.push(here ? v : { ...v, needs: step(v.needs, s.ctx, ctx) });
       }
     }
-    return merge(out);
+    return mergeTargets(out);
   }
 
   /**
@@ -731,7 +731,7 @@ export class ValueFlow {
         for (const r of found) out.push({ ...r, needs: both(r.needs, callee.needs) });
       }
     }
-    return merge(out);
+    return mergeTargets(out);
   }
 
   /**
@@ -788,7 +788,7 @@ export class ValueFlow {
       for (const r of this.funcTargets(s.expr, s.ctx, false))
         out.push({ ...r, needs: step(r.needs, s.ctx, ctx) });
     }
-    return merge(out);
+    return mergeTargets(out);
   }
 
   // ---------------------------------------------------------------- literals and stored types
@@ -1224,7 +1224,7 @@ interface Memo<T> {
 }
 
 /** One target per function (or slot), its needs the union of every way it was reached. */
-function merge(list: FuncTarget[]): FuncTarget[] {
+export function mergeTargets(list: FuncTarget[]): FuncTarget[] {
   const byKey = new Map<string, FuncTarget>();
   for (const x of list) {
     const key = x.k === 'fn' ? `f${x.fn.id}` : `s${x.slot.fn.id}:${x.slot.index}:${x.slot.elem}`;

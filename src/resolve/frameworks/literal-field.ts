@@ -15,10 +15,10 @@ import type { AssignFact, CompositeFact, Expr } from '../../index/facts.js';
 import { exprText } from '../calls.js';
 import { push } from '../../shared/multimap.js';
 import type { FuncRef } from '../model.js';
-import { both, either, through, type Needs } from '../needs.js';
+import { both, through, type Needs } from '../needs.js';
 import { callCtx, type Ctx } from '../type-checker.js';
 import { typeKey, type GoType } from '../types.js';
-import type { FuncTarget } from '../value-flow.js';
+import { mergeTargets, type FuncTarget } from '../value-flow.js';
 import {
   frameworkEdges,
   methodTargets,
@@ -80,15 +80,9 @@ export function literalFieldHandler(
    */
   const invoke = (rule: Rule, value: Expr, site: CallSite) => {
     const at = { line: site.call.line, col: site.call.col, expr: exprText(site.call.callee) };
-    const found = new Map<string, FuncTarget>();
+    const found: FuncTarget[] = [];
     const gather = (targets: readonly FuncTarget[], needs: Needs) => {
-      for (const t of targets) {
-        const key =
-          t.k === 'fn' ? `f${t.fn.id}` : `s${t.slot.fn.id}:${t.slot.index}:${t.slot.elem}`;
-        const prev = found.get(key);
-        const all = both(t.needs, needs);
-        found.set(key, prev ? { ...prev, needs: either(prev.needs, all) } : { ...t, needs: all });
-      }
+      for (const t of targets) found.push({ ...t, needs: both(t.needs, needs) });
     };
     for (const { lit, ctx: litCtx, needs } of flow.literalsReaching(value, site.ctx, rule.type)) {
       if (lit[0] !== 'l') continue;
@@ -115,7 +109,7 @@ export function literalFieldHandler(
           gather(valuesAt(link, a.value, a.ctx, site.caller), both(needs, a.needs));
       }
     }
-    frameworkEdges(link, site.caller, [...found.values()], rule.id, at);
+    frameworkEdges(link, site.caller, mergeTargets(found), rule.id, at);
   };
 
   /** A param forwarded by an invoker (`cli.Run`) or its package's helpers (`cli.run` calling `cmd.Execute()`). */
