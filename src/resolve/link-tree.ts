@@ -4,16 +4,12 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { IndexProgress, ParsedTree } from '../index/index-repository.js';
-import { FACTS_VERSION } from '../index/facts.js';
-import { rulesDir, stdMethodsFile } from '../shared/rules-dir.js';
 import { linkerId } from './linker-id.js';
 import type { Store } from '../store/db.js';
 import { findTree, loadBlobs, replaceTree, type TreeReplacement } from '../store/index-store.js';
 import { TRACE_PACK_VERSION } from '../store/trace-pack.js';
 import type { LinkPass, LinkStart, startLink as StartLink } from './link.js';
-import { LINK_VERSION } from './link-version.js';
 import type { ModelInput, ProgramModel } from './model.js';
 import type { FrameworkRule } from './rules.js';
 
@@ -52,7 +48,8 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
       fingerprint?: string;
       linker?: string;
     };
-    // An index linked by another k8s-read (before it named itself: no `linker`) is linked again.
+    // An index whose summary names another linker (or none, from before names) is linked again,
+    // whatever its fingerprint says: read commands trust that name too.
     if (
       summary.fingerprint === fingerprint &&
       summary.linker === linkerId() &&
@@ -229,15 +226,14 @@ async function loadModel(
 
 /** Same files with the same contents, the same facts format and the same rules: same link. */
 function linkFingerprint(parsed: ParsedTree, extraRules: readonly string[]): string {
-  // The trace's record is written with the link: a new layout of it relinks too.
-  const hash = createHash('sha1').update(
-    `link ${LINK_VERSION} facts ${FACTS_VERSION} trace-pack ${TRACE_PACK_VERSION}\n`,
-  );
+  // The linker (its versions and built-in rules), and the trace's record, written with the
+  // link: a new layout of it relinks too.
+  const hash = createHash('sha1').update(`${linkerId()} trace-pack ${TRACE_PACK_VERSION}\n`);
   for (const f of [...parsed.files].sort((a, b) => (a.path < b.path ? -1 : 1)))
     hash.update(`${f.path}\0${f.blob}\0${f.status}\n`);
   // Import paths and what was found outside the tree can change with no Go file changing.
   hash.update(JSON.stringify([parsed.tree.layout.modules, parsed.tree.dependencies]));
-  for (const file of [path.join(rulesDir, 'frameworks.yaml'), stdMethodsFile, ...extraRules]) {
+  for (const file of extraRules) {
     try {
       hash.update(readFileSync(file));
     } catch {
