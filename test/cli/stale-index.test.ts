@@ -3,11 +3,11 @@
  * index of HEAD it says nothing. (HEAD is asked of git while the index opens.) The same for an
  * index linked by another version of k8s-read: it answers as that version did until `index`.
  */
-import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { projectRoot, runCli } from '../helpers/run-cli.js';
+import { execSql } from '../helpers/sqlite-file.js';
 import { createTempRepo } from '../helpers/temp-repo.js';
 
 const repo = createTempRepo('k8s-read-stale-');
@@ -44,21 +44,10 @@ describe('an index older than HEAD', () => {
     expect((await runCli(['trace', 'kube-proxy', ...args])).stderr).not.toContain('linked by');
 
     // What an older k8s-read left: its link named otherwise (or not at all, before names).
-    const older = spawnSync(
-      process.execPath,
-      [
-        '-e',
-        `const s = require('sqlite3');
-         const db = new s.Database(process.argv[1]);
-         db.run("UPDATE trees SET summary = json_set(summary, '$.linker', 'link 1 facts 1 rules 0')", (e) => {
-           if (e) throw e;
-           db.close();
-         });`,
-        db,
-      ],
-      { cwd: projectRoot, encoding: 'utf8' },
+    await execSql(
+      db,
+      "UPDATE trees SET summary = json_set(summary, '$.linker', 'link 1 facts 1 rules 0')",
     );
-    expect(older.status, older.stderr).toBe(0);
     const stale = await runCli(['trace', 'kube-proxy', ...args]);
     expect(stale.code).toBe(0);
     expect(stale.stdout).toContain('SyncLoop');
