@@ -30,6 +30,7 @@ import {
   type PNode,
   type ProgramGraph,
 } from './program-graph.js';
+import { componentListing, lookupComponent } from './component-lookup.js';
 import { programScope, type PackageInfo } from './program-scope.js';
 import type { StructView } from './queries.js';
 import {
@@ -286,10 +287,10 @@ async function pickComponent(
   name: string | undefined,
   rules: RuleFacts,
 ): Promise<Picked> {
-  const names = components.map((c) => c.name).sort();
-  const listed = names.length ? names.join('\n  ') : '(none: no main packages found)';
+  const listed = componentListing(components);
   if (name !== undefined) {
-    const entry = components.find((c) => c.name === name);
+    const found = lookupComponent(components, name);
+    const entry = found?.rest === undefined ? found?.entry : undefined;
     if (!entry)
       throw new K8sReadError(
         `unknown component ${JSON.stringify(name)}; components in this index:\n  ${listed}`,

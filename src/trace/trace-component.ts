@@ -22,6 +22,7 @@ import {
 } from './program-graph.js';
 import { push } from '../shared/multimap.js';
 import { underPackage } from '../shared/go-symbol.js';
+import { componentListing, lookupComponent } from './component-lookup.js';
 import { programScope, type PackageInfo, type ProgramScope } from './program-scope.js';
 import { chooseSpine, hopKey } from './spine.js';
 import type { NodeKind, Trace, TraceEdge, TraceNode, TraceUnresolved } from './types.js';
@@ -402,18 +403,18 @@ async function programOf(
 ): Promise<ProgramScope> {
   if (options.in) {
     const components = await graph.components();
-    const entry = components.find((c) => c.name === options.in);
-    if (!entry) throw unknownComponent(options.in, components);
-    return programScope(packages, [entry.main.package, root.main.package]);
+    const found = lookupComponent(components, options.in);
+    if (!found || found.rest !== undefined) throw unknownComponent(options.in, components);
+    return programScope(packages, [found.entry.main.package, root.main.package]);
   }
   return programScope(packages, [root.program?.main.package ?? root.main.package]);
 }
 
 async function findRoot(graph: CallGraph, target: string, options: TraceOptions): Promise<Root> {
   const components = await graph.components();
-  const [name, controller] = target.split('/', 2) as [string, string | undefined];
-  const entry = components.find((c) => c.name === name);
-  if (entry) {
+  const found = lookupComponent(components, target);
+  if (found) {
+    const { entry, rest: controller } = found;
     const rules = options.components?.[entry.name];
     const ownDir = dirOf(entry.main.file);
     // A component no rule describes (a daemon outside Kubernetes: cri-o's server/ and internal/)
@@ -464,9 +465,8 @@ async function findRoot(graph: CallGraph, target: string, options: TraceOptions)
 }
 
 function unknownComponent(target: string, components: ComponentEntry[]): K8sReadError {
-  const names = components.map((c) => c.name).sort();
   return new K8sReadError(
-    `unknown component or symbol ${JSON.stringify(target)}; components in this index:\n  ${names.join('\n  ') || '(none: no main packages found)'}`,
+    `unknown component or symbol ${JSON.stringify(target)}; components in this index:\n  ${componentListing(components)}`,
     { code: 'E_NO_COMPONENT', exitCode: 2 },
   );
 }

@@ -2,6 +2,7 @@
  * `trace` on the demo trees: the connected path from main into the loops on both scheduler eras,
  * the controller view, other Go repositories, the JSON contract, and bad input.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Trace } from '../../src/trace/types.js';
@@ -323,5 +324,33 @@ describe('k8s-read trace on other trees, with no version-specific code', () => {
     const reconcile = t.edges.find((e) => e.callee.endsWith('MemcachedReconciler).Reconcile'));
     expect(reconcile?.kind).toBe('framework');
     expect(reconcile?.via).toBe('controller-runtime');
+  });
+
+  it('takes a cmd/ directory for a main package that is a module named otherwise', async () => {
+    // cert-manager's shape: cmd/controller is the module example.com/certs/controller-binary.
+    const repo = path.join(tmp, 'own-module-cmd');
+    const write = (file: string, text: string) => {
+      mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+      writeFileSync(path.join(repo, file), text);
+    };
+    write('go.mod', 'module example.com/certs\n\ngo 1.22\n');
+    write('pkg/issuer/issuer.go', 'package issuer\n\nfunc Sync() {}\n');
+    write(
+      'cmd/controller/go.mod',
+      'module example.com/certs/controller-binary\n\ngo 1.22\n\nrequire example.com/certs v0.0.0\n\nreplace example.com/certs => ../../\n',
+    );
+    write(
+      'cmd/controller/main.go',
+      'package main\n\nimport "example.com/certs/pkg/issuer"\n\nfunc main() { issuer.Sync() }\n',
+    );
+    const byDir = await traceJson(['controller', '--repo', repo]);
+    expect(byDir.root).toBe('example.com/certs/controller-binary.main');
+    expectPath(byDir, ['controller-binary.main', 'example.com/certs/pkg/issuer.Sync']);
+    expect((await traceJson(['cmd/controller', '--repo', repo])).root).toBe(byDir.root);
+    const unknown = await runCli(['trace', 'webhook', '--repo', repo], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      'components in this index:\n  controller-binary  (cmd/controller)\n',
+    );
   });
 });
