@@ -7,7 +7,7 @@
  */
 import type { CallFact, Expr } from '../index/facts.js';
 import type { AbstractMethod, EdgeKind } from './link-output.js';
-import type { FuncRef } from './model.js';
+import type { FuncRef, ValueDecl } from './model.js';
 import { ALWAYS, type Needs } from './needs.js';
 import { declCtx, type Ctx, type TypeChecker } from './type-checker.js';
 import { deref, typeKey, type GoType } from './types.js';
@@ -168,6 +168,10 @@ export function resolveCall(
         return { k: 'external', symbol: `(${recv}).${name}` };
       }
       if (base.k === 'named' && base.pkg === '') return { k: 'none' };
+      // Promoted from an embedded type of another unindexed package (metav1.ObjectMeta's
+      // GetFinalizers): a call into that package, whose methods the index does not hold.
+      const embedded = types.unindexedEmbedPackage(xt);
+      if (embedded) return { k: 'unresolved', externalPackage: embedded };
       const root = externalRoot(types, x, ctx, 0, true);
       return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
     }
@@ -214,8 +218,14 @@ export function externalRoot(
       const t = deref(types.typeOf(e, ctx));
       if (t.k === 'named' && t.pkg !== '' && !types.model.packages.has(t.pkg)) return t.pkg;
     }
-    if (e[0] === 's') e = e[1];
-    else if (e[0] === 'c' || e[0] === 'x' || e[0] === 'g' || e[0] === 'sl') e = e[1];
+    if (e[0] === 's') {
+      // A package-level variable of another package of the tree (`metrics.PodsEvicted.With(...)`,
+      // the variable `= metrics.NewCounterVec(...)` of an unindexed package): its initializer.
+      const value =
+        e[1][0] === 'i' && depth < 4 ? importedValue(types, e[1][1], e[2], ctx) : undefined;
+      if (value) return valueRoot(types, value, depth, throughFields);
+      e = e[1];
+    } else if (e[0] === 'c' || e[0] === 'x' || e[0] === 'g' || e[0] === 'sl') e = e[1];
     else if (e[0] === 'u') e = e[2];
     else break;
   }
@@ -229,8 +239,68 @@ export function externalRoot(
       const at = declCtx(b.file, b.local);
       return externalRoot(types, b.local.value, at, depth + 1, throughFields);
     }
+    if (b.k === 'value' && depth < 4) return valueRoot(types, b.decl, depth, throughFields);
   }
   return undefined;
+}
+
+/**
+ * The unindexed package whose function returned the value `x` holds, when `x` is that result
+ * itself, through locals and package variables declared without a type (`g, ctx :=
+ * errgroup.WithContext(ctx)`, then `g.Go(...)`): the value is of a type of that package as far
+ * as the tree can tell, though the index cannot name the type. Not through fields, selectors or
+ * further calls, whose results may be another package's.
+ */
+export function externalMaker(
+  types: TypeChecker,
+  x: Expr,
+  ctx: Ctx,
+  depth = 0,
+): string | undefined {
+  if (x[0] !== 'i' || depth > 4) return undefined;
+  const b = types.resolveIdent(x[1], ctx);
+  let value: Expr | undefined;
+  let at: Ctx;
+  if (b?.k === 'local') {
+    const { local } = b;
+    if (local.type || local.range || (local.index ?? 0) !== 0) return undefined;
+    value = local.value;
+    at = declCtx(b.file, local);
+  } else if (b?.k === 'value') {
+    const { fact } = b.decl;
+    if (fact.type || (fact.index ?? 0) !== 0) return undefined;
+    value = fact.value;
+    at = { file: b.decl.file, fn: -1, line: fact.line };
+  } else return undefined;
+  if (!value) return undefined;
+  if (value[0] === 'i') return externalMaker(types, value, at, depth + 1);
+  if (value[0] !== 'c' || value[1][0] !== 's' || value[1][1][0] !== 'i') return undefined;
+  const p = types.resolveIdent(value[1][1][1], at);
+  return p?.k === 'import' && !types.model.packages.has(p.path) ? p.path : undefined;
+}
+
+/** `pkg.Name` where `pkg` imports a package of the index that declares the variable `Name`. */
+function importedValue(
+  types: TypeChecker,
+  pkgName: string,
+  name: string,
+  ctx: Ctx,
+): ValueDecl | undefined {
+  const b = types.resolveIdent(pkgName, ctx);
+  return b?.k === 'import' ? types.model.packages.get(b.path)?.values.get(name) : undefined;
+}
+
+/** externalRoot of a package-level variable declared without a type: its initializer's. */
+function valueRoot(
+  types: TypeChecker,
+  decl: ValueDecl,
+  depth: number,
+  throughFields: boolean,
+): string | undefined {
+  const { fact } = decl;
+  if (fact.type || !fact.value) return undefined;
+  const at: Ctx = { file: decl.file, fn: -1, line: fact.line };
+  return externalRoot(types, fact.value, at, depth + 1, throughFields);
 }
 
 /** The interface method a call names, as a symbol `(pkg.Iface).Name` at its declaration. */

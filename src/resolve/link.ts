@@ -8,7 +8,13 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CallFact, Expr } from '../index/facts.js';
 import { ALWAYS } from './needs.js';
 import type { EdgeInsert, EdgeSink, SymbolInsert } from '../store/index-store.js';
-import { exprText, resolveCall, signatureText, type CallResolution } from './calls.js';
+import {
+  exprText,
+  externalMaker,
+  resolveCall,
+  signatureText,
+  type CallResolution,
+} from './calls.js';
 import { linkChannels } from './channels.js';
 import type { LinkContext } from './frameworks/handler.js';
 import { createHandlers } from './frameworks/index.js';
@@ -258,7 +264,11 @@ function linkFile(
         }
       }
     }
-    const site = { file, call, ctx, caller, res, primary: primaryOf(res) };
+    const madeIn =
+      res.k === 'unresolved' && call.callee[0] === 's'
+        ? externalMaker(types, call.callee[1], ctx)
+        : undefined;
+    const site = { file, call, ctx, caller, res, primary: primaryOf(res), madeIn };
     for (const h of handlers) h.call?.(site);
   }
   for (const a of file.facts.assigns) {

@@ -142,6 +142,7 @@ export class TypeChecker {
   private readonly implMemo = new Map<string, GoType[]>();
   private readonly implCandidates = new Map<string, ImplCandidate>();
   private readonly unindexedMemo = new Map<string, ReadonlySet<string>>();
+  private readonly embedPackageMemo = new Map<string, string | null>();
 
   /**
    * @param external types of unindexed packages that framework rules declare: interfaces
@@ -1053,6 +1054,49 @@ export class TypeChecker {
       return { type: cur, iface: this.external.stdInterfaces?.has(typeKey(cur)) ?? false };
     }
     return undefined;
+  }
+
+  /**
+   * The one unindexed package whose types `t` embeds, in its struct fields or its interface, at
+   * any depth the index can follow: where `select` finds no method of a name, such a type is
+   * where the method comes from (`so.GetFinalizers()` on a custom resource embedding
+   * metav1.ObjectMeta, when apimachinery is not indexed). Undefined when `t` embeds none, or
+   * types of more than one unindexed package.
+   */
+  unindexedEmbedPackage(t: GoType): string | undefined {
+    const base = deref(t);
+    if (base.k !== 'named' || !this.model.packages.has(base.pkg)) return undefined;
+    const key = typeKey(base);
+    let memo = this.embedPackageMemo.get(key);
+    if (memo === undefined) {
+      const found = new Set<string>();
+      const seen = new Set<string>();
+      const visit = (cur: GoType, depth: number): void => {
+        const named = deref(cur);
+        if (named.k !== 'named' || depth > 5 || found.size > 1) return;
+        if (!this.model.packages.has(named.pkg)) {
+          if (named.pkg !== '' && depth > 0) found.add(named.pkg);
+          return;
+        }
+        const k = typeKey(named);
+        if (seen.has(k)) return;
+        seen.add(k);
+        const decl = this.typeDecl(named);
+        if (!decl) return;
+        if (decl.fact.kind === 'interface') {
+          const scope = this.declScope(decl);
+          for (const e of decl.fact.embeds ?? []) visit(this.parse(e, scope), depth + 1);
+          return;
+        }
+        const u = this.underlying(named);
+        if (u.k === 'struct')
+          for (const f of u.fields) if (f.name === null) visit(f.type, depth + 1);
+      };
+      visit(base, 0);
+      memo = found.size === 1 ? [...found][0]! : null;
+      this.embedPackageMemo.set(key, memo);
+    }
+    return memo ?? undefined;
   }
 
   /**

@@ -2,7 +2,8 @@
  * Reads the expectation comments of fixtures/go/* (grammar in fixtures/README.md):
  *   `// want <callee> -> <symbol> <kind>`, `// want <callee> -> alt <symbol>`,
  *   `// want <callee> -> not <symbol>` (no edge to it at all), `// want <callee> -> unresolved`
- *   (`unresolved <package>`: and named as a call into that unindexed package),
+ *   (`unresolved <package>`: and named as a call into that unindexed package; `unresolved ?`:
+ *   into no package),
  *   `// want <callee> -> <symbol> <kind> from <root>` (in the trace of `<root>`: a component or a
  *   symbol, whose program and call path decide what a function value is), `// def <symbol>`.
  * A trailing comment speaks of its own line; a comment alone on its line, of the nearest code

@@ -7,6 +7,7 @@
 import { exprText } from '../calls.js';
 import {
   frameworkEdges,
+  MethodsByPackage,
   sameMethod,
   valuesAt,
   type CallSite,
@@ -17,10 +18,15 @@ import {
 
 export function callArgHandler(rules: RulesOf<'call-arg'>, link: LinkContext): RuleHandler {
   const byFunction = new Map<string, string>();
-  for (const rule of rules) for (const f of rule.functions) byFunction.set(sameMethod(f), rule.id);
+  const byPackage = new MethodsByPackage<string>();
+  for (const rule of rules)
+    for (const f of rule.functions) {
+      byFunction.set(sameMethod(f), rule.id);
+      byPackage.add(f, rule.id);
+    }
   return {
     call(site: CallSite) {
-      const id = site.primary ? byFunction.get(sameMethod(site.primary)) : undefined;
+      const id = site.primary ? byFunction.get(sameMethod(site.primary)) : byPackage.get(site)[0];
       if (!id) return;
       const at = { line: site.call.line, col: site.call.col, expr: exprText(site.call.callee) };
       for (const arg of site.call.args)

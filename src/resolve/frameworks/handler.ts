@@ -30,6 +30,11 @@ export interface CallSite {
   res: CallResolution;
   /** The symbol the call resolved to first (a function of the index or an external one). */
   primary: string | undefined;
+  /**
+   * For a method call left unresolved: the unindexed package whose function returned the
+   * operand (calls.ts externalMaker), whose type the index cannot name.
+   */
+  madeIn?: string | undefined;
 }
 
 export interface RuleHandler {
@@ -47,6 +52,30 @@ export function receiverMatches(t: GoType, receiver: string): boolean {
   const base = deref(t);
   if (base.k !== 'named') return false;
   return typeKey(base) === receiver || base.pkg === receiver;
+}
+
+/**
+ * Rule methods by package and method name (`golang.org/x/sync/errgroup Go`), for a call whose
+ * operand a function of that unindexed package returned (CallSite.madeIn): the method the call
+ * is, when that package has one type with a rule method of that name; else none.
+ */
+export class MethodsByPackage<T> {
+  private readonly found = new Map<string, { type: string; values: T[] } | null>();
+
+  add(symbol: string, value: T): void {
+    const m = /^\(\*?(.+)\.([^.()]+)\)\.([^.()]+)$/.exec(symbol);
+    if (!m) return;
+    const key = `${m[1]} ${m[3]}`;
+    const had = this.found.get(key);
+    if (had === undefined) this.found.set(key, { type: m[2]!, values: [value] });
+    else if (had && had.type === m[2]) had.values.push(value);
+    else this.found.set(key, null);
+  }
+
+  get(site: CallSite): readonly T[] {
+    if (!site.madeIn || site.call.callee[0] !== 's') return [];
+    return this.found.get(`${site.madeIn} ${site.call.callee[2]}`)?.values ?? [];
+  }
 }
 
 /** A method symbol without its receiver kind: `(*T).M` and `(T).M` name the same method to a rule. */
