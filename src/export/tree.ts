@@ -183,9 +183,11 @@ const MIN_SYMBOL = 12;
  * a fold drops its flags, keeping its count; the location drops
  * directories from the left down to its file name and line; tags take their short form
  * (`[framework]`); a fold says one count for all it hides; the symbol drops its
- * package (`(*…Scheduler).scheduleOne`); tags go, then the location; the symbol loses its middle
- * (`(*Schedul…).scheduleOne`) down to MIN_SYMBOL; last it is cut to the room left. A fold never goes:
- * it says how much the view hides.
+ * package (`(*…Scheduler).scheduleOne`); the location goes; the symbol loses its middle
+ * (`(*Schedul…).scheduleOne`) down to MIN_SYMBOL; then the tags go; last the symbol is cut to
+ * the room left. A fold never goes: it says how much the view hides. A tag outlasts the
+ * location: without it a hop found through a framework, an interface or a function value
+ * reads as a direct call, where a missing location only sends the reader to `-o json`.
  */
 function fitLine(
   guide: string,
@@ -236,9 +238,9 @@ function fitLine(
   each('tag', (text, piece) => piece.short ?? text);
   each('fold', (text, piece) => piece.least ?? text);
   each('symbol', (text) => withoutPackage(text));
-  each('tag', () => '');
   each('location', () => '');
   each('symbol', (text) => shortenMiddle(text, Math.max(MIN_SYMBOL, columns(text) - over())));
+  each('tag', () => '');
   each('symbol', (text) => shortenMiddle(text, Math.max(1, columns(text) - over())));
   return join();
 }

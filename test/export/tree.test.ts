@@ -74,7 +74,7 @@ describe('renderTree', () => {
     );
   });
 
-  it('fits a narrow terminal: the location and the tags give way before the middle of a symbol', () => {
+  it('fits a narrow terminal: the location gives way before the tags, and both before the middle of a symbol', () => {
     const text = renderTree(schedulerTrace(), { ...plain, width: 80 });
     expectGolden('scheduler.tree-80.txt', text);
     expect(lines(text).every((line) => [...line].length <= 80)).toBe(true);
@@ -84,15 +84,22 @@ describe('renderTree', () => {
       ),
     ).toBe(true);
     // The tag takes its short form and the location its file name; deeper, the symbol drops its
-    // package, the tags and the location go, and last the symbol gives up its middle.
+    // package and the location goes; the symbol gives up its middle before a tag goes: a hop
+    // that is no direct call says so on every line.
     expect(lineOf(text, 'scheduleOne  ')).toMatch(
       /└─ \(\*Scheduler\)\.scheduleOne {2}schedule_one\.go:66 {2}\[framework\]$/,
+    );
+    expect(lineOf(text, 'schedulePod')).toMatch(
+      /├─ \(\*Scheduler\)\.schedulePod {2}\[funcvalue\]$/,
+    );
+    expect(lineOf(text, 'scheduleOne$1')).toMatch(
+      /├─ \(\*Scheduler\)\.scheduleOne\$1 {2}\[goroutine\]$/,
     );
     expect(lineOf(text, 'findNodesThatPassFilters')).toMatch(
       /└─ \(\*Scheduler\)\.findNodesThatPassFilters$/,
     );
     expect(lineOf(text, 'WithNominatedPods')).toMatch(
-      /└─ \(\*…frameworkImpl\)\.…lterPluginsWithNominatedPods$/,
+      /└─ \(\*…framework…sWithNominatedPods {2}\[interface \+2\]$/,
     );
   });
 
