@@ -350,14 +350,17 @@ function watchInterrupts(ctx: CliContext): { signal: AbortSignal; dispose(): voi
   return {
     signal: controller.signal,
     dispose: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
       // Interrupted: the process is on its way out with 130; one more Ctrl-C must not kill it
-      // before it says what happened (Node's default for SIGINT ends the process at once).
+      // before it says what happened (Node's default for SIGINT ends the process at once). The
+      // quiet listeners come first: removing a signal's last listener gives the signal back its
+      // default action at once, and a Ctrl-C landing before the next `on` would end the process
+      // without a word.
       if (controller.signal.aborted) {
         process.on('SIGINT', () => undefined);
         process.on('SIGTERM', () => undefined);
       }
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
     },
   };
 }
