@@ -69,7 +69,8 @@ export function resolveCall(
     }
     case 'i': {
       const b = types.resolveIdent(callee[1], ctx);
-      if (!b) return { k: 'unresolved' };
+      // No binding: a conversion to a type parameter (`PtrT(obj)`), else a name the index lacks.
+      if (!b) return types.asType(callee, ctx) ? { k: 'none' } : { k: 'unresolved' };
       if (b.k === 'builtin' || b.k === 'type') return { k: 'none' };
       if (b.k === 'func')
         return {

@@ -510,7 +510,11 @@ export class TypeChecker {
     // An alias converts to what it stands for: `reconcile.Func(f)` is a `TypedFunc[Request]`.
     if (expr[0] === 'i') {
       const b = this.resolveIdent(expr[1], ctx);
-      return b?.k === 'type' ? this.unalias(b.type) : undefined;
+      if (b) return b.k === 'type' ? this.unalias(b.type) : undefined;
+      // A type parameter of the generic function or method around (`PtrT(new(T))`): a
+      // conversion to it, typed as its constraint where that is a named interface.
+      const scope = this.scopeFor(ctx);
+      return scope.typeParams?.has(expr[1]) ? this.parse(expr[1], scope) : undefined;
     }
     if (expr[0] === 's' && expr[1][0] === 'i') {
       const b = this.resolveIdent(expr[1][1], ctx);

@@ -1,7 +1,8 @@
 /**
  * Reads the expectation comments of fixtures/go/* (grammar in fixtures/README.md):
  *   `// want <callee> -> <symbol> <kind>`, `// want <callee> -> alt <symbol>`,
- *   `// want <callee> -> not <symbol>` (no edge to it at all), `// want <callee> -> unresolved`
+ *   `// want <callee> -> not <symbol>` (no edge to it at all), `// want <callee> -> none` (no
+ *   edge at all where it is called: a conversion), `// want <callee> -> unresolved`
  *   (`unresolved <package>`: and named as a call into that unindexed package; `unresolved ?`:
  *   into no package),
  *   `// want <callee> -> <symbol> <kind> from <root>` (in the trace of `<root>`: a component or a
@@ -24,6 +25,7 @@ export type Expectation =
   | (Site & { type: 'call'; symbol: string; kind: string; from?: string })
   | (Site & { type: 'alt'; symbol: string })
   | (Site & { type: 'not'; symbol: string })
+  | (Site & { type: 'none' })
   | (Site & { type: 'unresolved'; pkg?: string })
   | { type: 'def'; file: string; line: number; symbol: string };
 
@@ -48,6 +50,7 @@ export function readExpectations(root: string): Expectation[] {
           out.push({ type: 'unresolved', ...site, ...(parts[1] ? { pkg: parts[1] } : {}) });
         else if (parts[0] === 'alt') out.push({ type: 'alt', ...site, symbol: parts[1] ?? '' });
         else if (parts[0] === 'not') out.push({ type: 'not', ...site, symbol: parts[1] ?? '' });
+        else if (parts[0] === 'none' && parts.length === 1) out.push({ type: 'none', ...site });
         else
           out.push({
             type: 'call',

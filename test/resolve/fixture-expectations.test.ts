@@ -146,6 +146,12 @@ describe.each(features)('fixtures/go/%s', (feature) => {
           describeEdges(here),
         ).toBe(true);
       });
+    } else if (e.type === 'none') {
+      it(`makes no edge where ${e.callee} is called at ${where} (a conversion)`, () => {
+        expect(e.col, 'the callee is called on its line').not.toBeNull();
+        const here = edgesAt(e);
+        expect(here, describeEdges(here)).toEqual([]);
+      });
     } else if (e.type === 'not') {
       it(`has no edge from ${e.callee} at ${where} to ${e.symbol}`, () => {
         const here = index.edges.filter((x) => x.file === e.file && x.line === e.line);
