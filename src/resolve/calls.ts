@@ -219,6 +219,13 @@ export function externalRoot(
       const t = deref(types.typeOf(e, ctx));
       if (t.k === 'named' && t.pkg !== '' && !types.model.packages.has(t.pkg)) return t.pkg;
     }
+    // A field promoted from an embedded type of an unindexed package
+    // (`obj.DeletionTimestamp.IsZero()` on a custom resource embedding metav1.ObjectMeta).
+    if (throughFields && e[0] === 's' && deref(types.typeOf(e, ctx)).k !== 'named') {
+      const owner = types.typeOf(e[1], ctx);
+      const embedded = types.select(owner, e[2]) ? undefined : types.unindexedEmbedPackage(owner);
+      if (embedded) return embedded;
+    }
     if (e[0] === 's') {
       // A package-level variable of another package of the tree (`metrics.PodsEvicted.With(...)`,
       // the variable `= metrics.NewCounterVec(...)` of an unindexed package): its initializer.
