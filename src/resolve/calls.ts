@@ -176,7 +176,9 @@ export function resolveCall(
       const root = externalRoot(types, x, ctx, 0, true);
       return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
     }
+    // `hooks[i]()`: an element of a slice or map of functions.
     case 'c':
+    case 'x':
       return values(flow.funcTargets(callee, ctx), () => 'funcvalue');
     default:
       return types.asType(callee, ctx) ? { k: 'none' } : { k: 'unresolved' };

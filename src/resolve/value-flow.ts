@@ -368,6 +368,14 @@ export class ValueFlow {
         }
       }
     }
+    const appended = this.appendArgs(expr, ctx);
+    if (appended) {
+      // `all = append(base, more...)`: base's elements and each value appended.
+      const [first, ...rest] = appended;
+      if (first) out.push(...this.elementSources(first, ctx, depth + 1));
+      out.push(...this.appendedValues(rest, ctx, depth));
+      return out.slice(0, MAX_SOURCES * 4);
+    }
     if (expr[0] === 'c') {
       // A function returning a map or slice (`initializersFunc(loopMode)` too): the elements of
       // what it returns.
@@ -381,9 +389,47 @@ export class ValueFlow {
       }
       return out;
     }
-    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES))
+    const self = expr[0] === 'i' ? t.resolveIdent(expr[1], ctx) : undefined;
+    // `all = append(all, probe)`, as often as a function appends (thirty in a row, as kubelet
+    // gathers its volume plugins): the values appended, and the variable's values before each
+    // append, followed here in a loop, not by recursion, which went past the depth bound and
+    // lost the first ones.
+    const queue = this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES);
+    const seen = new Set<Expr>(queue.map((q) => q.expr));
+    for (let i = 0; i < queue.length && i < MAX_SOURCES * 4; i++) {
+      const s = queue[i]!;
+      const args = self ? this.appendArgs(s.expr, s.ctx) : undefined;
+      const first = args?.[0];
+      if (args && first?.[0] === 'i' && sameBinding(t.resolveIdent(first[1], s.ctx), self)) {
+        out.push(...this.appendedValues(args.slice(1), s.ctx, depth));
+        for (const before of this.sourcesOf(first, s.ctx))
+          if (!seen.has(before.expr)) {
+            seen.add(before.expr);
+            queue.push(before);
+          }
+        continue;
+      }
       out.push(...this.elementSources(s.expr, s.ctx, depth + 1));
+    }
     return out.slice(0, MAX_SOURCES * 4);
+  }
+
+  /** The arguments of a call of the builtin `append` (the call site's: an expression keeps one). */
+  private appendArgs(expr: Expr, ctx: Ctx): readonly Expr[] | undefined {
+    if (expr[0] !== 'c' || expr[1][0] !== 'i' || expr[1][1] !== 'append') return undefined;
+    if (this.types.resolveIdent('append', ctx)?.k !== 'builtin') return undefined;
+    return this.types.callFactAt(expr, ctx)?.args ?? expr[2];
+  }
+
+  /** Values appended after the first argument: each one, or a spread slice's elements. */
+  private appendedValues(args: readonly Expr[], ctx: Ctx, depth: number): SourceRef[] {
+    const out: SourceRef[] = [];
+    for (const arg of args) {
+      const spread = spreadOf(arg);
+      if (spread) out.push(...this.elementSources(spread, ctx, depth + 1));
+      else out.push({ expr: arg, ctx });
+    }
+    return out;
   }
 
   // ---------------------------------------------------------------- function values
@@ -948,14 +994,24 @@ export class ValueFlow {
       return mergeStored(out);
     }
     // Each type once (several ways in are one answer, their needs either's): the bound counts types.
+    // The elements a range reads are one source each: a list gathered from thirty packages (the
+    // volume plugins) is as many, up to elementSources' own bound.
     const byType = new Map<string, StoredType>();
-    for (const s of this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES)) {
+    const sources = this.sourcesOf(expr, ctx);
+    const ranged = expr[0] === 'i' && this.isRangeValue(expr[1], ctx);
+    for (const s of sources.slice(0, ranged ? MAX_SOURCES * 4 : MAX_SOURCES)) {
       if (s.index !== undefined && s.index > 0) continue;
       for (const r of this.storedTypes(s.expr, s.ctx, depth + 1, seen))
         addStored(byType, { type: r.type, needs: step(r.needs, s.ctx, ctx) });
       if (byType.size > MAX_TARGETS) break;
     }
     return [...byType.values()];
+  }
+
+  /** Whether a name is the value variable of a `for _, v := range x` at ctx. */
+  private isRangeValue(name: string, ctx: Ctx): boolean {
+    const b = this.types.resolveIdent(name, ctx);
+    return b?.k === 'local' && b.local.range === true && b.local.index === 1;
   }
 
   /** The index of the parameter of `fn` a returned value is, when it is one never assigned in fn. */
@@ -1321,6 +1377,16 @@ function pushIn(
   let byName = map.get(file);
   if (!byName) map.set(file, (byName = new Map()));
   push(byName, localKey(b), s);
+}
+
+/** Whether two bindings are one local or parameter. */
+function sameBinding(a: Binding | undefined, b: Binding | undefined): boolean {
+  if (!a || !b || a.k !== b.k) return false;
+  if (a.k === 'local' && b.k === 'local') return a.local === b.local;
+  if (a.k === 'param' && b.k === 'param')
+    return a.file === b.file && a.fn === b.fn && a.index === b.index;
+  if (a.k === 'value' && b.k === 'value') return a.decl === b.decl;
+  return false;
 }
 
 function localKey(b: Binding): string {
