@@ -974,6 +974,9 @@ export class ValueFlow {
     if (base.k === 'named' && base.pkg !== '' && !t.isInterface(base))
       return [{ type: vt, needs: ALWAYS }];
     const out: StoredType[] = [];
+    // `proxy.Provider(&metaProxier{...})`: a conversion to an interface holds what it converts.
+    if (expr[0] === 'c' && expr[2].length === 1 && t.asType(expr[1], ctx))
+      return this.storedTypes(expr[2][0]!, ctx, depth + 1, seen);
     if (expr[0] === 'c') {
       let args: readonly Expr[] | undefined;
       for (const callee of t.directCallees(expr[1], ctx)) {
