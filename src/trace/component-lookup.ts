@@ -50,6 +50,7 @@ function cmdName(c: ComponentEntry): string | undefined {
   return m?.[1];
 }
 
-function dirOf(file: string): string {
+/** The directory of a repository-relative file path (`''` at the root). */
+export function dirOf(file: string): string {
   return file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
 }

@@ -30,7 +30,7 @@ import {
   type PNode,
   type ProgramGraph,
 } from './program-graph.js';
-import { componentListing, lookupComponent } from './component-lookup.js';
+import { componentListing, dirOf, lookupComponent } from './component-lookup.js';
 import { programScope, type PackageInfo } from './program-scope.js';
 import type { StructView } from './queries.js';
 import {
@@ -821,10 +821,6 @@ function cachedSource(graph: CallGraph): CachedSource {
       return types.flatMap((t) => made.get(t) ?? []);
     },
   };
-}
-
-function dirOf(file: string): string {
-  return file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
 }
 
 /** Whether a file is in a directory of the component's own code; the repository's root owns

@@ -22,7 +22,7 @@ import {
 } from './program-graph.js';
 import { push } from '../shared/multimap.js';
 import { underPackage } from '../shared/go-symbol.js';
-import { componentListing, lookupComponent } from './component-lookup.js';
+import { componentListing, dirOf, lookupComponent } from './component-lookup.js';
 import { programScope, type PackageInfo, type ProgramScope } from './program-scope.js';
 import { chooseSpine, hopKey } from './spine.js';
 import type { NodeKind, Trace, TraceEdge, TraceNode, TraceUnresolved } from './types.js';
@@ -469,10 +469,6 @@ function unknownComponent(target: string, components: ComponentEntry[]): K8sRead
     `unknown component or symbol ${JSON.stringify(target)}; components in this index:\n  ${componentListing(components)}`,
     { code: 'E_NO_COMPONENT', exitCode: 2 },
   );
-}
-
-function dirOf(file: string): string {
-  return file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
 }
 
 /** Nodes on some path from the root to a node the predicate accepts. */

@@ -18,7 +18,7 @@ import {
 
 export function callArgHandler(rules: RulesOf<'call-arg'>, link: LinkContext): RuleHandler {
   const byFunction = new Map<string, string>();
-  const byPackage = new MethodsByPackage<string>();
+  const byPackage = new MethodsByPackage();
   for (const rule of rules)
     for (const f of rule.functions) {
       byFunction.set(sameMethod(f), rule.id);
@@ -26,7 +26,7 @@ export function callArgHandler(rules: RulesOf<'call-arg'>, link: LinkContext): R
     }
   return {
     call(site: CallSite) {
-      const id = site.primary ? byFunction.get(sameMethod(site.primary)) : byPackage.get(site)[0];
+      const id = site.primary ? byFunction.get(sameMethod(site.primary)) : byPackage.get(site);
       if (!id) return;
       const at = { line: site.call.line, col: site.call.col, expr: exprText(site.call.callee) };
       for (const arg of site.call.args)

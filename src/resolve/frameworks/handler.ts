@@ -56,25 +56,25 @@ export function receiverMatches(t: GoType, receiver: string): boolean {
 
 /**
  * Rule methods by package and method name (`golang.org/x/sync/errgroup Go`), for a call whose
- * operand a function of that unindexed package returned (CallSite.madeIn): the method the call
- * is, when that package has one type with a rule method of that name; else none.
+ * operand a function of that unindexed package returned (CallSite.madeIn): the rule of the method
+ * the call is, when that package has one type with a rule method of that name; else none.
  */
-export class MethodsByPackage<T> {
-  private readonly found = new Map<string, { type: string; values: T[] } | null>();
+export class MethodsByPackage {
+  /** `pkg name` -> the type declaring it and its rule, or null when two types of pkg do. */
+  private readonly found = new Map<string, { type: string; rule: string } | null>();
 
-  add(symbol: string, value: T): void {
+  add(symbol: string, rule: string): void {
     const m = /^\(\*?(.+)\.([^.()]+)\)\.([^.()]+)$/.exec(symbol);
     if (!m) return;
     const key = `${m[1]} ${m[3]}`;
     const had = this.found.get(key);
-    if (had === undefined) this.found.set(key, { type: m[2]!, values: [value] });
-    else if (had && had.type === m[2]) had.values.push(value);
-    else this.found.set(key, null);
+    if (had === undefined) this.found.set(key, { type: m[2]!, rule });
+    else if (had && had.type !== m[2]) this.found.set(key, null);
   }
 
-  get(site: CallSite): readonly T[] {
-    if (!site.madeIn || site.call.callee[0] !== 's') return [];
-    return this.found.get(`${site.madeIn} ${site.call.callee[2]}`)?.values ?? [];
+  get(site: CallSite): string | undefined {
+    if (!site.madeIn || site.call.callee[0] !== 's') return undefined;
+    return this.found.get(`${site.madeIn} ${site.call.callee[2]}`)?.rule;
   }
 }
 
