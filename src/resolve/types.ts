@@ -330,7 +330,9 @@ function keyOf(t: GoType, args: boolean): string {
     case 'struct':
       return 'struct{...}';
     case 'iface':
-      return 'interface{...}';
+      // Memo keys tell two anonymous interfaces apart by their methods (the first asked answered
+      // for every other: `interface{ Field(...) }` took the implementations of another).
+      return args ? `interface{${t.methods.join('; ')}}` : 'interface{...}';
     case 'typeparam':
       return t.name;
     case 'unknown':
