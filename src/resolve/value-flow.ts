@@ -117,6 +117,8 @@ export class ValueFlow {
   /** Whether an answer being computed was cut short by the depth bound. */
   private cut = false;
   private storedMemo = new WeakMap<object, Memo<StoredType>>();
+  /** Expressions storedTypes is answering now, whatever question asked (see storedTypes). */
+  private readonly storedActive = new Set<object>();
   private originMemo = new WeakMap<object, ChannelOrigin[]>();
   private elementMemo = new WeakMap<object, SourceRef[]>();
   /** `struct symbol.field` -> what is stored into it (assignments and keyed literals). */
@@ -800,6 +802,31 @@ export class ValueFlow {
     );
   }
 
+  /**
+   * The functions whose returns a call's stored types come from: named functions and concrete
+   * methods, the stored implementations of an interface method (`pcm :=
+   * kl.containerManager.NewPodContainerManager()`), on storedTypes' own path and bound.
+   */
+  private resultSources(
+    callee: Expr,
+    ctx: Ctx,
+    depth: number,
+    seen: Set<object>,
+  ): { fn: FuncRef; needs: Needs }[] {
+    const direct = this.types.directCallees(callee, ctx);
+    if (direct.length > 0) return direct.map((fn) => ({ fn, needs: ALWAYS }));
+    if (callee[0] === 's') {
+      const sel = this.types.select(this.types.typeOf(callee[1], ctx), callee[2]);
+      if (sel?.k === 'imethod')
+        return this.interfaceTargets(sel, callee[1], ctx, depth + 1, seen)
+          .filter((it) => it.rank === 0)
+          .map((it) => ({ fn: it.fn, needs: it.needs }));
+    }
+    // Not function values (`factory(args)`): funcTargets asks interfaceTargets from depth 0, so
+    // following them here could come back to this expression without end.
+    return [];
+  }
+
   /** The element slot of `x` when it is a variadic parameter of the function chain at ctx. */
   private elementSlot(x: Expr, ctx: Ctx): Slot | undefined {
     if (x[0] !== 'i') return undefined;
@@ -949,6 +976,13 @@ export class ValueFlow {
 
   /** Concrete types that can be stored in an expression of interface type (flow-insensitive). */
   storedTypes(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): StoredType[] {
+    // Asked again while it is being answered, from a question that started afresh (the methods
+    // an interface's implementations forward, what a call's interface method returns): a cycle,
+    // cut as the path's own are.
+    if (this.storedActive.has(expr)) {
+      this.cut = true;
+      return [];
+    }
     // A cycle here is the path's own (another way to the same expression is none): the builder's
     // reassigned `visitors` met elsewhere must not cut `Result.visitor`'s answer short.
     return this.memoized(
@@ -957,7 +991,14 @@ export class ValueFlow {
       depth,
       MAX_STORED_DEPTH,
       seen,
-      () => this.storedTypesUncached(expr, ctx, depth, seen),
+      () => {
+        this.storedActive.add(expr);
+        try {
+          return this.storedTypesUncached(expr, ctx, depth, seen);
+        } finally {
+          this.storedActive.delete(expr);
+        }
+      },
       true,
     );
   }
@@ -979,19 +1020,21 @@ export class ValueFlow {
       return this.storedTypes(expr[2][0]!, ctx, depth + 1, seen);
     if (expr[0] === 'c') {
       let args: readonly Expr[] | undefined;
-      for (const callee of t.directCallees(expr[1], ctx)) {
+      for (const { fn: callee, needs } of this.resultSources(expr[1], ctx, depth, seen)) {
         for (const ret of callee.file.facts.returns) {
           if (ret.fn !== callee.index || !ret.values[0]) continue;
           const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
           // `return delegate, err`: what this call passes, not what every caller passes.
           const passed = this.passedThrough(ret.values[0], at, callee);
+          let found: StoredType[];
           if (passed !== undefined) {
             args ??= t.callFactAt(expr, ctx)?.args ?? expr[2];
             const arg = args[passed];
-            if (arg) out.push(...this.storedTypes(arg, ctx, depth + 1, seen));
-            continue;
-          }
-          out.push(...this.storedTypes(ret.values[0], at, depth + 1, seen));
+            if (!arg) continue;
+            found = this.storedTypes(arg, ctx, depth + 1, seen);
+          } else found = this.storedTypes(ret.values[0], at, depth + 1, seen);
+          for (const r of found)
+            out.push(needs === ALWAYS ? r : { ...r, needs: both(r.needs, needs) });
         }
       }
       return mergeStored(out);
@@ -1039,17 +1082,20 @@ export class ValueFlow {
     sel: Extract<Selection, { k: 'imethod' }>,
     operand: Expr,
     ctx: Ctx,
+    /** storedTypes' depth and path, when it asks (for what a call returns). */
+    depth = 0,
+    seen = new Set<object>(),
   ): InterfaceTarget[] & { crowded?: number } {
     const methods = this.implementingMethods(sel.iface, sel.name);
     // Promoted through an embedded interface field: what is stored is what that field holds.
     const stored = sel.embeddedIn
       ? (this.fieldSources.get(sel.embeddedIn) ?? []).flatMap((src) =>
-          this.storedTypes(src.expr, src.ctx).map((s) => ({
+          this.storedTypes(src.expr, src.ctx, depth, seen).map((s) => ({
             ...s,
             needs: step(s.needs, src.ctx, ctx),
           })),
         )
-      : this.storedTypes(operand, ctx);
+      : this.storedTypes(operand, ctx, depth, seen);
     const primary: InterfaceTarget[] = [];
     const storedNeeds = new Map<string, Needs>();
     for (const s of stored) {
