@@ -215,6 +215,7 @@ let found = 0;
 let foundWithAlternatives = 0;
 let errorDispatch = 0;
 const missed = [];
+const onlyAlternatives = [];
 for (const caller of spineSymbols) {
   for (const callee of vta.get(caller) ?? []) {
     if (!inModule(callee)) continue;
@@ -229,6 +230,7 @@ for (const caller of spineSymbols) {
     if (rank === 0) found++;
     if (rank !== undefined) foundWithAlternatives++;
     else missed.push(`${caller} -> ${callee}`);
+    if (rank !== undefined && rank !== 0) onlyAlternatives.push(`${caller} -> ${callee}`);
   }
 }
 
@@ -254,6 +256,8 @@ console.log(
           : null,
         errorDispatchExcluded: errorDispatch,
         missed: missed.slice(0, 80),
+        // VTA's edges we list only as alternatives (rank > 0).
+        onlyAlternatives: onlyAlternatives.slice(0, 120),
       },
     },
     null,
