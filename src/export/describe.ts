@@ -2,12 +2,16 @@
  * Words shared by every renderer, so a hop reads the same in the tree, a diagram and the report.
  */
 import type { Trace, TraceEdge } from '../trace/types.js';
+import { shortSymbol, splitSymbol } from './symbols.js';
 
 /** `framework via wait.UntilWithContext`, `interface +2 alternatives`; `''` for a plain call. */
 export function describeEdge(edge: TraceEdge): string {
   if (edge.kind === 'static' && edge.via === null && edge.alternatives.length === 0) return '';
   const parts: string[] = [edge.kind];
   if (edge.via) parts.push(`via ${edge.via}`);
+  // Which caller passed it, where the function is drawn once for several (PassedBy).
+  if (edge.boundBy)
+    parts.push(`from ${shortSymbol(edge.boundBy, splitSymbol(edge.caller).package)}`);
   const others = edge.alternatives.length;
   if (others > 0) parts.push(`+${others} ${others === 1 ? 'alternative' : 'alternatives'}`);
   return parts.join(' ');

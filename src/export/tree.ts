@@ -16,7 +16,7 @@ import {
   describeVersion,
   formatCount,
 } from './describe.js';
-import { shortSymbol } from './symbols.js';
+import { shortSymbol, splitSymbol } from './symbols.js';
 import { treeRows, type Fold, type TreeRow } from './tree-rows.js';
 import type { RenderOptions } from './types.js';
 
@@ -90,7 +90,8 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
               text: `[${how}]`,
               paint: kindPaint[edge.kind],
               role: 'tag',
-              short: `[${edge.kind}${edge.alternatives.length > 0 ? ` +${edge.alternatives.length}` : ''}]`,
+              // The caller that passed the value stays: it says which path the row belongs to.
+              short: `[${edge.kind}${edge.boundBy ? ` from ${splitSymbol(edge.boundBy).member}` : ''}${edge.alternatives.length > 0 ? ` +${edge.alternatives.length}` : ''}]`,
             },
           ]
         : [];

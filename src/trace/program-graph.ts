@@ -19,6 +19,11 @@ import type { EdgeKind } from './types.js';
 export interface Value {
   fn: number;
   env: Env | null;
+  /**
+   * The function whose call passed this value on (symbol id): where the path named it. Not part
+   * of the value's identity: the same function passed by two callers is one value.
+   */
+  by?: number;
 }
 
 /**
@@ -56,6 +61,8 @@ export interface PHop {
   via: string | null;
   /** Lower-ranked implementations in the program (symbol ids), best first. */
   alternatives: number[];
+  /** For a call through a parameter: the function that passed the value it runs (symbol id). */
+  by?: number;
 }
 
 export interface ProgramGraph {
@@ -290,11 +297,24 @@ export async function expandProgram(
       }
       const site = `${e.line}:${e.col}`;
       const alternatives = rankAlternatives(alternativesAt.get(site) ?? []);
-      const add = (child: PNode, fresh: boolean, kind: EdgeKind, via: string | null) => {
+      const add = (
+        child: PNode,
+        fresh: boolean,
+        kind: EdgeKind,
+        via: string | null,
+        by?: number,
+      ) => {
         const key = `${child.id}:${kind}:${via ?? ''}`;
         if (seenTargets.has(key)) return;
         seenTargets.add(key);
-        const hop: PHop = { to: child.id, edge: e, kind, via, alternatives: [] };
+        const hop: PHop = {
+          to: child.id,
+          edge: e,
+          kind,
+          via,
+          alternatives: [],
+          ...(by !== undefined ? { by } : {}),
+        };
         if (!bySite.has(`${site}:${kind}:${via ?? ''}`)) {
           bySite.set(`${site}:${kind}:${via ?? ''}`, hop);
           hop.alternatives = alternatives.map((a) => a.callee!);
@@ -324,7 +344,7 @@ export async function expandProgram(
           bindAt(node, e, target, slots);
           const env: Env = { slots, known: [...(v.env?.known ?? []), target.symbol] };
           const { node: child, fresh } = nodeFor(target, env, node.depth + 1);
-          add(child, fresh, kind, via);
+          add(child, fresh, kind, via, s.kind === 'param' ? v.by : undefined);
         }
         continue;
       }
@@ -443,6 +463,7 @@ export async function expandProgram(
         into.push({
           fn: v.id,
           env: v.kind === 'closure' ? capture(node.env, v.symbol, node.sym.symbol) : null,
+          by: node.sym.id,
         });
       if (into.length > 0) slots.set(b.slot, dedupe(into));
     }

@@ -276,6 +276,7 @@ function assemble(
   const unresolved: TraceUnresolved[] = [];
   const nodeIndex = new Map<string, TraceNode>();
   const edgeSeen = new Set<string>();
+  const passedBy = new PassedBy();
   const addNode = (n: PNode) => {
     let node = nodeIndex.get(n.sym.symbol);
     if (!node) {
@@ -312,8 +313,10 @@ function assemble(
       const key = `${n.sym.symbol}\n${child.sym.symbol}\n${hop.edge.file}:${hop.edge.line}\n${hop.kind}\n${hop.via ?? ''}`;
       if (!edgeSeen.has(key)) {
         edgeSeen.add(key);
-        edges.push(toEdge(n, child, hop, program));
-      }
+        const edge = toEdge(n, child, hop, program);
+        edges.push(edge);
+        passedBy.add(hop, n.sym.symbol, edge);
+      } else passedBy.add(hop, n.sym.symbol);
       if (follow(hop.to)) visit(hop.to);
     }
     if (n.dispatch || n.sym.kind === 'param' || n.sym.kind === 'external') return;
@@ -327,6 +330,7 @@ function assemble(
     }
   };
   visit(0);
+  passedBy.label(program);
   for (const [symbol, own] of calls) {
     const node = nodeIndex.get(symbol)!;
     // A function the view shows none of the calls of keeps its unresolved calls in its fold too.
@@ -358,6 +362,38 @@ function assemble(
     edges,
     unresolved: dedupeUnresolved(unresolved),
   };
+}
+
+/**
+ * Which caller passed the function a call through a parameter runs, said only where it tells
+ * paths apart: a call site whose values were passed by two or more functions (a helper such as
+ * `SafeWrite(f)` called with a closure from each of its callers). The view draws such a function
+ * once, with every path's values under it.
+ */
+class PassedBy {
+  /** Edges made from such hops, with the site's key. */
+  private readonly edges: { edge: TraceEdge; by: number; site: string }[] = [];
+  /** `caller \n site \n via` -> the functions that passed values there. */
+  private readonly passers = new Map<string, Set<number>>();
+
+  /** Counts a hop through a parameter; `edge` when the hop made the view's edge. */
+  add(hop: PHop, caller: string, edge?: TraceEdge): void {
+    if (hop.by === undefined) return;
+    const site = `${caller}\n${hop.edge.file}:${hop.edge.line}:${hop.edge.col}\n${hop.via ?? ''}`;
+    let set = this.passers.get(site);
+    if (!set) this.passers.set(site, (set = new Set()));
+    set.add(hop.by);
+    if (edge) this.edges.push({ edge, by: hop.by, site });
+  }
+
+  /** Sets `boundBy` on the edges of sites that more than one function passed values to. */
+  label(program: ProgramGraph): void {
+    for (const { edge, by, site } of this.edges) {
+      if ((this.passers.get(site)?.size ?? 0) < 2) continue;
+      const passer = program.symbols.get(by)?.symbol;
+      if (passer) edge.boundBy = passer;
+    }
+  }
 }
 
 function toEdge(caller: PNode, callee: PNode, hop: PHop, program: ProgramGraph): TraceEdge {

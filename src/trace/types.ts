@@ -44,6 +44,13 @@ export interface TraceEdge {
   via: string | null;
   /** Lower-ranked implementations for interface calls (in the program only), best first. */
   alternatives: string[];
+  /**
+   * For a call through a parameter that runs different functions for different callers: the
+   * function that passed this one. A function is drawn once, under one of its callers, with the
+   * calls of every path through it; this says which path each of those values belongs to.
+   * Absent when every caller passes the same, or one caller passes them all.
+   */
+  boundBy?: string;
 }
 
 export interface TraceUnresolved {
