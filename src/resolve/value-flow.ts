@@ -822,8 +822,7 @@ export class ValueFlow {
           .filter((it) => it.rank === 0)
           .map((it) => ({ fn: it.fn, needs: it.needs }));
     }
-    // Not function values (`factory(args)`): funcTargets asks interfaceTargets from depth 0, so
-    // following them here could come back to this expression without end.
+    // Function values are storedTypes' own case: their answer is taken only when whole.
     return [];
   }
 
@@ -1014,30 +1013,24 @@ export class ValueFlow {
     const base = deref(vt);
     if (base.k === 'named' && base.pkg !== '' && !t.isInterface(base))
       return [{ type: vt, needs: ALWAYS }];
-    const out: StoredType[] = [];
     // `proxy.Provider(&metaProxier{...})`: a conversion to an interface holds what it converts.
     if (expr[0] === 'c' && expr[2].length === 1 && t.asType(expr[1], ctx))
       return this.storedTypes(expr[2][0]!, ctx, depth + 1, seen);
     if (expr[0] === 'c') {
-      let args: readonly Expr[] | undefined;
-      for (const { fn: callee, needs } of this.resultSources(expr[1], ctx, depth, seen)) {
-        for (const ret of callee.file.facts.returns) {
-          if (ret.fn !== callee.index || !ret.values[0]) continue;
-          const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
-          // `return delegate, err`: what this call passes, not what every caller passes.
-          const passed = this.passedThrough(ret.values[0], at, callee);
-          let found: StoredType[];
-          if (passed !== undefined) {
-            args ??= t.callFactAt(expr, ctx)?.args ?? expr[2];
-            const arg = args[passed];
-            if (!arg) continue;
-            found = this.storedTypes(arg, ctx, depth + 1, seen);
-          } else found = this.storedTypes(ret.values[0], at, depth + 1, seen);
-          for (const r of found)
-            out.push(needs === ALWAYS ? r : { ...r, needs: both(r.needs, needs) });
-        }
-      }
-      return mergeStored(out);
+      const callees = this.resultSources(expr[1], ctx, depth, seen);
+      if (callees.length > 0) return this.returnedTypes(expr, ctx, callees, depth, seen);
+      // A function value (`p, err := factory(args, fh)`): what the functions it holds return, only
+      // when that answer is whole. One cut short (a map of describers past the bound) would
+      // read as the only types there, and hide the rest among the alternatives.
+      const outer = this.cut;
+      this.cut = false;
+      const held = this.funcTargets(expr[1], ctx, false).flatMap((f) =>
+        f.k === 'fn' ? [{ fn: f.fn, needs: f.needs }] : [],
+      );
+      const found = held.length > 0 ? this.returnedTypes(expr, ctx, held, depth, seen) : [];
+      const whole = !this.cut;
+      this.cut = outer;
+      return whole ? found : [];
     }
     // Each type once (several ways in are one answer, their needs either's): the bound counts types.
     // The elements a range reads are one source each: a list gathered from thirty packages (the
@@ -1052,6 +1045,36 @@ export class ValueFlow {
       if (byType.size > MAX_TARGETS) break;
     }
     return [...byType.values()];
+  }
+
+  /** The stored types of what `callees` return at the call `expr`, with each callee's needs. */
+  private returnedTypes(
+    expr: Extract<Expr, { 0: 'c' }>,
+    ctx: Ctx,
+    callees: readonly { fn: FuncRef; needs: Needs }[],
+    depth: number,
+    seen: Set<object>,
+  ): StoredType[] {
+    const out: StoredType[] = [];
+    let args: readonly Expr[] | undefined;
+    for (const { fn: callee, needs } of callees) {
+      for (const ret of callee.file.facts.returns) {
+        if (ret.fn !== callee.index || !ret.values[0]) continue;
+        const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
+        // `return delegate, err`: what this call passes, not what every caller passes.
+        const passed = this.passedThrough(ret.values[0], at, callee);
+        let found: StoredType[];
+        if (passed !== undefined) {
+          args ??= this.types.callFactAt(expr, ctx)?.args ?? expr[2];
+          const arg = args[passed];
+          if (!arg) continue;
+          found = this.storedTypes(arg, ctx, depth + 1, seen);
+        } else found = this.storedTypes(ret.values[0], at, depth + 1, seen);
+        for (const r of found)
+          out.push(needs === ALWAYS ? r : { ...r, needs: both(r.needs, needs) });
+      }
+    }
+    return mergeStored(out);
   }
 
   /** Whether a name is the value variable of a `for _, v := range x` at ctx. */

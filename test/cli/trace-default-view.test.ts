@@ -28,7 +28,7 @@ const HOPS: Record<string, string[][]> = {
       'frameworkImpl).RunFilterPluginsWithNominatedPods',
       'frameworkImpl).RunFilterPlugins',
       'frameworkImpl).runFilterPlugin',
-      'framework.FilterPlugin).Filter',
+      // The plugins are what the registry's factories return: the call reaches them directly.
       'noderesources.Fit).Filter',
     ],
     [
@@ -91,7 +91,7 @@ const HOPS: Record<string, string[][]> = {
       'handlers.namedCreaterAdapter).Create',
       'registry.Store).Create',
       'registry.DryRunnableStorage).Create',
-      'storage.Interface).Create',
+      // The storage is what the storage decorator (a function value) returns: etcd3's store.
       'etcd3.store).Create',
     ],
   ],
