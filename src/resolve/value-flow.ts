@@ -785,45 +785,32 @@ export class ValueFlow {
   /**
    * Functions a call reaches, for what they return: named functions, concrete methods, the
    * stored implementations of an interface method, and the functions a function value can be
-   * (whatever every caller passes, when it is a parameter: no path is known here).
+   * (whatever every caller passes, when it is a parameter: no path is known here). Asked by
+   * storedTypes (`on`: its depth and path, for the interface's stored values), function values
+   * are left out: storedTypes takes their answer itself, only when whole.
    */
-  private calledFunctions(callee: Expr, ctx: Ctx): { fn: FuncRef; needs: Needs }[] {
-    const direct = this.types.directCallees(callee, ctx);
-    if (direct.length > 0) return direct.map((fn) => ({ fn, needs: ALWAYS }));
-    if (callee[0] === 's') {
-      const sel = this.types.select(this.types.typeOf(callee[1], ctx), callee[2]);
-      if (sel?.k === 'imethod')
-        return this.interfaceTargets(sel, callee[1], ctx)
-          .filter((it) => it.rank === 0)
-          .map((it) => ({ fn: it.fn, needs: it.needs }));
-    }
-    return this.funcTargets(callee, ctx, false).flatMap((t) =>
-      t.k === 'fn' ? [{ fn: t.fn, needs: t.needs }] : [],
-    );
-  }
-
-  /**
-   * The functions whose returns a call's stored types come from: named functions and concrete
-   * methods, the stored implementations of an interface method (`pcm :=
-   * kl.containerManager.NewPodContainerManager()`), on storedTypes' own path and bound.
-   */
-  private resultSources(
+  private calledFunctions(
     callee: Expr,
     ctx: Ctx,
-    depth: number,
-    seen: Set<object>,
+    on?: { depth: number; seen: Set<object> },
   ): { fn: FuncRef; needs: Needs }[] {
     const direct = this.types.directCallees(callee, ctx);
     if (direct.length > 0) return direct.map((fn) => ({ fn, needs: ALWAYS }));
     if (callee[0] === 's') {
       const sel = this.types.select(this.types.typeOf(callee[1], ctx), callee[2]);
       if (sel?.k === 'imethod')
-        return this.interfaceTargets(sel, callee[1], ctx, depth + 1, seen)
+        return this.interfaceTargets(sel, callee[1], ctx, on?.depth, on?.seen)
           .filter((it) => it.rank === 0)
           .map((it) => ({ fn: it.fn, needs: it.needs }));
     }
-    // Function values are storedTypes' own case: their answer is taken only when whole.
-    return [];
+    return on ? [] : this.heldFunctions(callee, ctx);
+  }
+
+  /** The functions a function value can be, with their needs (slots left out). */
+  private heldFunctions(callee: Expr, ctx: Ctx): { fn: FuncRef; needs: Needs }[] {
+    return this.funcTargets(callee, ctx, false).flatMap((t) =>
+      t.k === 'fn' ? [{ fn: t.fn, needs: t.needs }] : [],
+    );
   }
 
   /** The element slot of `x` when it is a variadic parameter of the function chain at ctx. */
@@ -1017,16 +1004,14 @@ export class ValueFlow {
     if (expr[0] === 'c' && expr[2].length === 1 && t.asType(expr[1], ctx))
       return this.storedTypes(expr[2][0]!, ctx, depth + 1, seen);
     if (expr[0] === 'c') {
-      const callees = this.resultSources(expr[1], ctx, depth, seen);
+      const callees = this.calledFunctions(expr[1], ctx, { depth: depth + 1, seen });
       if (callees.length > 0) return this.returnedTypes(expr, ctx, callees, depth, seen);
       // A function value (`p, err := factory(args, fh)`): what the functions it holds return, only
       // when that answer is whole. One cut short (a map of describers past the bound) would
       // read as the only types there, and hide the rest among the alternatives.
       const outer = this.cut;
       this.cut = false;
-      const held = this.funcTargets(expr[1], ctx, false).flatMap((f) =>
-        f.k === 'fn' ? [{ fn: f.fn, needs: f.needs }] : [],
-      );
+      const held = this.heldFunctions(expr[1], ctx);
       const found = held.length > 0 ? this.returnedTypes(expr, ctx, held, depth, seen) : [];
       const whole = !this.cut;
       this.cut = outer;
