@@ -137,6 +137,8 @@ export class ValueFlow {
   private readonly elementActive = new Set<object>();
   /** Element stores into package-level variables (registries: `plugins[name] = factory`). */
   private readonly valueElementAssigns = new Map<string, SourceRef[]>();
+  /** Element stores into fields (`pm.plugins[name] = plugin`), by `owner.field` as fieldSources. */
+  private readonly fieldElementAssigns = new Map<string, SourceRef[]>();
 
   constructor(readonly types: TypeChecker) {
     this.model = types.model;
@@ -184,24 +186,23 @@ export class ValueFlow {
           ...(a.index !== undefined ? { index: a.index } : {}),
         };
         if (a.lhs[0] === 's') {
-          const [, x, name] = a.lhs;
-          if (x[0] === 'i') {
-            const b = t.resolveIdent(x[1], ctx);
-            if (b?.k === 'import') {
-              push(this.valueSources, `${b.path}.${name}`, source);
-              continue;
-            }
-          }
-          const sel = t.select(t.typeOf(x, ctx), name);
-          if (sel?.k === 'field') {
-            push(this.fieldSources, `${sel.owner}.${name}`, source);
-            push(this.fieldAssigns, `${sel.owner}.${name}`, source);
+          const into = this.selectedStorage(a.lhs, ctx);
+          if (into?.k === 'value') push(this.valueSources, into.key, source);
+          else if (into?.k === 'field') {
+            push(this.fieldSources, into.key, source);
+            push(this.fieldAssigns, into.key, source);
           }
         } else if (a.lhs[0] === 'x' && a.lhs[1][0] === 'i') {
           const b = t.resolveIdent(a.lhs[1][1], ctx);
           if (b?.k === 'value') push(this.valueElementAssigns, b.decl.symbol, source);
           else if (b?.k === 'local' || b?.k === 'param')
             pushIn(this.elementAssigns, file, b, source);
+        } else if (a.lhs[0] === 'x' && a.lhs[1][0] === 's') {
+          // `pm.plugins[name] = plugin`, `registry.Factories[k] = f`: a registry kept in a field
+          // or in another package's variable.
+          const into = this.selectedStorage(a.lhs[1], ctx);
+          if (into?.k === 'value') push(this.valueElementAssigns, into.key, source);
+          else if (into?.k === 'field') push(this.fieldElementAssigns, into.key, source);
         } else if (a.lhs[0] === 'i') {
           const b = t.resolveIdent(a.lhs[1], ctx);
           if (b?.k === 'value') push(this.valueSources, b.decl.symbol, source);
@@ -215,6 +216,24 @@ export class ValueFlow {
         }
       }
     }
+  }
+
+  /**
+   * What `x.name` stores into: another package's variable (`path.name`, keyed as valueSources) or
+   * a field (`owner.name`, keyed as fieldSources).
+   */
+  private selectedStorage(
+    expr: Extract<Expr, { 0: 's' }>,
+    ctx: Ctx,
+  ): { k: 'value'; path: string; key: string } | { k: 'field'; key: string } | undefined {
+    const t = this.types;
+    const [, x, name] = expr;
+    if (x[0] === 'i') {
+      const b = t.resolveIdent(x[1], ctx);
+      if (b?.k === 'import') return { k: 'value', path: b.path, key: `${b.path}.${name}` };
+    }
+    const sel = t.select(t.typeOf(x, ctx), name);
+    return sel?.k === 'field' ? { k: 'field', key: `${sel.owner}.${name}` } : undefined;
   }
 
   /** Records the arguments of a resolved call, so parameters know what flows into them. */
@@ -298,24 +317,19 @@ export class ValueFlow {
       return [];
     }
     if (expr[0] === 's') {
-      const [, x, name] = expr;
-      if (x[0] === 'i') {
-        const b = t.resolveIdent(x[1], ctx);
-        if (b?.k === 'import') {
-          const decl = this.model.packages.get(b.path)?.values.get(name);
-          const out: SourceRef[] = [];
-          if (decl?.fact.value)
-            out.push({
-              expr: decl.fact.value,
-              ctx: { file: decl.file, fn: -1, line: decl.fact.line },
-            });
-          out.push(...(this.valueSources.get(`${b.path}.${name}`) ?? []));
-          return out;
-        }
+      const from = this.selectedStorage(expr, ctx);
+      if (from?.k === 'value') {
+        const decl = this.model.packages.get(from.path)?.values.get(expr[2]);
+        const out: SourceRef[] = [];
+        if (decl?.fact.value)
+          out.push({
+            expr: decl.fact.value,
+            ctx: { file: decl.file, fn: -1, line: decl.fact.line },
+          });
+        out.push(...(this.valueSources.get(from.key) ?? []));
+        return out;
       }
-      const sel = t.select(t.typeOf(x, ctx), name);
-      if (sel?.k === 'field') return this.fieldSources.get(`${sel.owner}.${name}`) ?? [];
-      return [];
+      return from ? (this.fieldSources.get(from.key) ?? []) : [];
     }
     if (expr[0] === 'u' || expr[0] === 'g')
       return this.sourcesOf(expr[0] === 'u' ? expr[2] : expr[1], ctx);
@@ -369,6 +383,15 @@ export class ValueFlow {
           return out;
         }
       }
+    }
+    if (expr[0] === 's') {
+      const from = this.selectedStorage(expr, ctx);
+      if (from)
+        out.push(
+          ...((from.k === 'value' ? this.valueElementAssigns : this.fieldElementAssigns).get(
+            from.key,
+          ) ?? []),
+        );
     }
     const appended = this.appendArgs(expr, ctx);
     if (appended) {
