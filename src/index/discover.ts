@@ -384,6 +384,9 @@ async function describeHead(root: string): Promise<{
   return { commit, remote, unpublished, version };
 }
 
+/** The files discovery reads, as git pathspecs (a `*` crosses directories). */
+const LISTED = ['*.go', '*go.mod', '*Godeps.json', 'vendor/modules.txt'];
+
 interface Listing {
   files: SourceFile[];
   dirty: boolean;
@@ -397,9 +400,9 @@ async function listGitFiles(root: string): Promise<Listing> {
   // Three git processes at once; the last two each walk the work tree. The diff says which
   // tracked files changed on disk and which of them are gone (`D`).
   const [stagedBytes, changedText, untrackedBytes] = await Promise.all([
-    gitBytes(root, ['ls-files', '-s', '-z', '--', '.']),
-    gitText(root, ['diff', '--name-status', '-z', '--relative', '--', '.']),
-    gitBytes(root, ['ls-files', '-o', '--exclude-standard', '-z', '--', '.']),
+    gitBytes(root, ['ls-files', '-s', '-z', '--', ...LISTED]),
+    gitText(root, ['diff', '--name-status', '-z', '--relative', '--', ...LISTED]),
+    gitBytes(root, ['ls-files', '-o', '--exclude-standard', '-z', '--', ...LISTED]),
   ]);
   const staged = usableNames(stagedBytes, unreadable, { staged: true });
   const modified = new Set<string>();

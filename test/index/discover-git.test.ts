@@ -35,4 +35,35 @@ describe('discoverTree in a git work tree', () => {
     expect(tree.version).toBe('v1.2.3');
     expect(tree.remote).toBeNull();
   });
+
+  it('finds nested go.mod files, Godeps and vendor/ through git, tracked or not, and ignores other files', async () => {
+    // git is asked only for the files discovery reads (pathspecs): the nested ones must be in it.
+    const repo = createTempRepo();
+    repo.write('go.mod', 'module example.com/app\n\ngo 1.22\n');
+    repo.write('cmd/app/main.go', 'package main\n\nfunc main() {}\n');
+    repo.write('staging/src/example.com/lib/go.mod', 'module example.com/lib\n\ngo 1.22\n');
+    repo.write('staging/src/example.com/lib/lib.go', 'package lib\n');
+    repo.write('vendor/modules.txt', '# example.com/lib v0.0.0 => ./staging/src/example.com/lib\n');
+    repo.write('README.md', 'the app\n');
+    repo.commit('first');
+    // Untracked: a module of its own, nested two levels down.
+    repo.write('tools/gen/go.mod', 'module example.com/gen\n\ngo 1.22\n');
+    repo.write('tools/gen/pkg/gen.go', 'package pkg\n');
+    // Edited: a file discovery does not read leaves the tree clean.
+    repo.write('README.md', 'the app, edited\n');
+
+    const tree = await discoverTree(repo.root);
+    expect(tree.files.map((f) => f.path).sort()).toEqual([
+      'cmd/app/main.go',
+      'staging/src/example.com/lib/lib.go',
+      'tools/gen/pkg/gen.go',
+    ]);
+    expect(tree.dirty).toBe(true); // the untracked gen.go
+    expect(tree.layout.modules.map((m) => m.path).sort()).toEqual([
+      'example.com/app',
+      'example.com/gen',
+      'example.com/lib',
+    ]);
+    expect(tree.dependencies.vendor).toBe('not indexed');
+  });
 });
