@@ -7,9 +7,10 @@
  */
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { K8sReadError } from '../errors.js';
 import { printablePath } from '../shared/text.js';
 import { resolveDependencies, vendoredModules, type DependencyReport } from './dependencies.js';
-import { gitBytes, gitText } from './git-exec.js';
+import { gitBatch, type GitOutput } from './git-exec.js';
 import { readGoHeader, type GoHeader } from './go-header.js';
 import { inferImportPaths } from './gopath.js';
 import {
@@ -78,16 +79,12 @@ export interface TreeInfo {
 }
 
 export async function discoverTree(root: string, options: DiscoverOptions = {}): Promise<TreeInfo> {
-  // Whether this is a git work tree, the listing and what git says of HEAD are asked at once (a
-  // few git processes each); outside git the last two fail and are not used.
-  const inside = isGitWorkTree(root);
-  const listing = listGitFiles(root);
-  const head = describeHead(root);
-  listing.catch(() => undefined);
-  head.catch(() => undefined);
-  const isGit = await inside;
-  const listed = isGit ? await listing : listDirectoryFiles(root);
-  const described = isGit ? head : undefined;
+  // Whether this is a git work tree, what git says of HEAD and the listing, asked at once;
+  // outside git every answer but the first is undefined and none is used.
+  const answers = await gitBatch(root, GIT_QUESTIONS);
+  const isGit = answers[INSIDE]?.toString('utf8').trim() === 'true';
+  const listed = isGit ? listGitFiles(root, answers) : listDirectoryFiles(root);
+  const described = isGit ? describeHead(answers) : undefined;
   const skipped = { vendor: 0, tests: 0, duplicates: 0 };
   const goMods = new Map<string, string>();
   const godeps = new Map<string, string>();
@@ -165,7 +162,7 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
   const kept = dropDuplicatePackages(files, layout);
   skipped.duplicates = files.length - kept.length;
   const { commit, remote, unpublished, version } = described
-    ? await described
+    ? described
     : { commit: null, remote: null, unpublished: false, version: null };
   return {
     root,
@@ -348,44 +345,49 @@ function readText(root: string, p: string): string | null {
 /** `v1.24.0`, `v0.24.0-beta.1`, optionally with git describe's `-<n>-g<sha>` after it. */
 const RELEASE_TAG = /^v\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;
 
-async function isGitWorkTree(root: string): Promise<boolean> {
-  try {
-    return (await gitText(root, ['rev-parse', '--is-inside-work-tree'])).trim() === 'true';
-  } catch {
-    return false;
-  }
-}
-
 /** HEAD's commit, the origin remote when it holds the commit, and the release tag. */
-async function describeHead(root: string): Promise<{
+function describeHead(answers: readonly GitOutput[]): {
   commit: string | null;
   remote: string | null;
   unpublished: boolean;
   version: string | null;
-}> {
-  const git = (args: string[]) => gitText(root, args).catch(() => '');
-  const [head, origin, described] = await Promise.all([
-    git(['rev-parse', 'HEAD']),
-    git(['config', '--get', 'remote.origin.url']),
-    git(['describe', '--tags', '--first-parent', '--match', 'v[0-9]*']),
-  ]);
-  const commit = head.trim() || null;
-  let remote = origin.trim() || null;
+} {
+  const text = (i: number) => answers[i]?.toString('utf8').trim() ?? '';
+  const commit = text(HEAD) || null;
+  let remote = text(ORIGIN) || null;
   let unpublished = false;
-  if (remote && commit) {
-    // Empty when a remote branch or tag holds the commit; the commit itself when none does.
-    const outside = await git(['rev-list', '-n', '1', commit, '--not', '--remotes', '--tags']);
-    if (outside.trim() !== '') {
-      remote = null;
-      unpublished = true;
-    }
+  // OUTSIDE is empty when a remote branch or tag holds HEAD, HEAD itself when none does.
+  if (remote && commit && text(OUTSIDE) !== '') {
+    remote = null;
+    unpublished = true;
   }
-  const version = RELEASE_TAG.test(described.trim()) ? described.trim() : null;
+  const described = text(DESCRIBED);
+  const version = RELEASE_TAG.test(described) ? described : null;
   return { commit, remote, unpublished, version };
 }
 
 /** The files discovery reads, as git pathspecs (a `*` crosses directories). */
 const LISTED = ['*.go', '*go.mod', '*Godeps.json', 'vendor/modules.txt'];
+
+/**
+ * What discovery asks git. -z keeps names with spaces or non-ASCII characters intact (no
+ * quoting); names that are not UTF-8 are found in the raw bytes (a decoded string would name a
+ * file that does not exist). The last two each walk the work tree; the diff says which tracked
+ * files changed on disk and which of them are gone (`D`).
+ */
+const GIT_QUESTIONS: readonly (readonly string[])[] = [
+  ['rev-parse', '--is-inside-work-tree'],
+  ['rev-parse', 'HEAD'],
+  ['config', '--get', 'remote.origin.url'],
+  ['describe', '--tags', '--first-parent', '--match', 'v[0-9]*'],
+  ['rev-list', '-n', '1', 'HEAD', '--not', '--remotes', '--tags'],
+  ['ls-files', '-s', '-z', '--', ...LISTED],
+  ['diff', '--name-status', '-z', '--relative', '--', ...LISTED],
+  ['ls-files', '-o', '--exclude-standard', '-z', '--', ...LISTED],
+];
+const [INSIDE, HEAD, ORIGIN, DESCRIBED, OUTSIDE, STAGED, CHANGED, UNTRACKED] = [
+  0, 1, 2, 3, 4, 5, 6, 7,
+] as const;
 
 interface Listing {
   files: SourceFile[];
@@ -393,17 +395,18 @@ interface Listing {
   unreadable: { path: string; why: string }[];
 }
 
-async function listGitFiles(root: string): Promise<Listing> {
+function listGitFiles(root: string, answers: readonly GitOutput[]): Listing {
   const unreadable: Listing['unreadable'] = [];
-  // -z keeps names with spaces or non-ASCII characters intact (no quoting); names that are not
-  // UTF-8 are found in the raw bytes (a decoded string would name a file that does not exist).
-  // Three git processes at once; the last two each walk the work tree. The diff says which
-  // tracked files changed on disk and which of them are gone (`D`).
-  const [stagedBytes, changedText, untrackedBytes] = await Promise.all([
-    gitBytes(root, ['ls-files', '-s', '-z', '--', ...LISTED]),
-    gitText(root, ['diff', '--name-status', '-z', '--relative', '--', ...LISTED]),
-    gitBytes(root, ['ls-files', '-o', '--exclude-standard', '-z', '--', ...LISTED]),
-  ]);
+  const [stagedBytes, changedBytes, untrackedBytes] = [
+    answers[STAGED],
+    answers[CHANGED],
+    answers[UNTRACKED],
+  ];
+  if (!stagedBytes || !changedBytes || !untrackedBytes)
+    throw new K8sReadError(`git could not list the files of ${printablePath(root)}`, {
+      code: 'E_GIT_LIST',
+    });
+  const changedText = changedBytes.toString('utf8');
   const staged = usableNames(stagedBytes, unreadable, { staged: true });
   const modified = new Set<string>();
   const deleted = new Set<string>();
