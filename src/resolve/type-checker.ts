@@ -140,6 +140,8 @@ export class TypeChecker {
   private readonly underlyingMemo = new Map<string, GoType>();
   private methodIndex: Map<string, Set<string>> | undefined;
   private readonly implMemo = new Map<string, GoType[]>();
+  /** Interface key -> the types `var _ I = ...` declarations say implement it (see `asserted`). */
+  private assertedImpls: Map<string, Extract<GoType, { k: 'named' }>[]> | undefined;
   private readonly implCandidates = new Map<string, ImplCandidate>();
   private readonly unindexedMemo = new Map<string, ReadonlySet<string>>();
   private readonly embedPackageMemo = new Map<string, string | null>();
@@ -956,10 +958,44 @@ export class TypeChecker {
         if (ok && concrete > 0) found.push(c);
       }
     }
+    // What the code asserts (`var _ Interface = new(cadvisorClient)`) implements it, even where
+    // the index cannot see every method: some are promoted from an embedded type of a package it
+    // does not hold (cadvisorClient's DockerContainer, from cadvisor's manager.Manager).
+    for (const type of this.asserted().get(key) ?? []) {
+      const c = this.implCandidate(`${type.pkg}.${type.name}`);
+      if (!found.includes(c)) found.push(c);
+    }
     found.sort((a, b) => (a.key < b.key ? -1 : 1));
     const result = found.map((c) => c.type);
     this.implMemo.set(key, result);
     return result;
+  }
+
+  /**
+   * The compile-time assertions of the indexed code, `var _ I = new(T)` (or `&T{}`, `(*T)(nil)`,
+   * `T{}`) at package level: the compiler checked that T implements I. By I's key, the named
+   * concrete types of indexed packages, each once.
+   */
+  private asserted(): Map<string, Extract<GoType, { k: 'named' }>[]> {
+    if (this.assertedImpls) return this.assertedImpls;
+    const out = new Map<string, Extract<GoType, { k: 'named' }>[]>();
+    for (const file of this.model.files) {
+      for (const v of file.facts.values) {
+        if (v.name !== '_' || !v.type || !v.value || v.index !== undefined) continue;
+        const ctx: Ctx = { file, fn: -1, line: v.line };
+        const iface = this.parse(v.type, this.scopeFor(ctx));
+        if (!this.isInterface(iface)) continue;
+        const t = deref(this.typeOf(v.value, ctx));
+        if (t.k !== 'named' || !this.model.packages.has(t.pkg) || this.isInterface(t)) continue;
+        const key = instanceKey(iface);
+        let list = out.get(key);
+        if (!list) out.set(key, (list = []));
+        if (!list.some((x) => x.pkg === t.pkg && x.name === t.name))
+          list.push({ k: 'named', pkg: t.pkg, name: t.name });
+      }
+    }
+    this.assertedImpls = out;
+    return out;
   }
 
   /**
