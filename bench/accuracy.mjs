@@ -9,7 +9,7 @@
 //
 //   node bench/accuracy.mjs --repo <kubernetes> --db <index.sqlite> --vta vta.tsv [--vta pta.tsv] [--component kube-scheduler] [--module k8s.io/kubernetes] [--tags providerless]
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Store } from '../dist/store/db.js';
@@ -88,53 +88,32 @@ const vtaSilentAt = (caller, site, col) => {
 };
 const hasVta = (a, b) => vta.get(a)?.has(b) ?? false;
 
-// `--tags providerless`, the oracle's build tags: a package whose every non-test file is
-// constrained by `//go:build !providerless` (v1.24's legacy cloud volume plugins) is not in the
-// oracle's program, so an edge into it can be neither confirmed nor denied. Such edges are counted
-// apart (`outsideOracleBuild`), not in the precision. Only that plain `!tag` form is read.
+// `--tags providerless`, the oracle's build tags: a function declared in a file constrained by
+// `//go:build !providerless` (v1.24's legacy cloud volume plugins, the legacy node IPAM) is not in
+// the oracle's program, so an edge from or into it can be neither confirmed nor denied. Such
+// edges are counted apart (`outsideOracleBuild`), not in the precision. Only that plain `!tag`
+// form is read (no `||`).
 const oracleTags = process.argv.flatMap((a, i) =>
   a === '--tags' && process.argv[i + 1] ? process.argv[i + 1].split(',') : [],
 );
-const packageExcluded = new Map();
-function excludedByTags(symbol) {
-  if (oracleTags.length === 0) return false;
-  const bare = symbol.replace(/^\(\*?/, '').replace(/\).*$/, '');
-  const slash = bare.lastIndexOf('/');
-  const pkg = bare.slice(
-    0,
-    bare.indexOf('.', slash + 1) < 0 ? undefined : bare.indexOf('.', slash + 1),
-  );
-  if (!packageExcluded.has(pkg)) {
-    const dirs = [path.join(repo, 'staging', 'src', pkg)];
-    if (pkg.startsWith(`${module}/`)) dirs.unshift(path.join(repo, pkg.slice(module.length + 1)));
-    let excluded = false;
-    for (const dir of dirs) {
-      let files;
-      try {
-        files = readdirSync(dir).filter((f) => f.endsWith('.go') && !f.endsWith('_test.go'));
-      } catch {
-        continue;
-      }
-      // Files that declare nothing (a doc.go) do not decide it.
-      const texts = files
-        .map((f) => readFileSync(path.join(dir, f), 'utf8'))
-        .filter((text) => /^(func|type) /m.test(text));
-      excluded =
-        texts.length > 0 &&
-        texts.every((text) => {
-          const build = /^\/\/go:build (.*)$/m.exec(text)?.[1];
-          return (
-            build !== undefined &&
-            oracleTags.some(
-              (tag) => new RegExp(`(^|[ (&])!${tag}\\b`).test(build) && !build.includes('||'),
-            )
-          );
-        });
-      break;
+const fileExcluded = new Map();
+function excludedFile(file) {
+  if (oracleTags.length === 0 || !file) return false;
+  if (!fileExcluded.has(file)) {
+    let build;
+    try {
+      build = /^\/\/go:build (.*)$/m.exec(readFileSync(path.join(repo, file), 'utf8'))?.[1];
+    } catch {
+      build = undefined;
     }
-    packageExcluded.set(pkg, excluded);
+    fileExcluded.set(
+      file,
+      build !== undefined &&
+        !build.includes('||') &&
+        oracleTags.some((tag) => new RegExp(`(^|[ (&])!${tag}\\b`).test(build)),
+    );
   }
-  return packageExcluded.get(pkg);
+  return fileExcluded.get(file);
 }
 
 function trace(extra) {
@@ -170,8 +149,9 @@ function precision(t) {
   const inBoth = t.edges.filter(
     (e) => inModule(e.caller) && inModule(e.callee) && !dispatch.has(e),
   );
+  const fileOf = new Map(t.nodes.map((n) => [n.symbol, n.file]));
   const outsideBuild = new Set(
-    inBoth.filter((e) => excludedByTags(e.caller) || excludedByTags(e.callee)),
+    inBoth.filter((e) => excludedFile(fileOf.get(e.caller)) || excludedFile(fileOf.get(e.callee))),
   );
   const edges = inBoth.filter((e) => !outsideBuild.has(e));
   const plain = edges.filter((e) => e.kind !== 'framework');
