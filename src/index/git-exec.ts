@@ -28,7 +28,8 @@ export type GitOutput = Buffer | undefined;
  * Several git commands in `cwd` at once, each one's output or undefined when it failed. Where
  * there is a POSIX shell, one `sh` starts them all and each writes a file of its own: starting a
  * process costs Node's main thread 10-20 ms at the size `index` has by then (a no-op re-index of
- * v1.24 spent 148 ms in eight spawns); the shell is one spawn. Elsewhere, one process each.
+ * v1.24 spent 148 ms in eight spawns); the shell is one spawn. Elsewhere (no shell, no writable
+ * temporary directory), one process each.
  */
 export async function gitBatch(
   cwd: string,
@@ -36,7 +37,12 @@ export async function gitBatch(
 ): Promise<GitOutput[]> {
   const each = () => Promise.all(commands.map((c) => gitBytes(cwd, c).catch(() => undefined)));
   if (process.platform === 'win32') return each();
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'k8s-read-git-'));
+  let dir: string;
+  try {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'k8s-read-git-'));
+  } catch {
+    return each(); // no temporary directory to write to
+  }
   try {
     // Each output goes to <dir>/<i> and its exit status to <dir>/<i>.rc; every argument and
     // path is quoted for the shell.

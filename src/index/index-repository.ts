@@ -120,6 +120,10 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     includeTests: options.includeTests ?? false,
     with: options.with ?? [],
     moduleCache: options.moduleCache ?? null,
+  }).catch((error: unknown) => {
+    // Ctrl-C reaches the git processes too: what they did not answer is the interrupt's doing.
+    if (options.signal?.aborted) throw new IndexInterruptedError(0);
+    throw error;
   });
   // Files git has no blob id for (edited, untracked, or no git at all) are hashed like git does,
   // so unchanged content is never parsed twice whatever its source.

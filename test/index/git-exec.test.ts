@@ -44,4 +44,21 @@ describe('gitBatch', () => {
     rmSync(dir, { recursive: true });
     expect(answers).toEqual([undefined, undefined]);
   });
+
+  it('answers the same without a temporary directory to write to (one process each)', async () => {
+    const repo = createTempRepo();
+    repo.write('a.go', 'package p\n');
+    repo.commit('first');
+    const commands = [['ls-files'], ['rev-parse', 'HEAD'], ['rev-parse', 'no-such-ref']];
+    const before = await gitBatch(repo.root, commands);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = path.join(repo.root, 'no-such-directory');
+    try {
+      expect(await gitBatch(repo.root, commands)).toEqual(before);
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    expect(before[0]!.toString('utf8')).toBe('a.go\n');
+  });
 });

@@ -15,6 +15,21 @@ import { useTempDir } from '../helpers/temp-dir.js';
 const tmp = useTempDir('k8s-read-interrupt-');
 
 describe('an interrupted index', () => {
+  it('says it was interrupted when discovery fails after an interrupt (git stopped by it)', async () => {
+    const { store } = await openIndexStore(path.join(tmp, 'discover.sqlite'));
+    const controller = new AbortController();
+    controller.abort();
+    // Discovery fails here (no such directory), as it does when Ctrl-C stops git mid-listing.
+    const root = path.join(tmp, 'no-such-tree');
+    await expect(
+      parseRepository({ root, store, jobs: 1, signal: controller.signal }),
+    ).rejects.toBeInstanceOf(IndexInterruptedError);
+    await expect(parseRepository({ root, store, jobs: 1 })).rejects.not.toBeInstanceOf(
+      IndexInterruptedError,
+    );
+    await store.close();
+  });
+
   it('keeps the previous index intact and usable, and resumes from what it parsed', async () => {
     const root = path.join(tmp, 'tree');
     cpSync(path.join(projectRoot, 'fixtures', 'go', 'func-field-assignment'), root, {
