@@ -236,8 +236,9 @@ for (const r of rows) {
   const m = ours.get(r.caller);
   m.set(r.callee, Math.min(m.get(r.callee) ?? 99, r.rank));
 }
-// Calls through a parameter are resolved per call path, in the trace: its edges count too.
-for (const e of all.edges) {
+// Calls through a parameter are resolved per call path, in the trace: its edges count too, those
+// of `--all` (depth 12) and those of the default view (depth 40, its folded calls left out).
+for (const e of [...all.edges, ...spine.edges]) {
   if (!ours.has(e.caller)) ours.set(e.caller, new Map());
   ours.get(e.caller).set(e.callee, 0);
   for (const alt of e.alternatives) {
