@@ -1118,6 +1118,8 @@ export class ValueFlow {
     seen = new Set<object>(),
   ): InterfaceTarget[] & { crowded?: number } {
     const methods = this.implementingMethods(sel.iface, sel.name);
+    const outer = this.cut;
+    this.cut = false;
     // Promoted through an embedded interface field: what is stored is what that field holds.
     const stored = sel.embeddedIn
       ? (this.fieldSources.get(sel.embeddedIn) ?? []).flatMap((src) =>
@@ -1127,14 +1129,29 @@ export class ValueFlow {
           })),
         )
       : this.storedTypes(operand, ctx, depth, seen);
+    // Whether that answer is whole (nothing cut it short): see the wrappers below.
+    const whole = !this.cut && this.storedActive.size === 0;
+    this.cut ||= outer;
     const primary: InterfaceTarget[] = [];
     const storedNeeds = new Map<string, Needs>();
+    const storedType = new Map<string, GoType>();
     for (const s of stored) {
       const key = typeKey(deref(s.type));
       storedNeeds.set(key, either(storedNeeds.get(key) ?? [], s.needs));
+      storedType.set(key, s.type);
     }
     for (const [key, needs] of storedNeeds) {
-      for (const m of methods.byType.get(key) ?? []) {
+      // A stored wrapper whose every method of the interface comes from an embedded interface
+      // is no implementation to list (`implementations`), but what is stored is it: the call
+      // goes to what it holds (kubelet's stats.Provider, forwarding ImageFsStats to the CRI or
+      // cAdvisor provider it embeds). Only when the stored answer is whole: one cut short
+      // (client-go's reflector, whose ListWatch is seven steps away) would let the wrapper's
+      // answer read as the only one. And only for a call of its own: asked on the way to another
+      // answer, the wrapper's fields would be asked in the middle of it.
+      const held =
+        methods.byType.get(key) ??
+        (whole ? this.forwardedOnly(storedType.get(key)!, sel.name) : []);
+      for (const m of held) {
         const same = primary.find((p) => p.fn === m.fn);
         if (same) same.needs = either(same.needs, both(needs, m.needs));
         else primary.push({ fn: m.fn, rank: 0, needs: both(needs, m.needs) });
@@ -1199,6 +1216,20 @@ export class ValueFlow {
    * delaying queue, which embeds the queue) — the methods of the types stored in that field, with
    * the packages the stores are in as needs.
    */
+  /**
+   * What a wrapper forwards `name` to, when it has that method only from an embedded interface;
+   * nothing when that answer was cut short.
+   */
+  private forwardedOnly(type: GoType, name: string): ForwardedMethod[] {
+    if (this.types.select(type, name)?.k !== 'imethod') return [];
+    const outer = this.cut;
+    this.cut = false;
+    const found = this.methodsOf(type, name);
+    const whole = !this.cut;
+    this.cut = outer;
+    return whole ? found : [];
+  }
+
   private methodsOf(type: GoType, name: string, depth = 0): ForwardedMethod[] {
     const m = this.types.select(type, name);
     if (m?.k === 'method') return [{ fn: m.fn, needs: ALWAYS }];
