@@ -489,6 +489,21 @@ export class ValueFlow {
   }
 
   /**
+   * `compute`'s answer and whether something cut it short, `this.cut` left as it was before: the
+   * caller decides whether a cut answer is used (and then says so) or refused.
+   */
+  private cutApart<T>(compute: () => T): { result: T; cut: boolean } {
+    const outer = this.cut;
+    this.cut = false;
+    try {
+      const result = compute();
+      return { result, cut: this.cut };
+    } finally {
+      this.cut = outer;
+    }
+  }
+
+  /**
    * An answer memoized per expression. One cut short by the depth bound is kept with the depth it
    * was asked at: asked again nearer the start of a chain (a filter of a long handler chain), it
    * is computed again.
@@ -517,12 +532,10 @@ export class ValueFlow {
       return [];
     }
     seen.add(expr);
-    const outer = this.cut;
-    this.cut = false;
-    const result = compute();
+    const { result, cut } = this.cutApart(compute);
     if (pathOnly) seen.delete(expr);
-    memo.set(expr, this.cut ? { result, depth } : { result });
-    this.cut ||= outer;
+    memo.set(expr, cut ? { result, depth } : { result });
+    this.cut ||= cut;
     return result;
   }
 
@@ -1032,13 +1045,11 @@ export class ValueFlow {
       // A function value (`p, err := factory(args, fh)`): what the functions it holds return, only
       // when that answer is whole. One cut short (a map of describers past the bound) would
       // read as the only types there, and hide the rest among the alternatives.
-      const outer = this.cut;
-      this.cut = false;
-      const held = this.heldFunctions(expr[1], ctx);
-      const found = held.length > 0 ? this.returnedTypes(expr, ctx, held, depth, seen) : [];
-      const whole = !this.cut;
-      this.cut = outer;
-      return whole ? found : [];
+      const { result, cut } = this.cutApart(() => {
+        const held = this.heldFunctions(expr[1], ctx);
+        return held.length > 0 ? this.returnedTypes(expr, ctx, held, depth, seen) : [];
+      });
+      return cut ? [] : result;
     }
     // Each type once (several ways in are one answer, their needs either's): the bound counts types.
     // The elements a range reads are one source each: a list gathered from thirty packages (the
@@ -1118,29 +1129,28 @@ export class ValueFlow {
     seen = new Set<object>(),
   ): InterfaceTarget[] & { crowded?: number } {
     const methods = this.implementingMethods(sel.iface, sel.name);
-    const outer = this.cut;
-    this.cut = false;
     // Promoted through an embedded interface field: what is stored is what that field holds.
-    const stored = sel.embeddedIn
-      ? (this.fieldSources.get(sel.embeddedIn) ?? []).flatMap((src) =>
-          this.storedTypes(src.expr, src.ctx, depth, seen).map((s) => ({
-            ...s,
-            needs: step(s.needs, src.ctx, ctx),
-          })),
-        )
-      : this.storedTypes(operand, ctx, depth, seen);
+    const { result: stored, cut } = this.cutApart(() =>
+      sel.embeddedIn
+        ? (this.fieldSources.get(sel.embeddedIn) ?? []).flatMap((src) =>
+            this.storedTypes(src.expr, src.ctx, depth, seen).map((s) => ({
+              ...s,
+              needs: step(s.needs, src.ctx, ctx),
+            })),
+          )
+        : this.storedTypes(operand, ctx, depth, seen),
+    );
+    this.cut ||= cut;
     // Whether that answer is whole (nothing cut it short): see the wrappers below.
-    const whole = !this.cut && this.storedActive.size === 0;
-    this.cut ||= outer;
+    const whole = !cut && this.storedActive.size === 0;
     const primary: InterfaceTarget[] = [];
-    const storedNeeds = new Map<string, Needs>();
-    const storedType = new Map<string, GoType>();
+    const byKey = new Map<string, StoredType>();
     for (const s of stored) {
       const key = typeKey(deref(s.type));
-      storedNeeds.set(key, either(storedNeeds.get(key) ?? [], s.needs));
-      storedType.set(key, s.type);
+      const had = byKey.get(key);
+      byKey.set(key, { type: s.type, needs: either(had?.needs ?? [], s.needs) });
     }
-    for (const [key, needs] of storedNeeds) {
+    for (const [key, { type, needs }] of byKey) {
       // A stored wrapper whose every method of the interface comes from an embedded interface
       // is no implementation to list (`implementations`), but what is stored is it: the call
       // goes to what it holds (kubelet's stats.Provider, forwarding ImageFsStats to the CRI or
@@ -1148,9 +1158,7 @@ export class ValueFlow {
       // (client-go's reflector, whose ListWatch is seven steps away) would let the wrapper's
       // answer read as the only one. And only for a call of its own: asked on the way to another
       // answer, the wrapper's fields would be asked in the middle of it.
-      const held =
-        methods.byType.get(key) ??
-        (whole ? this.forwardedOnly(storedType.get(key)!, sel.name) : []);
+      const held = methods.byType.get(key) ?? (whole ? this.forwardedOnly(type, sel.name) : []);
       for (const m of held) {
         const same = primary.find((p) => p.fn === m.fn);
         if (same) same.needs = either(same.needs, both(needs, m.needs));
@@ -1216,20 +1224,6 @@ export class ValueFlow {
    * delaying queue, which embeds the queue) — the methods of the types stored in that field, with
    * the packages the stores are in as needs.
    */
-  /**
-   * What a wrapper forwards `name` to, when it has that method only from an embedded interface;
-   * nothing when that answer was cut short.
-   */
-  private forwardedOnly(type: GoType, name: string): ForwardedMethod[] {
-    if (this.types.select(type, name)?.k !== 'imethod') return [];
-    const outer = this.cut;
-    this.cut = false;
-    const found = this.methodsOf(type, name);
-    const whole = !this.cut;
-    this.cut = outer;
-    return whole ? found : [];
-  }
-
   private methodsOf(type: GoType, name: string, depth = 0): ForwardedMethod[] {
     const m = this.types.select(type, name);
     if (m?.k === 'method') return [{ fn: m.fn, needs: ALWAYS }];
@@ -1246,6 +1240,16 @@ export class ValueFlow {
       }
     }
     return out;
+  }
+
+  /**
+   * What a wrapper forwards `name` to, when it has that method only from an embedded interface;
+   * nothing when that answer was cut short.
+   */
+  private forwardedOnly(type: GoType, name: string): ForwardedMethod[] {
+    if (this.types.select(type, name)?.k !== 'imethod') return [];
+    const { result, cut } = this.cutApart(() => this.methodsOf(type, name));
+    return cut ? [] : result;
   }
 
   /** Real code before test doubles, then nearest to the calling package; computed once per package. */
