@@ -1,5 +1,5 @@
--- Trace answers: the whole answer (JSON `Trace`) of a trace, kept beside the index in the same
--- database. src/store/trace-answers.ts runs this file before the first write; readers treat a
+-- Trace answers: the whole answer (JSON `Trace`, deflated) of a trace, kept beside the index in the
+-- same database. src/store/trace-answers.ts runs this file before the first write; readers treat a
 -- missing table as no answer. `key` covers everything an answer is computed from (the index's
 -- generation, the options, the trace rules, the build of k8s-read), so an answer is never read for
 -- anything else; `generation` is the index's part of it, so a re-index drops the tree's older
@@ -9,5 +9,5 @@ CREATE TABLE IF NOT EXISTS trace_answers (
   tree       INTEGER NOT NULL,
   generation TEXT NOT NULL,
   written    INTEGER NOT NULL,
-  answer     TEXT NOT NULL
+  answer     BLOB NOT NULL
 ) WITHOUT ROWID;

@@ -1,12 +1,13 @@
 /**
  * Trace answers kept beside the index (trace-answers.sql): the JSON of a whole `Trace` under a key
  * that the caller builds from everything the answer depends on. This layer gives the index's part
- * of that key (its generation) and moves the text; it never reads the answer's shape.
+ * of that key (its generation) and moves the text, deflated; it never reads the answer's shape.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { Store } from './db.js';
 import type { TreeRow } from './index-store.js';
 
@@ -14,6 +15,14 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** Answers kept per database: the traces a reader goes back to, not every one ever asked. */
 const KEPT = 32;
+
+/**
+ * What the kept answers may take of the database, deflated. A v1.24 index is ~170 MB and the issue
+ * on speed gives the database 200 MB; one answer of `trace kubelet --all` is ~6.5 MB of JSON and
+ * ~0.6 MB deflated, so 16 MB keeps the KEPT most recent but of the very largest. The newest answer
+ * is kept whatever its size (the one just asked is the one asked again).
+ */
+export const KEPT_BYTES = 16 * 1024 * 1024;
 
 /**
  * What identifies the index of a tree as it is now: its row (commit, dirty state, when it was
@@ -33,19 +42,23 @@ export async function indexGeneration(store: Store, tree: TreeRow): Promise<stri
 /** The answer stored under `key`, or undefined (none, or no table yet, or a fault reading it). */
 export async function readTraceAnswer(store: Store, key: string): Promise<string | undefined> {
   try {
-    const row = await store.get<{ answer: string }>(
+    const row = await store.get<{ answer: string | Buffer }>(
       'SELECT answer FROM trace_answers WHERE key = ?',
       [key],
     );
-    return row?.answer;
+    if (row === undefined) return undefined;
+    // Builds before 2026-11-29 kept the text itself; their keys differ, but a row is a row.
+    return typeof row.answer === 'string'
+      ? row.answer
+      : inflateRawSync(row.answer).toString('utf8');
   } catch {
     return undefined;
   }
 }
 
 /**
- * Stores an answer, dropping the tree's answers of other generations and all but the KEPT most
- * recent. Never waits for another writer (an `index` run holds the lock for long): the caller
+ * Stores an answer, deflated, dropping the tree's answers of other generations and the oldest past
+ * KEPT answers or KEPT_BYTES (newest first; the new one always stays). Never waits for another writer (an `index` run holds the lock for long): the caller
  * ignores a failure, which only costs the next trace its answer.
  */
 export async function writeTraceAnswer(
@@ -64,11 +77,15 @@ export async function writeTraceAnswer(
       await store.run(
         `INSERT OR REPLACE INTO trace_answers (key, tree, generation, written, answer)
        VALUES (?, ?, ?, (SELECT COALESCE(MAX(written), 0) + 1 FROM trace_answers), ?)`,
-        [entry.key, entry.tree, entry.generation, entry.answer],
+        [entry.key, entry.tree, entry.generation, deflateRawSync(entry.answer, { level: 1 })],
       );
       await store.run(
-        `DELETE FROM trace_answers WHERE key NOT IN
-         (SELECT key FROM trace_answers ORDER BY written DESC LIMIT ${KEPT})`,
+        `DELETE FROM trace_answers WHERE key IN (
+           SELECT key FROM (
+             SELECT key, COUNT(*) OVER newest AS n, SUM(length(answer)) OVER newest AS bytes
+             FROM trace_answers
+             WINDOW newest AS (ORDER BY written DESC ROWS UNBOUNDED PRECEDING))
+           WHERE n > 1 AND (n > ${KEPT} OR bytes > ${KEPT_BYTES}))`,
       );
     });
   } finally {
