@@ -7,7 +7,12 @@
 // 1.19): Debian's v0.5 VTA loses the scheduler's frameworks. `-algo=pta`, the pointer analysis,
 // works as well; `:{{.Column}}` may be left out, and call sites are then compared by line only.
 //
-//   node bench/accuracy.mjs --repo <kubernetes> --db <index.sqlite> --vta vta.tsv [--vta pta.tsv] [--component kube-scheduler] [--module k8s.io/kubernetes] [--tags providerless]
+//   node bench/accuracy.mjs --repo <kubernetes> --db <index.sqlite> --vta vta.tsv [--vta pta.tsv] [--component kube-scheduler] [--module k8s.io/kubernetes] [--tags providerless] [--oracle-root <dir>]
+//
+// A tree before go.mod (v1.14) is analysed in GOPATH mode, from $GOPATH/src/k8s.io/kubernetes:
+//   cd $GP/src/k8s.io/kubernetes && GO111MODULE=off GOPATH=$GP callgraph -algo=vta -format=... ./cmd/kube-scheduler
+// `--oracle-root $GP/src/k8s.io/kubernetes` says where the oracle's file names start; its vendored
+// packages (`k8s.io/kubernetes/vendor/k8s.io/client-go/...`) are named by their import paths.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -30,13 +35,19 @@ const vtaFiles = process.argv.flatMap((a, i) =>
 if (vtaFiles.length === 0) vtaFiles.push('/tmp/k/vta-sched.tsv');
 const component = arg('--component', 'kube-scheduler');
 const module = arg('--module', 'k8s.io/kubernetes');
+const oracleRoot = arg('--oracle-root', repo);
 const inModule = (s) => {
   const bare = s.replace(/^\(\*?/, '');
   return bare.startsWith(`${module}/`) || bare.startsWith(`${module}.`);
 };
 // VTA prints method-value and interface wrappers; compare the functions they stand for.
+// GOPATH mode names a vendored package by its directory (`<module>/vendor/<import path>`).
+const vendored = new RegExp(`(^|\\(\\*?|\\[)${module.replace(/\./g, '\\.')}/vendor/`, 'g');
 const normalize = (s) =>
-  s.replace(/\$(bound|thunk)$/, '').replace(/^\(\*?([^)]*)\)\.(\w+)\$bound$/, '($1).$2');
+  s
+    .replace(vendored, '$1')
+    .replace(/\$(bound|thunk)$/, '')
+    .replace(/^\(\*?([^)]*)\)\.(\w+)\$bound$/, '($1).$2');
 
 const vta = new Map();
 /** `caller@file:line` -> callees VTA found at that call site. */
@@ -51,7 +62,7 @@ for (const line of vtaFiles.flatMap((f) => readFileSync(f, 'utf8').split('\n')))
   // VTA prints staging files through the vendor/ symlinks.
   // `file:line` or `file:line:column` (the column of the call's `(`, 1-based, as go/token counts).
   const site = (pos ?? '')
-    .replace(`${repo}/`, '')
+    .replace(`${oracleRoot}/`, '')
     .replace(/^vendor\/k8s\.io\/([^/]+)\//, 'staging/src/k8s.io/$1/');
   for (const key of [`${a}@${site}`, `${a}@${site.replace(/:(\d+):\d+$/, ':$1')}`]) {
     if (!vtaSites.has(key)) vtaSites.set(key, new Set());

@@ -3,10 +3,11 @@
 // transitively. This script reads the Go files of a tree itself (not the index): it maps
 // directories to import paths (go.mod modules, staging, vendor), applies the build context the
 // index assumes (linux/amd64, gc, cgo, no extra tags), reads each package's imports, and computes
-// the import closure of a main package. Given `trace -o json` outputs, it counts the functions
+// the import closure of a main package. A tree before go.mod (GOPATH era, v1.14) takes its import
+// path from Godeps/Godeps.json (or `--import-path`); staging/src/<path> is <path> in every era. Given `trace -o json` outputs, it counts the functions
 // whose package lies outside that closure.
 //
-//   node bench/import-closure.mjs --repo <tree> --main cmd/kube-scheduler [--trace t.json ...]
+//   node bench/import-closure.mjs --repo <tree> --main cmd/kube-scheduler [--trace t.json ...] [--import-path k8s.io/kubernetes]
 //   node bench/import-closure.mjs --repo <tree> --main cmd/kube-scheduler --list   (the closure)
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     trace: { type: 'string', multiple: true },
     list: { type: 'boolean', default: false },
     json: { type: 'boolean', default: false },
+    'import-path': { type: 'string' },
   },
 });
 if (!values.repo || !values.main?.length) {
@@ -50,8 +52,22 @@ const modules = execFileSync('git', ['ls-files', '-z', '--', 'go.mod', '*/go.mod
     return m ? [{ dir: dir === '.' ? '' : dir, path: m[1] }] : [];
   })
   .sort((a, b) => b.dir.length - a.dir.length);
+// GOPATH era: the root's import path, where no go.mod at the root gives it.
+if (!modules.some((m) => m.dir === '')) {
+  let rootPath = values['import-path'];
+  try {
+    rootPath ??= JSON.parse(
+      readFileSync(path.join(root, 'Godeps', 'Godeps.json'), 'utf8'),
+    ).ImportPath;
+  } catch {
+    // No Godeps.json either: only vendor/ and staging/ are named.
+  }
+  if (rootPath) modules.push({ dir: '', path: rootPath });
+}
 
 function importPathOf(dir) {
+  // staging/src is a GOPATH root of its own (its modules' go.mod files say the same).
+  if (dir.startsWith('staging/src/')) return dir.slice('staging/src/'.length);
   const v = dir.startsWith('vendor/') ? 0 : dir.lastIndexOf('/vendor/') + 1;
   if (dir.startsWith('vendor/') || v > 0) return dir.slice(v + 'vendor/'.length);
   for (const m of modules) {
