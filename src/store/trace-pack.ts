@@ -411,6 +411,8 @@ export class TracePack {
   private readonly edgeStart: Int32Array;
   private readonly binding: Int32Array[];
   private readonly bindingStart: Int32Array;
+  /** Binding rows by slot, made on the first `bindingsInto`. */
+  private bySlot: Map<number, number[]> | undefined;
   private readonly made: Int32Array[];
   private readonly pkg: Int32Array[];
   /** Every package's imports, one after another; the last entry is their count. */
@@ -577,6 +579,39 @@ export class TracePack {
           col: c[2]![r]!,
           callee: c[3]![r]!,
           slot: c[4]![r]!,
+          value: c[5]![r]!,
+          needs: this.str(c[6]![r]!),
+        });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The bindings into these slots (what every call passes into a parameter), slot by slot in the
+   * order asked, each slot's by caller, callee, then as written: as `bindingsFrom` lists them.
+   */
+  bindingsInto(slots: readonly number[]): BindingRow[] {
+    const c = this.binding;
+    if (!this.bySlot) {
+      // Read once, on the first call: most traces never ask.
+      this.bySlot = new Map();
+      const slot = c[4]!;
+      for (let r = 0; r < slot.length; r++) {
+        const list = this.bySlot.get(slot[r]!);
+        if (list) list.push(r);
+        else this.bySlot.set(slot[r]!, [r]);
+      }
+    }
+    const out: BindingRow[] = [];
+    for (const s of new Set(slots)) {
+      for (const r of this.bySlot.get(s) ?? []) {
+        out.push({
+          caller: c[0]![r]!,
+          line: c[1]![r]!,
+          col: c[2]![r]!,
+          callee: c[3]![r]!,
+          slot: s,
           value: c[5]![r]!,
           needs: this.str(c[6]![r]!),
         });

@@ -771,6 +771,7 @@ interface CachedSource extends GraphSource {
 function cachedSource(graph: CallGraph): CachedSource {
   const edges = new Map<number, EdgeRow[]>();
   const bindings = new Map<number, BindingRow[]>();
+  const bindingsInto = new Map<number, BindingRow[]>();
   const symbols = new Map<number, DefinitionRow>();
   const made = new Map<string, { type: string; package: string }[]>();
   const fill = async <T>(
@@ -802,6 +803,13 @@ function cachedSource(graph: CallGraph): CachedSource {
         bindings,
         (m) => graph.bindingsFrom(m),
         (r) => r.caller,
+      ),
+    bindingsInto: (slots) =>
+      fill(
+        slots,
+        bindingsInto,
+        (m) => graph.bindingsInto(m),
+        (r) => r.slot,
       ),
     async symbolsByIds(ids) {
       const missing = [...new Set(ids.filter((id) => !symbols.has(id)))];

@@ -11,7 +11,7 @@
  */
 import type { DefinitionRow, EdgeRow } from '../store/symbols.js';
 import type { BindingRow } from '../store/index-store.js';
-import { isTestDouble, receiverType, slotOwner } from '../shared/go-symbol.js';
+import { isTestDouble, receiverType, slotOwner, symbolParts } from '../shared/go-symbol.js';
 import type { ProgramScope } from './program-scope.js';
 import type { EdgeKind } from './types.js';
 
@@ -41,6 +41,8 @@ export interface GraphSource {
   symbolsByIds(ids: readonly number[]): Promise<DefinitionRow[]>;
   edgesFrom(ids: readonly number[]): Promise<EdgeRow[]>;
   bindingsFrom(ids: readonly number[]): Promise<BindingRow[]>;
+  /** What every call passes into these parameter slots (CallGraph.bindingsInto). */
+  bindingsInto(slots: readonly number[]): Promise<BindingRow[]>;
   madeBy(types: readonly string[]): Promise<{ type: string; package: string }[]>;
 }
 
@@ -52,6 +54,12 @@ export interface PNode {
   /** For an interface's method called where no stored value decides: the call it stands for. */
   dispatch?: { caller: PNode; edge: EdgeRow; alternatives: EdgeRow[] };
   expanded: boolean;
+  /**
+   * A closure reached, with nothing of its maker's parameters known, from a function other than
+   * the one that made it (a factory kept in a registry and called later): its calls through
+   * those parameters run what the call that made it passed (loadMadeValues).
+   */
+  madeElsewhere?: true;
 }
 
 export interface PHop {
@@ -101,6 +109,14 @@ export interface ExpandOptions {
 const MAX_CONTEXTS = 64;
 /** Interface alternatives kept per call. */
 const MAX_ALTERNATIVES = 40;
+/**
+ * A closure's call through a parameter of the function that made it, reached where no path
+ * says which call made it (a factory kept in a registry): the functions every call of the maker
+ * passes there, when no more than this many; past it the call shows as unbound.
+ */
+const MAX_MADE_VALUES = 64;
+/** Parameters passed on from parameter to parameter, followed this many calls back. */
+const MAX_PASSED_ON = 4;
 
 export async function expandProgram(
   source: GraphSource,
@@ -121,6 +137,8 @@ export async function expandProgram(
   const helpers = new Map<number, number>();
   const receivers = new Map<number, string | undefined>();
   const standings = new Map<number, number>();
+  /** Per slot: the functions every call of its function passes there (madeValues). */
+  const passedInto = new Map<number, Value[]>();
   let cut = 0;
 
   const nodeFor = (
@@ -222,6 +240,7 @@ export async function expandProgram(
       }
       for (const s of await source.symbolsByIds([...unknown])) symbols.set(s.id, s);
     }
+    await loadMadeValues(level);
     // Constructed types, for ranking the implementations behind interface calls.
     const wanted = new Set<string>();
     for (const n of level) {
@@ -235,6 +254,72 @@ export async function expandProgram(
       for (const t of wanted) made.set(t, new Set());
       for (const m of await source.madeBy([...wanted])) made.get(m.type)?.add(m.package);
     }
+  }
+
+  /**
+   * A closure that calls a parameter of the function that made it (`FactoryAdapter(fts, New)`
+   * returns `func(...) { return withFts(..., fts) }`), reached where the path did not go through
+   * that call: it runs what the call that made it passed, one of what every call of the maker in
+   * the program passes. Those are read here, for the closures of this level, following a value
+   * that is itself a caller's parameter back through that caller's calls (MAX_PASSED_ON).
+   */
+  async function loadMadeValues(level: PNode[]): Promise<void> {
+    const wanted = new Set<number>();
+    for (const n of level) {
+      if (n.dispatch) continue;
+      for (const e of edgesBy.get(n.sym.id) ?? []) {
+        const s = e.callee === null ? undefined : symbols.get(e.callee);
+        if (s && madeSlot(n, s) && !passedInto.has(s.id)) wanted.add(s.id);
+      }
+    }
+    if (wanted.size === 0) return;
+    const rowsBySlot = new Map<number, BindingRow[]>();
+    let ask = [...wanted];
+    for (let round = 0; round < MAX_PASSED_ON && ask.length > 0; round++) {
+      for (const id of ask) rowsBySlot.set(id, []);
+      const rows = await source.bindingsInto(ask);
+      const unknown = new Set<number>();
+      for (const b of rows) {
+        rowsBySlot.get(b.slot)?.push(b);
+        for (const id of [b.caller, b.value]) if (!symbols.has(id)) unknown.add(id);
+      }
+      for (const s of await source.symbolsByIds([...unknown])) symbols.set(s.id, s);
+      ask = [
+        ...new Set(
+          rows.flatMap((b) =>
+            symbols.get(b.value)?.kind === 'param' && !rowsBySlot.has(b.value) ? [b.value] : [],
+          ),
+        ),
+      ];
+    }
+    const valuesOf = (slot: number, seen: Set<number>): Value[] => {
+      if (seen.has(slot)) return [];
+      seen.add(slot);
+      return (rowsBySlot.get(slot) ?? []).flatMap((b): Value[] => {
+        const caller = symbols.get(b.caller);
+        const value = symbols.get(b.value);
+        if (!caller || !value || !inProgram(caller) || !scope.satisfies(b.needs)) return [];
+        if (value.kind === 'param') return valuesOf(value.id, seen);
+        if (value.kind === 'field' || !inProgram(value)) return [];
+        return [{ fn: value.id, env: null, by: b.caller }];
+      });
+    };
+    for (const id of wanted) {
+      const values = dedupe(valuesOf(id, new Set()));
+      passedInto.set(id, values.length <= MAX_MADE_VALUES ? values : []);
+    }
+  }
+
+  /**
+   * Whether `s` is a parameter of a function enclosing the closure `node` that this path did not
+   * bind (the closure reached the path as a value made elsewhere).
+   */
+  function madeSlot(node: PNode, s: DefinitionRow): boolean {
+    if (!node.madeElsewhere || s.kind !== 'param') return false;
+    const owner = slotOwner(s.symbol);
+    return (
+      owner !== undefined && node.sym.symbol.startsWith(`${owner}$`) && !knows(node.env, owner)
+    );
   }
 
   function inProgram(s: DefinitionRow): boolean {
@@ -329,11 +414,17 @@ export async function expandProgram(
           e.kind === 'framework' || e.kind === 'goroutine' ? (e.kind as EdgeKind) : 'funcvalue';
         // (A field's value reads as the field's other calls do: a plain function value.)
         const via = e.kind === 'framework' ? e.via : s.kind === 'field' ? null : `param ${s.name}`;
-        const values = node.env?.slots.get(s.id) ?? [];
+        let values = node.env?.slots.get(s.id) ?? [];
+        let hopVia = via;
         if (s.kind === 'param' && !knows(node.env, slotOwner(s.symbol))) {
-          const { node: child, fresh } = nodeFor(s, null, node.depth + 1);
-          add(child, fresh, kind, via);
-          continue;
+          values = madeSlot(node, s) ? (passedInto.get(s.id) ?? []) : [];
+          if (values.length === 0) {
+            const { node: child, fresh } = nodeFor(s, null, node.depth + 1);
+            add(child, fresh, kind, via);
+            continue;
+          }
+          // Not this path's own value: one of what the calls that make this closure pass.
+          hopVia = `${via} of every ${symbolParts(slotOwner(s.symbol)!).local} call`;
         }
         for (const v of values) {
           const target = symbols.get(v.fn);
@@ -344,7 +435,7 @@ export async function expandProgram(
           bindAt(node, e, target, slots);
           const env: Env = { slots, known: [...(v.env?.known ?? []), target.symbol] };
           const { node: child, fresh } = nodeFor(target, env, node.depth + 1);
-          add(child, fresh, kind, via, s.kind === 'param' ? v.by : undefined);
+          add(child, fresh, kind, hopVia, s.kind === 'param' ? v.by : undefined);
         }
         continue;
       }
@@ -356,7 +447,10 @@ export async function expandProgram(
         continue;
       }
       const env = childEnv(node, e, s);
-      const { node: child, fresh } = nodeFor(s, env, node.depth + 1);
+      // A closure its own maker calls keeps the maker's path (unbound where the maker's is).
+      const elsewhere = s.name.includes('$') && !isMadeBy(s, node.sym) && env.known.length === 1;
+      const { node: child, fresh } = nodeFor(s, env, node.depth + 1, elsewhere ? MADE : undefined);
+      if (elsewhere) child.madeElsewhere = true;
       add(child, fresh, e.kind as EdgeKind, e.via);
     }
   }
@@ -486,6 +580,14 @@ export async function expandProgram(
     if (known.length === 0 && slots.size === 0) return null;
     return { slots, known };
   }
+}
+
+/** Node key part of a closure reached from elsewhere than its maker (PNode.madeElsewhere). */
+const MADE = 'made';
+
+/** Whether `fn` is made inside `maker` (a closure of it, at any depth). */
+function isMadeBy(fn: DefinitionRow, maker: DefinitionRow): boolean {
+  return fn.symbol.startsWith(`${maker.symbol}$`);
 }
 
 function dedupe(values: Value[]): Value[] {

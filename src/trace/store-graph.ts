@@ -32,6 +32,7 @@ export function createStoreGraph(
   let components: ComponentEntry[] | undefined;
   // Read once per graph: a trace asks for bindings and packages at every level or part.
   let bindings: Promise<Map<number, BindingRow[]>> | undefined;
+  let bySlot: Map<number, BindingRow[]> | undefined;
   let packages: ReturnType<typeof listPackages> | undefined;
   // The tree's record beside the database answers the packages, calls, symbols, bindings and
   // constructed types a trace walks (src/store/trace-pack.ts); without one (an older index, a
@@ -80,6 +81,20 @@ export function createStoreGraph(
       if (p) return p.bindingsFrom(ids);
       const byCaller = await (bindings ??= loadBindingsByCaller(store, tree.id));
       return [...new Set(ids)].flatMap((id) => byCaller.get(id) ?? []);
+    },
+    async bindingsInto(slots) {
+      const p = await pack;
+      if (p) return p.bindingsInto(slots);
+      const byCaller = await (bindings ??= loadBindingsByCaller(store, tree.id));
+      if (!bySlot) {
+        bySlot = new Map();
+        for (const b of [...byCaller.values()].flat()) {
+          const list = bySlot.get(b.slot);
+          if (list) list.push(b);
+          else bySlot.set(b.slot, [b]);
+        }
+      }
+      return [...new Set(slots)].flatMap((s) => bySlot!.get(s) ?? []);
     },
     async madeBy(types) {
       const p = await pack;

@@ -42,6 +42,11 @@ export interface CallGraph {
   edgesFrom(ids: readonly number[]): Promise<EdgeRow[]>;
   /** Function values passed at the calls of these functions, into the callees' slots. */
   bindingsFrom(ids: readonly number[]): Promise<BindingRow[]>;
+  /**
+   * What every call passes into these parameter slots, slot by slot, each slot's by caller,
+   * callee, then as written.
+   */
+  bindingsInto(slots: readonly number[]): Promise<BindingRow[]>;
   /** Packages (by path) that construct these named types. */
   madeBy(types: readonly string[]): Promise<{ type: string; package: string }[]>;
   /** The tree's packages and their imports. */

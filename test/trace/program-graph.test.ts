@@ -62,6 +62,7 @@ const source: GraphSource = {
   symbolsByIds: async (ids) => ids.map((id) => sym(names[id - 1]!)),
   edgesFrom: async (ids) => edges.filter((e) => ids.includes(e.caller)),
   bindingsFrom: async () => [],
+  bindingsInto: async () => [],
   madeBy: async () => [],
 };
 
