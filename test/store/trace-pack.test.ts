@@ -89,6 +89,15 @@ describe('the trace record', () => {
     // The demo tree has calls, function values passed and interface calls to rank.
     expect(edges).toBeGreaterThan(500);
     expect(byCaller.size).toBeGreaterThan(5);
+    // Into slots: slot by slot as asked, each slot's rows in the tables' order.
+    const all = [...byCaller.values()].flat();
+    const slots = [...new Set(all.map((b) => b.slot))];
+    expect(slots.length).toBeGreaterThan(3);
+    for (const set of [slots, [...slots].reverse(), [slots[0]!, -1, slots[0]!]]) {
+      expect(pack.bindingsInto(set)).toEqual(
+        [...new Set(set)].flatMap((s) => all.filter((b) => b.slot === s)),
+      );
+    }
     const types = await fixture.store.all<{ type: string }>(
       'SELECT DISTINCT type FROM made WHERE tree = ?',
       [fixture.treeId],
