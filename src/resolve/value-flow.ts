@@ -439,6 +439,37 @@ export class ValueFlow {
     return out.slice(0, MAX_SOURCES * 4);
   }
 
+  /**
+   * The values a variable was given by `x = append(x, v...)` that reach `x` here, following each
+   * append's own `x` back; its other values are not read (for a parameter, its slot stands for
+   * them).
+   */
+  private appendedToItself(x: Expr, ctx: Ctx): SourceRef[] {
+    if (x[0] !== 'i') return [];
+    const self = this.types.resolveIdent(x[1], ctx);
+    const out: SourceRef[] = [];
+    const queue = this.sourcesOf(x, ctx).slice(0, MAX_SOURCES);
+    const seen = new Set<Expr>(queue.map((q) => q.expr));
+    for (let i = 0; i < queue.length && i < MAX_SOURCES * 4; i++) {
+      const s = queue[i]!;
+      const args = this.appendArgs(s.expr, s.ctx);
+      const first = args?.[0];
+      if (
+        !args ||
+        first?.[0] !== 'i' ||
+        !sameBinding(this.types.resolveIdent(first[1], s.ctx), self)
+      )
+        continue;
+      out.push(...this.appendedValues(args.slice(1), s.ctx, 0));
+      for (const before of this.sourcesOf(first, s.ctx))
+        if (!seen.has(before.expr)) {
+          seen.add(before.expr);
+          queue.push(before);
+        }
+    }
+    return out;
+  }
+
   /** The arguments of a call of the builtin `append` (the call site's: an expression keeps one). */
   private appendArgs(expr: Expr, ctx: Ctx): readonly Expr[] | undefined {
     if (expr[0] !== 'c' || expr[1][0] !== 'i' || expr[1][1] !== 'append') return undefined;
@@ -877,8 +908,16 @@ export class ValueFlow {
     const spread = spreadOf(arg);
     if (!spread) return this.funcTargets(arg, ctx);
     const slot = this.elementSlot(spread, ctx);
-    if (slot) return [{ k: 'slot', slot, needs: ALWAYS }];
     const out: FuncTarget[] = [];
+    if (slot) {
+      // The caller's own elements, and what it appended to them before passing them on
+      // (`opts = append(opts, WithEventRecorder(recorder))`, the scheduler's newProfile).
+      out.push({ k: 'slot', slot, needs: ALWAYS });
+      for (const s of this.appendedToItself(spread, ctx))
+        for (const r of this.funcTargets(s.expr, s.ctx, false))
+          out.push({ ...r, needs: step(r.needs, s.ctx, ctx) });
+      return mergeTargets(out);
+    }
     for (const s of this.elementSources(spread, ctx).slice(0, MAX_SOURCES)) {
       for (const r of this.funcTargets(s.expr, s.ctx, false))
         out.push({ ...r, needs: step(r.needs, s.ctx, ctx) });
