@@ -115,7 +115,18 @@ export function resolveCall(
           targets: [{ target: sel.fn, kind: 'static', rank: 0, needs: ALWAYS }],
         };
       if (sel?.k === 'imethod') {
-        const found = flow.interfaceTargets(sel, x, ctx);
+        let found = flow.interfaceTargets(sel, x, ctx);
+        // Declared by an interface this one embeds (framework.Handle embeds PodNominator), where
+        // the implementations found forward the method to a field of that interface whose values
+        // are not known: the call goes to one of the declaring interface's implementations.
+        const declared =
+          found.length === 0 ? declaringInterface(types, sel.iface, name) : undefined;
+        if (declared)
+          found = flow.interfaceTargets(
+            { k: 'imethod', iface: declared, name, depth: sel.depth },
+            x,
+            ctx,
+          );
         if (found.length === 0 && found.crowded) {
           const abstract = abstractMethod(types, sel.iface, name);
           if (abstract) return { k: 'targets', targets: [], abstract, crowded: found.crowded };
@@ -314,6 +325,20 @@ function valueRoot(
 }
 
 /** The interface method a call names, as a symbol `(pkg.Iface).Name` at its declaration. */
+/**
+ * The interface that declares `name` when it is not `iface` itself but one it embeds (not for a
+ * generic one, whose arguments would have to be carried over).
+ */
+function declaringInterface(types: TypeChecker, iface: GoType, name: string): GoType | undefined {
+  const t = deref(iface);
+  if (t.k !== 'named') return undefined;
+  const found = types.interfaceMethodDecl(t, name);
+  if (!found || found.decl.fact.typeParams?.length) return undefined;
+  const { decl } = found;
+  if (decl.pkg.path === t.pkg && decl.name === t.name) return undefined;
+  return { k: 'named', pkg: decl.pkg.path, name: decl.name };
+}
+
 function abstractMethod(
   types: TypeChecker,
   iface: GoType,
