@@ -324,7 +324,6 @@ function valueRoot(
   return externalRoot(types, fact.value, at, depth + 1, throughFields);
 }
 
-/** The interface method a call names, as a symbol `(pkg.Iface).Name` at its declaration. */
 /**
  * The interface that declares `name` when it is not `iface` itself but one it embeds (not for a
  * generic one, whose arguments would have to be carried over).
@@ -339,6 +338,7 @@ function declaringInterface(types: TypeChecker, iface: GoType, name: string): Go
   return { k: 'named', pkg: decl.pkg.path, name: decl.name };
 }
 
+/** The interface method a call names, as a symbol `(pkg.Iface).Name` at its declaration. */
 function abstractMethod(
   types: TypeChecker,
   iface: GoType,

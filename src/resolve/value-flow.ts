@@ -414,12 +414,33 @@ export class ValueFlow {
       }
       return out;
     }
-    const self = expr[0] === 'i' ? t.resolveIdent(expr[1], ctx) : undefined;
-    // `all = append(all, probe)`, as often as a function appends (thirty in a row, as kubelet
-    // gathers its volume plugins): the values appended, and the variable's values before each
-    // append, followed here in a loop, not by recursion, which went past the depth bound and
-    // lost the first ones.
-    const queue = this.sourcesOf(expr, ctx).slice(0, MAX_SOURCES);
+    // The variable's values: each one's elements, through its own appends (`all = append(all,
+    // probe)`).
+    out.push(
+      ...this.appendedToItself(expr, ctx, depth, (s) =>
+        this.elementSources(s.expr, s.ctx, depth + 1),
+      ),
+    );
+    return out.slice(0, MAX_SOURCES * 4);
+  }
+
+  /**
+   * The values a variable was given by `x = append(x, v...)` that reach `x` here, following each
+   * append's own `x` back; each other value that reaches it goes through `other` (left out without
+   * one: for a parameter, its slot stands for them). As often as a function appends (thirty in a
+   * row, as kubelet gathers its volume plugins): followed here in a loop, not by recursion, which
+   * went past the depth bound and lost the first ones.
+   */
+  private appendedToItself(
+    x: Expr,
+    ctx: Ctx,
+    depth: number,
+    other?: (s: SourceRef) => SourceRef[],
+  ): SourceRef[] {
+    const t = this.types;
+    const self = x[0] === 'i' ? t.resolveIdent(x[1], ctx) : undefined;
+    const out: SourceRef[] = [];
+    const queue = this.sourcesOf(x, ctx).slice(0, MAX_SOURCES);
     const seen = new Set<Expr>(queue.map((q) => q.expr));
     for (let i = 0; i < queue.length && i < MAX_SOURCES * 4; i++) {
       const s = queue[i]!;
@@ -434,38 +455,7 @@ export class ValueFlow {
           }
         continue;
       }
-      out.push(...this.elementSources(s.expr, s.ctx, depth + 1));
-    }
-    return out.slice(0, MAX_SOURCES * 4);
-  }
-
-  /**
-   * The values a variable was given by `x = append(x, v...)` that reach `x` here, following each
-   * append's own `x` back; its other values are not read (for a parameter, its slot stands for
-   * them).
-   */
-  private appendedToItself(x: Expr, ctx: Ctx): SourceRef[] {
-    if (x[0] !== 'i') return [];
-    const self = this.types.resolveIdent(x[1], ctx);
-    const out: SourceRef[] = [];
-    const queue = this.sourcesOf(x, ctx).slice(0, MAX_SOURCES);
-    const seen = new Set<Expr>(queue.map((q) => q.expr));
-    for (let i = 0; i < queue.length && i < MAX_SOURCES * 4; i++) {
-      const s = queue[i]!;
-      const args = this.appendArgs(s.expr, s.ctx);
-      const first = args?.[0];
-      if (
-        !args ||
-        first?.[0] !== 'i' ||
-        !sameBinding(this.types.resolveIdent(first[1], s.ctx), self)
-      )
-        continue;
-      out.push(...this.appendedValues(args.slice(1), s.ctx, 0));
-      for (const before of this.sourcesOf(first, s.ctx))
-        if (!seen.has(before.expr)) {
-          seen.add(before.expr);
-          queue.push(before);
-        }
+      if (other) out.push(...other(s));
     }
     return out;
   }
@@ -913,7 +903,7 @@ export class ValueFlow {
       // The caller's own elements, and what it appended to them before passing them on
       // (`opts = append(opts, WithEventRecorder(recorder))`, the scheduler's newProfile).
       out.push({ k: 'slot', slot, needs: ALWAYS });
-      for (const s of this.appendedToItself(spread, ctx))
+      for (const s of this.appendedToItself(spread, ctx, 0))
         for (const r of this.funcTargets(s.expr, s.ctx, false))
           out.push({ ...r, needs: step(r.needs, s.ctx, ctx) });
       return mergeTargets(out);

@@ -47,7 +47,7 @@ export async function readTraceAnswer(store: Store, key: string): Promise<string
       [key],
     );
     if (row === undefined) return undefined;
-    // Builds before 2026-11-29 kept the text itself; their keys differ, but a row is a row.
+    // Builds before 021cda2 kept the text itself; their keys differ, but a row is a row.
     return typeof row.answer === 'string'
       ? row.answer
       : inflateRawSync(row.answer).toString('utf8');
@@ -58,8 +58,9 @@ export async function readTraceAnswer(store: Store, key: string): Promise<string
 
 /**
  * Stores an answer, deflated, dropping the tree's answers of other generations and the oldest past
- * KEPT answers or KEPT_BYTES (newest first; the new one always stays). Never waits for another writer (an `index` run holds the lock for long): the caller
- * ignores a failure, which only costs the next trace its answer.
+ * KEPT answers or KEPT_BYTES (newest first; the new one always stays). Never waits for another
+ * writer (an `index` run holds the lock for long): the caller ignores a failure, which only costs
+ * the next trace its answer.
  */
 export async function writeTraceAnswer(
   store: Store,

@@ -448,7 +448,7 @@ export async function expandProgram(
       }
       const env = childEnv(node, e, s);
       // A closure its own maker calls keeps the maker's path (unbound where the maker's is).
-      const elsewhere = s.name.includes('$') && !isMadeBy(s, node.sym) && env.known.length === 1;
+      const elsewhere = s.kind === 'closure' && !isMadeBy(s, node.sym) && env.known.length === 1;
       const { node: child, fresh } = nodeFor(s, env, node.depth + 1, elsewhere ? MADE : undefined);
       if (elsewhere) child.madeElsewhere = true;
       add(child, fresh, e.kind as EdgeKind, e.via);
