@@ -8,6 +8,7 @@ import path from 'node:path';
 import { GitError } from '../errors.js';
 import { Mainline } from './mainline.js';
 import { parseGithubRemote } from './pr-reference.js';
+import { readRepoFromFiles } from './read-head.js';
 import { GitCommandFailure, runGit } from './run-git.js';
 
 export { GitCommandFailure };
@@ -44,9 +45,22 @@ export class GitRepository {
     readonly shallowCommits: ReadonlySet<string>,
   ) {}
 
-  static async open(root: string): Promise<GitRepository> {
+  /**
+   * `env`, the environment git runs in, when the caller knows it: then what git would say of a
+   * plain checkout is read from its files (readRepoFromFiles) instead of asked of two gits.
+   */
+  static async open(root: string, env?: NodeJS.ProcessEnv): Promise<GitRepository> {
     if (!existsSync(root) || !statSync(root).isDirectory()) {
       throw new GitError(`${root} is not a directory; pass --repo PATH to a git checkout`);
+    }
+    // A root at the top of a plain checkout: its git directory's files say what git would.
+    const files = env && readRepoFromFiles(root, env);
+    if (files) {
+      const repo = GitRepository.withShallowFile(root, root, files.shallowFile);
+      repo.headCommit = Promise.resolve(files.head);
+      if (files.originUrl !== undefined)
+        repo.remote = Promise.resolve(parseGithubRemote(files.originUrl));
+      return repo;
     }
     // Asked now, answered by the time anyone needs it (blame's PR links): a process, not a wait.
     const remote = runGit(root, ['remote', 'get-url', 'origin']).then(
@@ -78,17 +92,32 @@ export class GitRepository {
       }
       throw wrapFailure(error, 'rev-parse');
     }
-    const [toplevel = root, isShallow, shallowPath] = out.split('\n');
-    const shallow = isShallow === 'true';
-    const shallowFile = path.resolve(root, shallowPath ?? '');
-    const shallowCommits =
-      shallow && existsSync(shallowFile)
-        ? new Set(readFileSync(shallowFile, 'utf8').split('\n').filter(Boolean))
-        : new Set<string>();
-    const repo = new GitRepository(root, toplevel, shallow, shallowCommits);
+    const [toplevel = root, , shallowPath] = out.split('\n');
+    const repo = GitRepository.withShallowFile(
+      root,
+      toplevel,
+      path.resolve(root, shallowPath ?? ''),
+    );
     repo.remote = remote;
     if (head) repo.headCommit = Promise.resolve(head);
     return repo;
+  }
+
+  /** A shallow clone is one with a shallow file (`git rev-parse --is-shallow-repository`). */
+  private static withShallowFile(
+    root: string,
+    toplevel: string,
+    shallowFile: string,
+  ): GitRepository {
+    const shallowCommits = existsSync(shallowFile)
+      ? new Set(readFileSync(shallowFile, 'utf8').split('\n').filter(Boolean))
+      : undefined;
+    return new GitRepository(
+      root,
+      toplevel,
+      shallowCommits !== undefined,
+      shallowCommits ?? new Set(),
+    );
   }
 
   /** Runs `git <args>` in the root and returns stdout; a failure becomes a GitError. */

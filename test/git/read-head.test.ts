@@ -1,11 +1,15 @@
 /**
  * HEAD read from the git directory's files is the commit `git rev-parse HEAD` names, in every
- * layout it reads; in the others it says nothing, and the caller asks git.
+ * layout it reads; in the others it says nothing, and the caller asks git. The same for what
+ * blame asks (the shallow file, origin's URL) and for GitRepository.open, which reads them.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readHeadFromFiles } from '../../src/git/read-head.js';
+import { originUrlOf, readHeadFromFiles, readRepoFromFiles } from '../../src/git/read-head.js';
+import { GitRepository } from '../../src/git/repository.js';
 import { createTempRepo } from '../helpers/temp-repo.js';
 
 const repo = createTempRepo('k8s-read-head-');
@@ -54,6 +58,88 @@ describe('HEAD read from the git directory', () => {
       expect(readHeadFromFiles(unborn.root)).toBeUndefined();
     } finally {
       rmSync(unborn.root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a repository's facts read from its git directory", () => {
+  // No config but the repository's: the machine's own ~/.gitconfig stays out of it.
+  const home = mkdtempSync(path.join(os.tmpdir(), 'k8s-read-home-'));
+  const quiet = { HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+  const gitPath = (root: string, name: string) =>
+    path.resolve(root, repo.git('-C', root, 'rev-parse', '--git-path', name).trim());
+
+  it('are what git says: HEAD, the shallow file, the origin URL, in a clone and a worktree', () => {
+    repo.git('remote', 'add', 'origin', 'https://github.com/kubernetes/client-go.git');
+    for (const root of [repo.root, worktree]) {
+      const files = readRepoFromFiles(root, quiet);
+      expect(files?.head).toBe(revParse(root));
+      expect(files?.shallowFile).toBe(gitPath(root, 'shallow'));
+      expect(files?.originUrl).toBe(repo.git('-C', root, 'remote', 'get-url', 'origin').trim());
+    }
+  });
+
+  it('leave git to answer where a plain reading could differ', () => {
+    expect(readRepoFromFiles(repo.root, { GIT_DIR: path.join(repo.root, '.git') })).toBeUndefined();
+    expect(readRepoFromFiles(path.join(repo.root, 'sub'), quiet)).toBeUndefined();
+    // A rewrite in the user's config, or an include there, leaves the URL to git.
+    for (const text of [
+      '[url "https://github.com/"]\n\tinsteadOf = gh:\n',
+      '[include]\n\tpath = x\n',
+    ]) {
+      writeFileSync(path.join(home, '.gitconfig'), text);
+      expect(readRepoFromFiles(repo.root, quiet)?.originUrl).toBeUndefined();
+      expect(readRepoFromFiles(repo.root, quiet)?.head).toBe(revParse(repo.root));
+    }
+    rmSync(path.join(home, '.gitconfig'));
+    expect(originUrlOf('[remote "origin"]\n\turl = git@github.com:a/b.git\n')).toBe(
+      'git@github.com:a/b.git',
+    );
+    expect(originUrlOf('[remote "upstream"]\n\turl = https://github.com/a/b\n')).toBeUndefined();
+    expect(originUrlOf('[include]\n\tpath = more\n[remote "origin"]\n\turl = x\n')).toBeUndefined();
+    expect(originUrlOf('[remote "origin"]\n\turl = "https://github.com/a/b"\n')).toBeUndefined();
+    expect(originUrlOf('[remote "origin"]\n\tpushurl = p\n\turl = u ; note\n')).toBeUndefined();
+  });
+
+  it('open a repository as git describes it, shallow clones included', async () => {
+    const shallow = `${repo.root}-shallow`;
+    try {
+      execFileSync('git', ['clone', '-q', '--depth', '1', `file://${repo.root}`, shallow]);
+      const opened = await GitRepository.open(shallow, process.env);
+      expect(opened.shallow).toBe(true);
+      expect([...opened.shallowCommits]).toEqual([revParse(shallow)]);
+      expect(await opened.head()).toBe(revParse(shallow));
+      // origin is the local path here, not GitHub: git is asked, and says so.
+      expect(await opened.githubRemote()).toBeNull();
+      execFileSync('git', [
+        '-C',
+        shallow,
+        'remote',
+        'set-url',
+        'origin',
+        'git@github.com:kubernetes/kubernetes.git',
+      ]);
+      expect(await (await GitRepository.open(shallow, process.env)).githubRemote()).toBe(
+        'kubernetes/kubernetes',
+      );
+      // A URL git rewrites (`gh:` for GitHub) is git's to give.
+      const global = path.join(home, 'rewrites');
+      writeFileSync(global, '[url "https://github.com/"]\n\tinsteadOf = gh:\n');
+      execFileSync('git', ['-C', shallow, 'remote', 'set-url', 'origin', 'gh:kubernetes/kubectl']);
+      process.env.GIT_CONFIG_GLOBAL = global;
+      try {
+        expect(await (await GitRepository.open(shallow, process.env)).githubRemote()).toBe(
+          'kubernetes/kubectl',
+        );
+      } finally {
+        delete process.env.GIT_CONFIG_GLOBAL;
+      }
+      const full = await GitRepository.open(repo.root, process.env);
+      expect(full.shallow).toBe(false);
+      expect(await full.githubRemote()).toBe('kubernetes/client-go');
+    } finally {
+      rmSync(shallow, { recursive: true, force: true });
     }
   });
 });

@@ -161,7 +161,7 @@ async function openGitSession(options: GitCommandOptions, ctx: CliContext): Prom
   }
   const choice = chooseRepo(options, ctx);
   announceRepo(choice, ctx);
-  const repo = await GitRepository.open(choice.root);
+  const repo = await GitRepository.open(choice.root, ctx.env);
   const debug = debugLogger(ctx, 'git');
   // The cache only makes answers faster: without it (read-only disk, a locked database) they are the same.
   let cache: Store | undefined;
