@@ -2,6 +2,8 @@
 // Checks that the default view of `k8s-read trace <daemon>` draws the hops a reader follows
 // (issue 13): for each daemon, the hops listed in spine-hops.json beside this script (caller ->
 // callee substrings of go/ssa symbols) are looked up among the edges of `trace <daemon> -o json`.
+// Where releases differ, a hop is `{"any": [way, ...]}`: one of the ways (a list of hops) drawn
+// whole is enough (the kubelet's relist, Relist from v1.27).
 // Prints present/missing per daemon and a JSON summary; exits 1 when a hop is missing.
 //
 //   node bench/spine-check.mjs --repo /tmp/trees/k124 --db /tmp/k/k124.sqlite [--only kubelet,kube-proxy]
@@ -45,9 +47,14 @@ for (const [daemon, hops] of Object.entries(required)) {
   }
   const { edges } = JSON.parse(r.stdout);
   const missing = [];
-  for (const [caller, callee] of hops) {
-    const found = edges.some((e) => e.caller.includes(caller) && e.callee.includes(callee));
-    if (!found) missing.push(`${caller || '*'} -> ${callee}`);
+  const has = ([caller, callee]) =>
+    edges.some((e) => e.caller.includes(caller) && e.callee.includes(callee));
+  const text = (path) => path.map(([caller, callee]) => `${caller || '*'} -> ${callee}`).join(', ');
+  for (const hop of hops) {
+    // A hop, or the ways releases take instead (`any`: paths, each a list of hops, one of which
+    // must be drawn whole).
+    const ways = Array.isArray(hop) ? [[hop]] : hop.any;
+    if (!ways.some((way) => way.every(has))) missing.push(ways.map(text).join(' | '));
   }
   const present = hops.length - missing.length;
   missingTotal += missing.length;
