@@ -141,7 +141,9 @@ export async function finishLink(
           if (v.k === 'fn') flow.recordArgs(v.fn, call.args, ctx);
     }
   }
-  if (dynamic.length > 0) flow.forget();
+  // Elements appended through reflection, into slices that pointer parameters name.
+  const reflected = flow.collectReflectStores();
+  if (dynamic.length > 0 || reflected > 0) flow.forget();
 
   const out = new LinkOutput(
     model,

@@ -34,6 +34,11 @@ export interface SourceRef {
   at?: { indent: number; endLine: number };
   /** Packages the step needs beyond the source's own (a function value it was returned by). */
   needs?: Needs;
+  /**
+   * The type the value is held as where reflection stored it (a slice's element type): Go checks
+   * that only when the program runs, so stored types that cannot be held so are dropped here.
+   */
+  holds?: GoType;
 }
 
 /** A function-typed parameter (or, `elem`, the elements of a variadic one) of a function. */
@@ -216,6 +221,148 @@ export class ValueFlow {
         }
       }
     }
+  }
+
+  /**
+   * Elements appended through reflection: with `v := reflect.ValueOf(p).Elem()`,
+   * `v.Set(reflect.Append(v, reflect.ValueOf(x)))` appends x to the slice p points to. The
+   * scheduler fills each extension point's plugin list so (`updatePluginList(e.slicePtr, ...)`,
+   * `slicePtr` being `&f.filterPlugins` in a literal): its plugins are stored nowhere else. p is
+   * followed back to the `&s` it holds, through parameters too: call this once the arguments of
+   * direct calls are recorded. Returns how many stores it added.
+   */
+  collectReflectStores(): number {
+    let added = 0;
+    for (const file of this.model.files) {
+      for (const call of file.facts.calls) {
+        const callee = call.callee;
+        if (callee[0] !== 's' || callee[2] !== 'Set' || call.args.length !== 1) continue;
+        if (call.fn < 0) continue;
+        const ctx: Ctx = { file, fn: call.fn, line: call.line };
+        const pointers = this.reflectElemOf(callee[1], ctx);
+        if (pointers.length === 0) continue;
+        const values = this.reflectAppended(call.args[0]!, callee[1], ctx);
+        if (values.length === 0) continue;
+        for (const p of pointers)
+          for (const into of this.pointees(p.expr, p.ctx)) {
+            const key = this.storageOf(into.expr, into.ctx);
+            const list = this.types.underlying(this.types.typeOf(into.expr, into.ctx));
+            if (!key || list.k !== 'slice') continue;
+            for (const value of values) {
+              const v: SourceRef = { ...value, holds: list.elem };
+              if (key.k === 'local') pushIn(this.elementAssigns, key.b.file, key.b, v);
+              else
+                push(
+                  key.k === 'value' ? this.valueElementAssigns : this.fieldElementAssigns,
+                  key.key,
+                  v,
+                );
+              added++;
+            }
+          }
+      }
+    }
+    return added;
+  }
+
+  /** Whether `expr` calls `reflect.<name>`. */
+  private isReflectCall(expr: Expr, name: string, ctx: Ctx): expr is Extract<Expr, { 0: 'c' }> {
+    if (expr[0] !== 'c' || expr[1][0] !== 's' || expr[1][2] !== name) return false;
+    const x = expr[1][1];
+    if (x[0] !== 'i') return false;
+    const b = this.types.resolveIdent(x[1], ctx);
+    return b?.k === 'import' && b.path === 'reflect';
+  }
+
+  /** A call's arguments, from its own fact when the expression kept none. */
+  private argsOf(call: Extract<Expr, { 0: 'c' }>, ctx: Ctx): readonly Expr[] {
+    return call[2].length > 0 ? call[2] : (this.types.callFactAt(call, ctx)?.args ?? []);
+  }
+
+  /** The pointers p of the `reflect.ValueOf(p).Elem()` a value is (itself, or a variable's value). */
+  private reflectElemOf(v: Expr, ctx: Ctx): SourceRef[] {
+    const out: SourceRef[] = [];
+    for (const s of [{ expr: v, ctx }, ...(v[0] === 'i' ? this.sourcesOf(v, ctx) : [])]) {
+      const e = s.expr;
+      if (e[0] !== 'c' || e[1][0] !== 's' || e[1][2] !== 'Elem') continue;
+      const inner = e[1][1];
+      if (!this.isReflectCall(inner, 'ValueOf', s.ctx)) continue;
+      const p = this.argsOf(inner, s.ctx)[0];
+      if (p) out.push({ expr: p, ctx: s.ctx });
+    }
+    return out;
+  }
+
+  /** The x of each `reflect.ValueOf(x)` that `reflect.Append(recv, ...)` appends, where `set` is that. */
+  private reflectAppended(set: Expr, recv: Expr, ctx: Ctx): SourceRef[] {
+    const t = this.types;
+    const self = recv[0] === 'i' ? t.resolveIdent(recv[1], ctx) : undefined;
+    const out: SourceRef[] = [];
+    for (const s of [{ expr: set, ctx }, ...(set[0] === 'i' ? this.sourcesOf(set, ctx) : [])]) {
+      if (!this.isReflectCall(s.expr, 'Append', s.ctx)) continue;
+      const [base, ...values] = this.argsOf(s.expr, s.ctx);
+      // Appended to the value it is set into: `v.Set(reflect.Append(v, ...))`.
+      if (base?.[0] !== 'i' || !sameBinding(t.resolveIdent(base[1], s.ctx), self)) continue;
+      for (const value of values)
+        if (this.isReflectCall(value, 'ValueOf', s.ctx)) {
+          const x = this.argsOf(value, s.ctx)[0];
+          if (x) out.push({ expr: x, ctx: s.ctx });
+        }
+    }
+    return out;
+  }
+
+  /** What a pointer can point to: the `s` of each `&s` that flows into it, a few steps back. */
+  private pointees(p: Expr, ctx: Ctx): SourceRef[] {
+    const out: SourceRef[] = [];
+    const queue: SourceRef[] = [{ expr: p, ctx }];
+    const seen = new Set<Expr>([p]);
+    for (let i = 0; i < queue.length && i < MAX_SOURCES; i++) {
+      const s = queue[i]!;
+      if (s.expr[0] === 'u' && s.expr[1] === '&') {
+        out.push({ expr: s.expr[2], ctx: s.ctx });
+        continue;
+      }
+      for (const next of this.sourcesOf(s.expr, s.ctx))
+        if (!seen.has(next.expr)) {
+          seen.add(next.expr);
+          queue.push(next);
+        }
+    }
+    return out;
+  }
+
+  /** Where an element store into `x` goes: a field, another package's variable, or a variable here. */
+  private storageOf(
+    x: Expr,
+    ctx: Ctx,
+  ):
+    | { k: 'value' | 'field'; key: string }
+    | { k: 'local'; b: Extract<Binding, { k: 'local' | 'param' }> }
+    | undefined {
+    if (x[0] === 's') {
+      const into = this.selectedStorage(x, ctx);
+      return into && { k: into.k, key: into.key };
+    }
+    if (x[0] !== 'i') return undefined;
+    const b = this.types.resolveIdent(x[1], ctx);
+    if (b?.k === 'value') return { k: 'value', key: b.decl.symbol };
+    if (b?.k === 'local' || b?.k === 'param') return { k: 'local', b };
+    return undefined;
+  }
+
+  /**
+   * Whether a value of type `type` can be held as `as`: it has every method of an interface, or
+   * is the type itself.
+   */
+  private canHold(as: GoType, type: GoType): boolean {
+    const t = this.types;
+    if (!t.isInterface(as)) return typeKey(deref(as)) === typeKey(deref(type));
+    for (const name of t.interfaceMethods(as).keys()) {
+      const m = t.select(type, name);
+      if (m?.k !== 'method' && m?.k !== 'imethod') return false;
+    }
+    return true;
   }
 
   /**
@@ -1078,6 +1225,9 @@ export class ValueFlow {
         const held = this.heldFunctions(expr[1], ctx);
         return held.length > 0 ? this.returnedTypes(expr, ctx, held, depth, seen) : [];
       });
+      // Refused, the answer stays one cut short: memoized so, it is computed again when asked
+      // nearer the start of a chain (a plugin's factory, met first deep in the reflection's list).
+      if (cut) this.cut = true;
       return cut ? [] : result;
     }
     // Each type once (several ways in are one answer, their needs either's): the bound counts types.
@@ -1089,7 +1239,8 @@ export class ValueFlow {
     for (const s of sources.slice(0, ranged ? MAX_SOURCES * 4 : MAX_SOURCES)) {
       if (s.index !== undefined && s.index > 0) continue;
       for (const r of this.storedTypes(s.expr, s.ctx, depth + 1, seen))
-        addStored(byType, { type: r.type, needs: step(r.needs, s.ctx, ctx) });
+        if (!s.holds || this.canHold(s.holds, r.type))
+          addStored(byType, { type: r.type, needs: step(r.needs, s.ctx, ctx) });
       if (byType.size > MAX_TARGETS) break;
     }
     return [...byType.values()];
