@@ -19,6 +19,7 @@ import { parseBlamePorcelain } from './blame-porcelain.js';
 import { checkLineRange, readRepoFile, type FileTarget } from './paths.js';
 import {
   UNCOMMITTED_REASON,
+  prefetchMainline,
   resolvePullRequests,
   type PullRequestOptions,
 } from './pull-requests.js';
@@ -80,6 +81,8 @@ export async function blameFile(
       if (hit?.head === head) return finishBlame(repo, file, hit.lines, range, head, context);
     }
   }
+  // Not cached: its lines' pull requests will need HEAD's main line, read meanwhile.
+  prefetchMainline(repo, head, context);
   // The file's blob at HEAD; the work tree's is hashed here (git's own hash-object is asked only
   // when they differ: a clean or smudge filter may explain it).
   const both = await repo.tryRun(['rev-parse', `HEAD:./${file}`]);

@@ -45,6 +45,40 @@ export function short(sha: string): string {
   return sha.slice(0, 8);
 }
 
+/** HEAD's main line per repository, opened once: prefetchMainline may have started it. */
+const mainlines = new WeakMap<GitRepository, Map<string, Promise<MainlineView>>>();
+
+function mainlineFor(
+  repo: GitRepository,
+  head: string,
+  cache: Store | undefined,
+  debug: ((message: string) => void) | undefined,
+): Promise<MainlineView> {
+  let byHead = mainlines.get(repo);
+  if (!byHead) mainlines.set(repo, (byHead = new Map()));
+  let view = byHead.get(head);
+  if (!view) {
+    view = openMainlineView(repo, head, cache, debug);
+    // Asked ahead of need, it may fail before anyone waits for it: the one who does is told.
+    view.catch(() => undefined);
+    byHead.set(head, view);
+  }
+  return view;
+}
+
+/**
+ * Starts reading HEAD's main line for the resolvePullRequests that follows: git's longest answer
+ * in a cold blame (the commit graph, when the cache has no main line for HEAD) then runs beside
+ * `git blame` instead of after it. With the main line stored, it is a read of the cache.
+ */
+export function prefetchMainline(
+  repo: GitRepository,
+  head: string,
+  options: PullRequestOptions = {},
+): void {
+  void mainlineFor(repo, head, repo.shallow ? undefined : options.cache, options.debug);
+}
+
 /** The PR answer for each commit (all must be in HEAD's history), cached where allowed. */
 export async function resolvePullRequests(
   repo: GitRepository,
@@ -73,7 +107,7 @@ export async function resolvePullRequests(
   const misses = wanted.filter((sha) => !answers.has(sha));
   if (misses.length === 0) return answers;
 
-  const mainline = await openMainlineView(repo, head, cache, options.debug);
+  const mainline = await mainlineFor(repo, head, cache, options.debug);
   const introducers = await mainline.introducers(misses);
   const infos = await repo.commits([...misses, ...introducers.values()]);
   const flattened = await findFlattenedMerges(repo, mainline, misses, introducers, infos);

@@ -222,6 +222,20 @@ describe('blameFile', () => {
     });
   });
 
+  it('starts reading the main line before it asks git anything about the file, once', async () => {
+    const repository = await open();
+    const mainline = vi.spyOn(repository, 'mainline');
+    const tryRun = vi.spyOn(repository, 'tryRun');
+    const again = await blameFile(repository, { file: FILE });
+    expect(again).toEqual(lines);
+    const revParse = tryRun.mock.calls.findIndex(([args]) => args[0] === 'rev-parse');
+    expect(mainline).toHaveBeenCalledTimes(1);
+    // The commit graph is read beside `git blame`, not after it.
+    expect(mainline.mock.invocationCallOrder[0]).toBeLessThan(
+      tryRun.mock.invocationCallOrder[revParse]!,
+    );
+  });
+
   it('blames only the asked range, and points links where --github says', async () => {
     const range = await blameFile(
       await open(),
