@@ -227,9 +227,11 @@ export class ValueFlow {
    * Elements appended through reflection: with `v := reflect.ValueOf(p).Elem()`,
    * `v.Set(reflect.Append(v, reflect.ValueOf(x)))` appends x to the slice p points to. The
    * scheduler fills each extension point's plugin list so (`updatePluginList(e.slicePtr, ...)`,
-   * `slicePtr` being `&f.filterPlugins` in a literal): its plugins are stored nowhere else. p is
-   * followed back to the `&s` it holds, through parameters too: call this once the arguments of
-   * direct calls are recorded. Returns how many stores it added.
+   * `slicePtr` being `&f.filterPlugins` in a literal): its plugins are stored nowhere else (their
+   * factories lie past MAX_STORED_DEPTH from where the lists are read, so on Kubernetes they stay
+   * alternatives; docs/accuracy.md). p is followed back to the `&s` it holds, through parameters
+   * too: call this once the arguments of direct calls are recorded. Returns how many stores it
+   * added.
    */
   collectReflectStores(): number {
     let added = 0;
