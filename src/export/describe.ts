@@ -35,6 +35,16 @@ export function describeSize(trace: Trace): string {
 }
 
 /**
+ * `37 functions at depth 12 call further (--depth 24)` when the depth stopped the trace; `''` when
+ * it left nothing out.
+ */
+export function describeDeeper(trace: Trace): string {
+  if (!trace.deeper) return '';
+  const { depth, functions } = trace.deeper;
+  return `${formatCount(functions)} ${functions === 1 ? 'function' : 'functions'} at depth ${depth} ${functions === 1 ? 'calls' : 'call'} further (--depth ${depth * 2})`;
+}
+
+/**
  * `showing 140 of 4,806 functions` (short: `140 of 4,806`) when the trace says how large the full
  * trace is; `''` when it does not, or when nothing was left out.
  */

@@ -11,6 +11,7 @@ import {
   describeEdge,
   describeFold,
   describeFoldCount,
+  describeDeeper,
   describeSize,
   describeTotal,
   describeVersion,
@@ -112,6 +113,9 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
   for (const row of rows) lines.push(line(row));
 
   lines.push('', c.dim(describeSize(trace)));
+  // A line of its own: beside the counts it would not fit a narrow terminal.
+  const deeper = describeDeeper(trace);
+  if (deeper) lines.push(c.dim(deeper));
   return `${lines.join('\n')}\n`;
 }
 

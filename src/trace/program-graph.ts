@@ -82,6 +82,8 @@ export interface ProgramGraph {
   cut: number;
   /** Per node: how many distinct helpers (rules/noise.yaml, not the standard library) it calls. */
   helpers: Map<number, number>;
+  /** Functions at the depth limit that call further: their calls were not followed. */
+  deeper: number;
 }
 
 export interface ExpandOptions {
@@ -193,7 +195,34 @@ export async function expandProgram(
     }
     frontier = narrow(frontier, next);
   }
-  return { nodes, hops, unresolved, symbols, cut, helpers };
+  // What the depth left: the functions of the last level that call on into the program (an
+  // interface's method always does), so that a view can say it stopped there.
+  // A function is counted once, and not when another of its nodes (a closure reached with other
+  // values bound) was expanded: its calls are in the trace.
+  const expandedSymbols = new Set(nodes.filter((n) => n.expanded).map((n) => n.sym.id));
+  const waiting = [
+    ...new Map(
+      frontier
+        .filter((n) => !n.expanded && !expandedSymbols.has(n.sym.id))
+        .map((n) => [n.sym.id, n]),
+    ).values(),
+  ];
+  const asked = [...new Set(waiting.flatMap((n) => (n.dispatch ? [] : [n.sym.id])))];
+  const rows = asked.length > 0 ? await source.edgesFrom(asked) : [];
+  const callees = [...new Set(rows.flatMap((e) => (e.callee === null ? [] : [e.callee])))];
+  const unknown = callees.filter((id) => !symbols.has(id));
+  for (const s of unknown.length > 0 ? await source.symbolsByIds(unknown) : [])
+    symbols.set(s.id, s);
+  const calling = new Set<number>();
+  for (const e of rows) {
+    const s = e.callee === null ? undefined : symbols.get(e.callee);
+    // A function of the program, called for certain (not an alternative, not a parameter's slot).
+    if (!s || e.rank !== 0 || ['external', 'param', 'field'].includes(s.kind)) continue;
+    if (!options.hidden(s) && options.scope.has(s.package) && options.scope.satisfies(e.needs))
+      calling.add(e.caller);
+  }
+  const deeper = waiting.filter((n) => n.dispatch || calling.has(n.sym.id)).length;
+  return { nodes, hops, unresolved, symbols, cut, helpers, deeper };
 
   /** The next level, or only its nodes below a target once one is reached (options.below). */
   function narrow(level: PNode[], next: PNode[]): PNode[] {

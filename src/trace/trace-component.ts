@@ -245,7 +245,7 @@ export async function traceComponent(
     });
     shown = (from, hop) => spine.has(hopKey(from, hop));
   }
-  return assemble(
+  const trace = assemble(
     graph,
     root,
     program,
@@ -256,6 +256,11 @@ export async function traceComponent(
     listedUnresolved,
     listAll,
   );
+  if (program.deeper === 0) return trace;
+  // Said beside the totals, where a script reading `-o json` looks for the trace's size.
+  const { nodes, edges, unresolved, ...head } = trace;
+  const deeper = { depth: depthLimit, functions: program.deeper };
+  return { ...head, deeper, nodes, edges, unresolved };
 }
 
 /** The unindexed package an unresolved call's value comes from (`via: external:<path>`). */

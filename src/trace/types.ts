@@ -71,6 +71,11 @@ export interface Trace {
    * view chose what to show), of which the view shows `nodes`: "showing 140 of 4,806
    * functions". Absent when unknown. */
   total?: { functions: number; edges: number };
+  /**
+   * Where the depth stopped the trace: the depth, and how many functions at it call further (their
+   * calls not followed; `--depth` goes on). Absent when the depth left nothing out.
+   */
+  deeper?: { depth: number; functions: number };
   nodes: TraceNode[];
   edges: TraceEdge[];
   unresolved: TraceUnresolved[];

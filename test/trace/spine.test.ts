@@ -73,6 +73,7 @@ function program(calls: Calls): {
     symbols: new Map(nodes.map((n) => [n.sym.id, n.sym])),
     cut: 0,
     helpers: new Map(),
+    deeper: 0,
   };
   return { graph, id };
 }
