@@ -6,6 +6,7 @@
  */
 import type { Trace, TraceEdge } from '../trace/types.js';
 import {
+  describeDeeper,
   describeEdge,
   describeFold,
   describeSize,
@@ -74,7 +75,7 @@ function summary(trace: Trace): string[] {
     `- **Version:** ${trace.repo.version ?? 'unknown'}`,
     `- **Commit:** ${commitText}`,
     `- **Entry point:** ${rootText}`,
-    `- **Size:** ${describeSize(trace)}${describeTotal(trace) ? `; ${describeTotal(trace)}` : ''}`,
+    `- **Size:** ${[describeSize(trace), describeTotal(trace), describeDeeper(trace)].filter(Boolean).join('; ')}`,
   ];
 }
 

@@ -22,6 +22,15 @@ describe('renderMarkdown', () => {
     );
   });
 
+  it('says in its size where the depth stopped the trace, and nothing when it did not', () => {
+    const size = (text: string) => text.split('\n').find((l) => l.startsWith('- **Size:**'));
+    expect(size(renderMarkdown(schedulerTrace(), options))).not.toContain('further');
+    const cut = { ...schedulerTrace(), deeper: { depth: 12, functions: 117 } };
+    expect(size(renderMarkdown(cut, options))).toMatch(
+      /; 117 functions at depth 12 call further \(--depth 24\)$/,
+    );
+  });
+
   it('holds a diagram that the Mermaid parser accepts, in either style', async () => {
     await expect(
       parseMermaid(mermaidBlock(renderMarkdown(schedulerTrace(), options))),
