@@ -67,13 +67,8 @@ export class GitRepository {
       parseGithubRemote,
       () => null,
     );
-    const facts = [
-      'rev-parse',
-      '--show-toplevel',
-      '--is-shallow-repository',
-      '--git-path',
-      'shallow',
-    ];
+    // Shallow or not is whether the shallow file exists (withShallowFile), as git decides it.
+    const facts = ['rev-parse', '--show-toplevel', '--git-path', 'shallow'];
     let out: string;
     let head: string | undefined;
     try {
@@ -81,7 +76,7 @@ export class GitRepository {
       const lines = (await runGit(root, [...facts, 'HEAD^{commit}']).catch(() => undefined))?.split(
         '\n',
       );
-      head = lines?.[3];
+      head = lines?.[2];
       out = lines ? lines.join('\n') : await runGit(root, facts);
     } catch (error) {
       if (/not a git repository/i.test(String((error as Error).message))) {
@@ -92,7 +87,7 @@ export class GitRepository {
       }
       throw wrapFailure(error, 'rev-parse');
     }
-    const [toplevel = root, , shallowPath] = out.split('\n');
+    const [toplevel = root, shallowPath] = out.split('\n');
     const repo = GitRepository.withShallowFile(
       root,
       toplevel,

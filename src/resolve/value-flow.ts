@@ -276,9 +276,9 @@ export class ValueFlow {
     return b?.k === 'import' && b.path === 'reflect';
   }
 
-  /** A call's arguments, from its own fact when the expression kept none. */
+  /** A call's arguments, whole from its own fact, else those the expression kept (not all). */
   private argsOf(call: Extract<Expr, { 0: 'c' }>, ctx: Ctx): readonly Expr[] {
-    return call[2].length > 0 ? call[2] : (this.types.callFactAt(call, ctx)?.args ?? []);
+    return this.types.callFactAt(call, ctx)?.args ?? call[2];
   }
 
   /** The pointers p of the `reflect.ValueOf(p).Elem()` a value is (itself, or a variable's value). */
@@ -613,7 +613,7 @@ export class ValueFlow {
   private appendArgs(expr: Expr, ctx: Ctx): readonly Expr[] | undefined {
     if (expr[0] !== 'c' || expr[1][0] !== 'i' || expr[1][1] !== 'append') return undefined;
     if (this.types.resolveIdent('append', ctx)?.k !== 'builtin') return undefined;
-    return this.types.callFactAt(expr, ctx)?.args ?? expr[2];
+    return this.argsOf(expr, ctx);
   }
 
   /** Values appended after the first argument: each one, or a spread slice's elements. */

@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { readFile, rename, rm } from 'node:fs/promises';
 import { mapFile } from '../shared/map-file.js';
+import { push } from '../shared/multimap.js';
 import type { Store } from './db.js';
 import type { BindingRow, EdgeInsert, PackageRow, SymbolInsert } from './index-store.js';
 import type { DefinitionRow, EdgeRow, SymbolKind } from './symbols.js';
@@ -597,11 +598,7 @@ export class TracePack {
       // Read once, on the first call: most traces never ask.
       this.bySlot = new Map();
       const slot = c[4]!;
-      for (let r = 0; r < slot.length; r++) {
-        const list = this.bySlot.get(slot[r]!);
-        if (list) list.push(r);
-        else this.bySlot.set(slot[r]!, [r]);
-      }
+      for (let r = 0; r < slot.length; r++) push(this.bySlot, slot[r]!, r);
     }
     const out: BindingRow[] = [];
     for (const s of new Set(slots)) {

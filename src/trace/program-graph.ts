@@ -195,34 +195,43 @@ export async function expandProgram(
     }
     frontier = narrow(frontier, next);
   }
-  // What the depth left: the functions of the last level that call on into the program (an
-  // interface's method always does), so that a view can say it stopped there.
-  // A function is counted once, and not when another of its nodes (a closure reached with other
-  // values bound) was expanded: its calls are in the trace.
-  const expandedSymbols = new Set(nodes.filter((n) => n.expanded).map((n) => n.sym.id));
-  const waiting = [
-    ...new Map(
-      frontier
-        .filter((n) => !n.expanded && !expandedSymbols.has(n.sym.id))
-        .map((n) => [n.sym.id, n]),
-    ).values(),
-  ];
-  const asked = [...new Set(waiting.flatMap((n) => (n.dispatch ? [] : [n.sym.id])))];
-  const rows = asked.length > 0 ? await source.edgesFrom(asked) : [];
-  const callees = [...new Set(rows.flatMap((e) => (e.callee === null ? [] : [e.callee])))];
-  const unknown = callees.filter((id) => !symbols.has(id));
-  for (const s of unknown.length > 0 ? await source.symbolsByIds(unknown) : [])
-    symbols.set(s.id, s);
-  const calling = new Set<number>();
-  for (const e of rows) {
-    const s = e.callee === null ? undefined : symbols.get(e.callee);
-    // A function of the program, called for certain (not an alternative, not a parameter's slot).
-    if (!s || e.rank !== 0 || ['external', 'param', 'field'].includes(s.kind)) continue;
-    if (!options.hidden(s) && options.scope.has(s.package) && options.scope.satisfies(e.needs))
-      calling.add(e.caller);
-  }
-  const deeper = waiting.filter((n) => n.dispatch || calling.has(n.sym.id)).length;
+  const deeper = await countDeeper(frontier);
   return { nodes, hops, unresolved, symbols, cut, helpers, deeper };
+
+  /**
+   * What the depth left: the functions of the last level that call on into the program (an
+   * interface's method always does), so that a view can say it stopped there. A function is
+   * counted once, and not when another of its nodes (a closure reached with other values bound)
+   * was expanded: its calls are in the trace.
+   */
+  async function countDeeper(level: PNode[]): Promise<number> {
+    const expandedSymbols = new Set(nodes.filter((n) => n.expanded).map((n) => n.sym.id));
+    const waiting = [
+      ...new Map(
+        level
+          .filter((n) => !n.expanded && !expandedSymbols.has(n.sym.id))
+          .map((n) => [n.sym.id, n]),
+      ).values(),
+    ];
+    const asked = [...new Set(waiting.flatMap((n) => (n.dispatch ? [] : [n.sym.id])))];
+    const rows = asked.length > 0 ? await source.edgesFrom(asked) : [];
+    const unknown = [
+      ...new Set(
+        rows.flatMap((e) => (e.callee === null || symbols.has(e.callee) ? [] : [e.callee])),
+      ),
+    ];
+    for (const s of unknown.length > 0 ? await source.symbolsByIds(unknown) : [])
+      symbols.set(s.id, s);
+    const calling = new Set<number>();
+    for (const e of rows) {
+      const s = e.callee === null ? undefined : symbols.get(e.callee);
+      // A function of the program, called for certain (not an alternative, not a parameter's slot).
+      if (!s || e.rank !== 0 || ['external', 'param', 'field'].includes(s.kind)) continue;
+      if (!options.hidden(s) && scope.has(s.package) && scope.satisfies(e.needs))
+        calling.add(e.caller);
+    }
+    return waiting.filter((n) => n.dispatch || calling.has(n.sym.id)).length;
+  }
 
   /** The next level, or only its nodes below a target once one is reached (options.below). */
   function narrow(level: PNode[], next: PNode[]): PNode[] {

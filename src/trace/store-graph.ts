@@ -2,6 +2,7 @@
  * The CallGraph of one indexed tree: what a trace walks from the tree's record beside the database
  * (src/store/trace-pack.ts), the rest (and everything, without a record) from SQLite in bulk.
  */
+import { push } from '../shared/multimap.js';
 import type { Store } from '../store/db.js';
 import type { TracePack } from '../store/trace-pack.js';
 import type { BindingRow, TreeRow } from '../store/index-store.js';
@@ -88,11 +89,7 @@ export function createStoreGraph(
       const byCaller = await (bindings ??= loadBindingsByCaller(store, tree.id));
       if (!bySlot) {
         bySlot = new Map();
-        for (const b of [...byCaller.values()].flat()) {
-          const list = bySlot.get(b.slot);
-          if (list) list.push(b);
-          else bySlot.set(b.slot, [b]);
-        }
+        for (const b of [...byCaller.values()].flat()) push(bySlot, b.slot, b);
       }
       return [...new Set(slots)].flatMap((s) => bySlot!.get(s) ?? []);
     },
