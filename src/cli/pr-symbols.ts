@@ -106,6 +106,7 @@ export async function findSymbolsAtMerge(
       rootModule: pkgPath,
       importPathOf: () => pkgPath,
       sourceOf: () => null,
+      inputs: { goMods: [] },
     });
     for (const f of model.funcs)
       definitions.push({

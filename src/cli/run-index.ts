@@ -29,7 +29,7 @@ import {
   removeOrphanRows,
 } from '../store/verify.js';
 import { debugLogger, type CliContext } from './context.js';
-import { readPackageVersion } from './package-info.js';
+import { readBuildId, readPackageVersion } from './package-info.js';
 import type { RepoChoice } from './repo.js';
 
 export interface RunIndexOptions {
@@ -125,6 +125,7 @@ export async function runIndex(
         : undefined;
     checked?.catch(() => undefined); // parseRepository awaits it and fails with its error
     const started = Date.now();
+    const buildId = readBuildId();
     let barStarted = false;
     let parseAnnounced = false;
     const parsed = await parseRepository({
@@ -137,6 +138,7 @@ export async function runIndex(
       moduleCache: choice.moduleCache,
       ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
       ...(checked ? { storeReady: checked } : {}),
+      ...(buildId ? { stamp: { env: ctx.env, build: buildId } } : {}),
       signal,
       onProgress: (p) => {
         if (p.phase === 'parse' && !parseAnnounced) {
@@ -158,7 +160,7 @@ export async function runIndex(
       );
     }
     debug(
-      `discover ${Math.round(parsed.timings.discoverMs)} ms, parse ${Math.round(parsed.timings.parseMs)} ms: ${parsed.parsed} parsed, ${parsed.reused} unchanged`,
+      `discover ${Math.round(parsed.timings.discoverMs)} ms${parsed.stamped ? ' (from the stamp: nothing it watches changed)' : ''}, parse ${Math.round(parsed.timings.parseMs)} ms: ${parsed.parsed} parsed, ${parsed.reused} unchanged`,
     );
     // From here on a Ctrl-C fails the next statement (or interrupts the running one), and the
     // link's write transaction rolls back.

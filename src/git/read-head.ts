@@ -9,9 +9,15 @@
  * `blame` asks the same files for what it used to start two gits for (`rev-parse` and `remote
  * get-url origin`, ~35 ms of a ~310 ms answer given from its cache): readRepoFromFiles.
  */
-import { readFileSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import {
+  commonDirOf,
+  GIT_LOCATION_VARIABLES,
+  gitDirOf,
+  otherConfigs,
+  readIfFile,
+} from '../shared/git-dir.js';
 
 const COMMIT = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
@@ -62,42 +68,8 @@ export function readRepoFromFiles(root: string, env: NodeJS.ProcessEnv): RepoFro
   }
 }
 
-/**
- * Variables that point git somewhere other than the `.git` of the directory it runs in, or give it
- * configuration of their own.
- */
-const GIT_LOCATION_VARIABLES = [
-  'GIT_DIR',
-  'GIT_WORK_TREE',
-  'GIT_COMMON_DIR',
-  'GIT_CONFIG',
-  'GIT_CONFIG_COUNT',
-  'GIT_CONFIG_PARAMETERS',
-];
-
 /** What could make git's answer differ from a config's text: a URL rewrite, an included file. */
 const REWRITES = /insteadof|^\s*\[\s*include/im;
-
-/**
- * The other config files git reads besides the repository's own: the worktree's, the user's
- * (`GIT_CONFIG_GLOBAL`, or the XDG one and `~/.gitconfig`) and the system's (`GIT_CONFIG_SYSTEM`,
- * or where Debian's and a source build's git keep it), unless `GIT_CONFIG_NOSYSTEM` says not to.
- */
-function otherConfigs(gitDir: string, env: NodeJS.ProcessEnv): string[] {
-  const home = env.HOME ?? os.homedir();
-  const global = env.GIT_CONFIG_GLOBAL
-    ? [env.GIT_CONFIG_GLOBAL]
-    : [
-        path.join(env.XDG_CONFIG_HOME || path.join(home, '.config'), 'git', 'config'),
-        path.join(home, '.gitconfig'),
-      ];
-  const system = env.GIT_CONFIG_NOSYSTEM
-    ? []
-    : env.GIT_CONFIG_SYSTEM
-      ? [env.GIT_CONFIG_SYSTEM]
-      : ['/etc/gitconfig', '/usr/local/etc/gitconfig'];
-  return [path.join(gitDir, 'config.worktree'), ...global, ...system];
-}
 
 /**
  * The first `url` of `[remote "origin"]` in a repository's config. Undefined where a plain reading
@@ -139,24 +111,4 @@ function headOf(gitDir: string): string | undefined {
     if (name === ref && sha && COMMIT.test(sha)) return sha;
   }
   return undefined;
-}
-
-function gitDirOf(root: string): string | undefined {
-  const dotGit = path.join(root, '.git');
-  const stat = statSync(dotGit, { throwIfNoEntry: false });
-  if (!stat) return undefined;
-  if (stat.isDirectory()) return dotGit;
-  const target = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
-  return target ? path.resolve(root, target) : undefined;
-}
-
-function commonDirOf(gitDir: string): string {
-  const common = readIfFile(path.join(gitDir, 'commondir'))?.trim();
-  return common ? path.resolve(gitDir, common) : gitDir;
-}
-
-function readIfFile(file: string): string | undefined {
-  return statSync(file, { throwIfNoEntry: false })?.isFile()
-    ? readFileSync(file, 'utf8')
-    : undefined;
 }

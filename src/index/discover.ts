@@ -52,6 +52,7 @@ export interface TreeInfo {
   root: string;
   isGit: boolean;
   commit: string | null;
+  /** Whether a Go file the index reads (one of `files`) differs from HEAD: edited or untracked. */
   dirty: boolean;
   /**
    * The origin remote's URL, when the indexed commit is on the remote (reachable from a remote
@@ -76,6 +77,11 @@ export interface TreeInfo {
   dependencies: DependencyReport;
   /** Directories that could not be read, and files whose names Go cannot use: left out, said why. */
   unreadable: { path: string; why: string }[];
+  /**
+   * The files besides `files` whose text discovery read or looked for (go.mod, Godeps.json,
+   * go.work, vendor/modules.txt), relative to the root: what else a change of could change it.
+   */
+  read: string[];
 }
 
 export async function discoverTree(root: string, options: DiscoverOptions = {}): Promise<TreeInfo> {
@@ -86,6 +92,11 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
   const listed = isGit ? listGitFiles(root, answers) : listDirectoryFiles(root);
   const described = isGit ? describeHead(answers) : undefined;
   const skipped = { vendor: 0, tests: 0, duplicates: 0 };
+  const read: string[] = [];
+  const readText = (p: string) => {
+    read.push(p);
+    return readTreeText(root, p);
+  };
   const goMods = new Map<string, string>();
   const godeps = new Map<string, string>();
   let hasVendor = false;
@@ -95,13 +106,13 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
     if (p.startsWith('vendor/')) hasVendor = true;
     if (p === 'go.mod' || p.endsWith('/go.mod')) {
       if (!isVendored(p)) {
-        const text = readText(root, p);
+        const text = readText(p);
         if (text !== null) goMods.set(dirOf(p.slice(0, -'go.mod'.length)), text);
       }
       continue;
     }
     if (p === 'Godeps/Godeps.json' || p.endsWith('/Godeps/Godeps.json')) {
-      const text = isVendored(p) ? null : readText(root, p);
+      const text = isVendored(p) ? null : readText(p);
       const importPath = text === null ? null : godepsImportPath(text);
       if (importPath) godeps.set(dirOf(p.slice(0, -'Godeps/Godeps.json'.length)), importPath);
       continue;
@@ -117,7 +128,7 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
     }
     files.push(file);
   }
-  const goWork = readText(root, 'go.work') ?? undefined;
+  const goWork = readText('go.work') ?? undefined;
   const headers = new HeaderReader(root);
   const modulesOnly = buildModuleLayout(goMods, goWork);
   const extras: LayoutExtras = findGopathPaths(files, headers, modulesOnly, godeps);
@@ -137,7 +148,7 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
         `--with ${dir}: not used: the tree takes its dependencies from vendor/`,
       );
   if (hasVendor && options.includeVendor) {
-    const modulesTxt = readText(root, 'vendor/modules.txt');
+    const modulesTxt = readText('vendor/modules.txt');
     if (modulesTxt)
       dependencies.roots = vendoredModules(
         root,
@@ -168,7 +179,7 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
     root,
     isGit,
     commit,
-    dirty: listed.dirty,
+    dirty: kept.some((f) => listed.edited.has(f.path)),
     remote,
     unpublished,
     version: version ?? guessKubernetesVersion(root),
@@ -178,6 +189,7 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
     importPaths: countImportPaths(kept, layout),
     dependencies,
     unreadable: listed.unreadable,
+    read,
   };
 }
 
@@ -333,7 +345,7 @@ function dirOf(p: string): string {
   return at < 0 ? '' : p.slice(0, at);
 }
 
-function readText(root: string, p: string): string | null {
+function readTreeText(root: string, p: string): string | null {
   try {
     return readFileSync(path.join(root, p), 'utf8');
   } catch {
@@ -391,7 +403,8 @@ const [INSIDE, HEAD, ORIGIN, DESCRIBED, OUTSIDE, STAGED, CHANGED, UNTRACKED] = [
 
 interface Listing {
   files: SourceFile[];
-  dirty: boolean;
+  /** Files edited on disk or untracked (git knows no blob of them as they are). */
+  edited: Set<string>;
   unreadable: { path: string; why: string }[];
 }
 
@@ -423,7 +436,7 @@ function listGitFiles(root: string, answers: readonly GitOutput[]): Listing {
     (p) => !isSymlink(path.join(root, p)),
   );
   const files: SourceFile[] = [];
-  let dirty = false;
+  const edited = new Set<string>();
   for (const entry of staged) {
     const tab = entry.indexOf('\t');
     const [mode, blob] = entry.slice(0, tab).split(' ');
@@ -431,15 +444,15 @@ function listGitFiles(root: string, answers: readonly GitOutput[]): Listing {
     // Symlinks (vendor/k8s.io/* -> staging) and submodules: their files are listed where they live.
     if (mode === '120000' || mode === '160000' || deleted.has(p)) continue;
     if (modified.has(p)) {
-      if (p.endsWith('.go')) dirty = true;
+      edited.add(p);
       files.push({ path: p });
     } else files.push({ path: p, ...(blob ? { blob } : {}) });
   }
   for (const p of untracked) {
-    if (p.endsWith('.go')) dirty = true;
+    edited.add(p);
     files.push({ path: p });
   }
-  return { files, dirty, unreadable };
+  return { files, edited, unreadable };
 }
 
 function listDirectoryFiles(root: string): Listing {
@@ -474,7 +487,7 @@ function listDirectoryFiles(root: string): Listing {
     }
   };
   walk(root, '');
-  return { files, dirty: false, unreadable };
+  return { files, edited: new Set(), unreadable };
 }
 
 // ignoreBOM: a name that starts with U+FEFF keeps it (it is part of the name).

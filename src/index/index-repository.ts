@@ -17,7 +17,9 @@ import {
   loadParsedBlobsOfTree,
   type BlobRow,
 } from '../store/index-store.js';
+import { readDiscoveryStamp, writeDiscoveryStamp } from '../store/discovery-stamps.js';
 import { discoverTree, sourcePath, type TreeInfo } from './discover.js';
+import { makeStamp, serializeTree, treeFromStamp, type StampContext } from './discovery-stamp.js';
 import { decodeFacts } from './facts-codec.js';
 import { FACTS_VERSION, type FileFacts } from './facts.js';
 import { gitBlobId } from '../shared/git-blob.js';
@@ -58,6 +60,11 @@ export interface IndexRepositoryOptions {
    * not touch it, runs beside. A rejection fails the run before the store is read.
    */
   storeReady?: Promise<unknown>;
+  /**
+   * Keep and use a discovery stamp (discovery-stamp.ts): what the CLI knows of the environment and
+   * the build. Without it discovery always asks git.
+   */
+  stamp?: Pick<StampContext, 'env' | 'build'>;
 }
 
 export interface IndexedFile {
@@ -85,6 +92,8 @@ export interface ParsedTree {
    * on one core, ~60% of it collecting what the decoding built). A link takes each at most once.
    */
   decoded: Map<string, FileFacts>;
+  /** Whether discovery took its stamp's answer (nothing it watches changed) instead of asking git. */
+  stamped: boolean;
   timings: { discoverMs: number; parseMs: number };
 }
 
@@ -115,16 +124,27 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     loadParsedBlobsOfTree(store, root, FACTS_VERSION),
   );
   previous.catch(() => undefined); // awaited below, after storeReady's own failure
-  const tree = await discoverTree(root, {
+  const discoverOptions = {
     includeVendor: options.includeVendor ?? false,
     includeTests: options.includeTests ?? false,
     with: options.with ?? [],
     moduleCache: options.moduleCache ?? null,
-  }).catch((error: unknown) => {
-    // Ctrl-C reaches the git processes too: what they did not answer is the interrupt's doing.
-    if (options.signal?.aborted) throw new IndexInterruptedError(0);
-    throw error;
-  });
+  };
+  const stampContext = options.stamp && { ...options.stamp, options: discoverOptions };
+  // When nothing the stamp watches changed, git is not asked. Read beside the store's check: a
+  // stamp is no part of the index that check is about.
+  const stamp = stampContext ? await readDiscoveryStamp(store, root) : undefined;
+  const startedAt = Date.now();
+  const stamped = stampContext ? treeFromStamp(root, stampContext, stamp) : undefined;
+  const tree =
+    stamped ??
+    (await discoverTree(root, discoverOptions).catch((error: unknown) => {
+      // Ctrl-C reaches the git processes too: what they did not answer is the interrupt's doing.
+      if (options.signal?.aborted) throw new IndexInterruptedError(0);
+      throw error;
+    }));
+  // Taken before blobs are filled in below: the stamp keeps what git said.
+  const discovered = stampContext && !stamped ? serializeTree(tree) : undefined;
   // Files git has no blob id for (edited, untracked, or no git at all) are hashed like git does,
   // so unchanged content is never parsed twice whatever its source.
   for (const f of tree.files) {
@@ -238,6 +258,11 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
       });
     }
   }
+  if (stampContext && discovered !== undefined && !options.signal?.aborted) {
+    const made = makeStamp(tree, discovered, stampContext, startedAt);
+    // Only a shortcut: a stamp that cannot be written costs the next run its git calls.
+    if (made || stamp) await writeDiscoveryStamp(store, root, made).catch(() => undefined);
+  }
   return {
     tree,
     files,
@@ -246,6 +271,7 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     bytesParsed: bytes,
     facts,
     decoded,
+    stamped: stamped !== undefined,
     timings: { discoverMs, parseMs: performance.now() - t1 },
   };
 }

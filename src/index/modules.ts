@@ -30,6 +30,17 @@ export interface ModuleLayout {
   importPathOf(dir: string): string | null;
   /** How `importPathOf(dir)` was found, or null when it was not. */
   sourceOf(dir: string): ImportPathSource | null;
+  /** What the layout was built from, as plain data: layoutFromInputs builds it again. */
+  inputs: LayoutInputs;
+}
+
+/** buildModuleLayout's arguments as plain data (JSON), for a layout kept between runs. */
+export interface LayoutInputs {
+  goMods: [string, string][];
+  goWork?: string;
+  exact?: [string, { path: string; source: ImportPathSource }][];
+  roots?: ModuleInfo[];
+  dependencies?: ModuleInfo[];
 }
 
 export interface LayoutExtras {
@@ -187,7 +198,23 @@ export function buildModuleLayout(
     rootModule,
     importPathOf: (dir) => lookup(dir)?.path ?? null,
     sourceOf: (dir) => lookup(dir)?.source ?? null,
+    inputs: {
+      goMods: [...goMods],
+      ...(goWork !== undefined ? { goWork } : {}),
+      ...(extras.exact ? { exact: [...extras.exact] } : {}),
+      ...(extras.roots ? { roots: [...extras.roots] } : {}),
+      ...(extras.dependencies ? { dependencies: [...extras.dependencies] } : {}),
+    },
   };
+}
+
+/** The layout buildModuleLayout made from `inputs` (ModuleLayout.inputs). */
+export function layoutFromInputs(inputs: LayoutInputs): ModuleLayout {
+  return buildModuleLayout(new Map(inputs.goMods), inputs.goWork, {
+    ...(inputs.exact ? { exact: new Map(inputs.exact) } : {}),
+    ...(inputs.roots ? { roots: inputs.roots } : {}),
+    ...(inputs.dependencies ? { dependencies: inputs.dependencies } : {}),
+  });
 }
 
 /** The import path of `dir` under the nearest root at or above it: a walk up its parents. */

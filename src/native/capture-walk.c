@@ -21,10 +21,12 @@
  * Offsets are UTF-16 code units, as JavaScript strings index them.
  *
  * It also maps a file into memory for reading (`mapFile`): a trace reads its tree's record
- * (src/store/trace-pack.ts) that way, paying for the pages it touches instead of a copy of 30 MB.
+ * (src/store/trace-pack.ts) that way, paying for the pages it touches instead of a copy of 30 MB;
+ * and stats many paths in one call (`statPaths`) for the index's discovery stamp.
  */
 #if !defined(_WIN32)
 #define _DEFAULT_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -1207,12 +1209,123 @@ static napi_value map_file(napi_env env, napi_callback_info info) {
   return result;
 }
 
+/*
+ * statPaths(base, list): one pass of lstat over many paths, for the index's discovery stamp
+ * (src/index/discovery-stamp.ts). `list` holds the paths separated by NUL bytes, each relative to
+ * `base` unless it starts with `/`. Returns a Float64Array of three numbers: a 64-bit FNV-1a digest
+ * of every path's type, mode, size, inode, device, modification and change times (or of its
+ * errno, for a path that cannot be read), split into its high and low 32 bits; and the newest
+ * modification or change time among them, in milliseconds. Null on another platform. One native
+ * call instead of one `lstatSync` each: ~4 us a path here against ~7 us through Node.
+ */
+static uint64_t fnv_mix(uint64_t hash, uint64_t value) {
+  for (int i = 0; i < 8; i++) {
+    hash ^= (value >> (i * 8)) & 0xff;
+    hash *= 1099511628211ULL;
+  }
+  return hash;
+}
+
+static napi_value stat_paths(napi_env env, napi_callback_info info) {
+  napi_value result;
+  napi_get_null(env, &result);
+#if !defined(_WIN32)
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  char base[4096];
+  size_t base_length = 0;
+  if (argc < 2 ||
+      napi_get_value_string_utf8(env, argv[0], base, sizeof base, &base_length) != napi_ok ||
+      base_length >= sizeof base - 2)
+    return result;
+  void *data = NULL;
+  size_t size = 0;
+  if (napi_get_buffer_info(env, argv[1], &data, &size) != napi_ok) {
+    napi_typedarray_type type;
+    size_t length;
+    napi_value buffer;
+    size_t offset;
+    if (napi_get_typedarray_info(env, argv[1], &type, &length, &data, &buffer, &offset) !=
+            napi_ok ||
+        type != napi_uint8_array)
+      return result;
+    size = length;
+  }
+  const char *bytes = data;
+  char full[8192];
+  uint64_t hash = 14695981039346656037ULL;
+  double newest = 0;
+  size_t start = 0;
+  while (start < size) {
+    const char *end = memchr(bytes + start, 0, size - start);
+    size_t length = end ? (size_t)(end - (bytes + start)) : size - start;
+    const char *target;
+    if (length > 0 && bytes[start] == '/') {
+      if (length >= sizeof full) target = NULL;
+      else {
+        memcpy(full, bytes + start, length);
+        full[length] = 0;
+        target = full;
+      }
+    } else if (base_length + 1 + length >= sizeof full) {
+      target = NULL;
+    } else {
+      memcpy(full, base, base_length);
+      full[base_length] = '/';
+      memcpy(full + base_length + 1, bytes + start, length);
+      full[base_length + 1 + length] = 0;
+      target = full;
+    }
+    struct stat st;
+    if (target == NULL) {
+      hash = fnv_mix(hash, (uint64_t)-1);
+      hash = fnv_mix(hash, ENAMETOOLONG);
+    } else if (lstat(target, &st) != 0) {
+      hash = fnv_mix(hash, (uint64_t)-1);
+      hash = fnv_mix(hash, (uint64_t)errno);
+    } else {
+      hash = fnv_mix(hash, (uint64_t)st.st_mode);
+      hash = fnv_mix(hash, (uint64_t)st.st_size);
+      hash = fnv_mix(hash, (uint64_t)st.st_ino);
+      hash = fnv_mix(hash, (uint64_t)st.st_dev);
+#if defined(__APPLE__)
+      struct timespec mtime = st.st_mtimespec, ctime = st.st_ctimespec;
+#else
+      struct timespec mtime = st.st_mtim, ctime = st.st_ctim;
+#endif
+      hash = fnv_mix(hash, (uint64_t)mtime.tv_sec);
+      hash = fnv_mix(hash, (uint64_t)mtime.tv_nsec);
+      hash = fnv_mix(hash, (uint64_t)ctime.tv_sec);
+      hash = fnv_mix(hash, (uint64_t)ctime.tv_nsec);
+      double m = (double)mtime.tv_sec * 1e3 + (double)mtime.tv_nsec / 1e6;
+      double c = (double)ctime.tv_sec * 1e3 + (double)ctime.tv_nsec / 1e6;
+      if (m > newest) newest = m;
+      if (c > newest) newest = c;
+    }
+    start += length + 1;
+  }
+  napi_value buffer;
+  void *out = NULL;
+  if (napi_create_arraybuffer(env, 3 * sizeof(double), &out, &buffer) != napi_ok) return result;
+  double *numbers = out;
+  numbers[0] = (double)(uint32_t)(hash >> 32);
+  numbers[1] = (double)(uint32_t)(hash & 0xffffffffULL);
+  numbers[2] = newest;
+  napi_create_typedarray(env, napi_float64_array, 3, buffer, 0, &result);
+#else
+  (void)info;
+#endif
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_property_descriptor props[] = {
       {"configure", NULL, configure, NULL, NULL, NULL, napi_default, NULL},
       {"parse", NULL, parse, NULL, NULL, NULL, napi_default, NULL},
       {"trimMemory", NULL, trim_memory, NULL, NULL, NULL, napi_default, NULL},
       {"mapFile", NULL, map_file, NULL, NULL, NULL, napi_default, NULL},
+      {"statPaths", NULL, stat_paths, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof props / sizeof props[0], props);
   return exports;

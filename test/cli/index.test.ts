@@ -1,9 +1,12 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { RACY_MS } from '../../src/index/discovery-stamp.js';
 import { Store } from '../../src/store/db.js';
 import { demoRoot, projectRoot, runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
+import { createTempRepo } from '../helpers/temp-repo.js';
 
 const tmp = useTempDir('k8s-read-index-');
 const env = { XDG_CACHE_HOME: path.join(tmp, 'cache') };
@@ -167,5 +170,47 @@ describe('k8s-read index', () => {
     const r = await runCli(['index', '--jobs', 'many'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--jobs must be a whole number');
+  });
+});
+
+describe('k8s-read index on an unchanged git checkout', () => {
+  it('answers from its discovery stamp without asking git, and asks again after a change', async () => {
+    const repo = createTempRepo();
+    repo.write('go.mod', 'module example.com/app\n\ngo 1.22\n');
+    repo.write('app.go', 'package app\n\nfunc App() { helper() }\n\nfunc helper() {}\n');
+    repo.write('vendor/modules.txt', '# example.com/dep v1.0.0\n');
+    repo.commit('first');
+    // A stamp is written only for paths changed more than RACY_MS before discovery began.
+    await delay(RACY_MS + 200);
+    const db = path.join(tmp, 'stamp.sqlite');
+    const run = async () => {
+      const r = await runCli(['index', '-o', 'json', '--repo', repo.root, '--db', db], {
+        env: { ...env, K8S_READ_DEBUG: 'index' },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const { timings, ...rest } = JSON.parse(r.stdout) as Summary & { timings: unknown };
+      expect(timings).toBeDefined();
+      return { summary: rest, stamped: r.stderr.includes('from the stamp') };
+    };
+    const first = await run();
+    expect(first.stamped).toBe(false);
+    const second = await run();
+    expect(second.stamped).toBe(true);
+    // The same answer, but for what the first run parsed.
+    const { parsed, reused, megabytes, ...same } = second.summary as Summary & {
+      megabytes: number;
+    };
+    expect([parsed, reused, megabytes]).toEqual([0, first.summary.files, 0]);
+    expect(same).toEqual({
+      ...first.summary,
+      parsed: undefined,
+      reused: undefined,
+      megabytes: undefined,
+    });
+    repo.write('more.go', 'package app\n\nfunc More() { App() }\n');
+    const third = await run();
+    expect(third.stamped).toBe(false);
+    expect(third.summary.parsed).toBe(1);
+    expect(third.summary.files).toBe(first.summary.files + 1);
   });
 });

@@ -1,0 +1,204 @@
+/**
+ * The discovery stamp stands for git's answer only while nothing that answer depends on changed:
+ * each change below would change what git lists (or which commit it names), and each must make
+ * the stamp unusable; with no change, the stamp's tree is what discovery finds again.
+ */
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { discoverTree } from '../../src/index/discover.js';
+import {
+  makeStamp,
+  RACY_MS,
+  serializeTree,
+  treeFromStamp,
+  type StampContext,
+} from '../../src/index/discovery-stamp.js';
+import { createTempRepo, type TempRepo } from '../helpers/temp-repo.js';
+
+const options = { includeVendor: false, includeTests: false, with: [], moduleCache: null };
+
+let home: string;
+let savedEnv: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  // git (started by discovery) and the stamp read the same user config: a home of the test's own.
+  savedEnv = { ...process.env };
+  home = mkdtempSync(path.join(os.tmpdir(), 'k8s-read-home-'));
+  process.env.HOME = home;
+  process.env.XDG_CONFIG_HOME = path.join(home, '.config');
+  process.env.GIT_CONFIG_NOSYSTEM = '1';
+});
+
+afterEach(() => {
+  process.env = savedEnv;
+  rmSync(home, { recursive: true, force: true });
+});
+
+function context(extra: Partial<StampContext> = {}): StampContext {
+  return { env: { ...process.env }, build: 'test-build', options, ...extra };
+}
+
+/** A committed module with vendor/ (dependencies from inside the tree), and `tools.go` untracked. */
+function makeRepo({ untracked = true } = {}): TempRepo {
+  const repo = createTempRepo();
+  repo.write('go.mod', 'module example.com/app\n\ngo 1.22\n');
+  repo.write('app.go', 'package app\n\nfunc App() {}\n');
+  repo.write('pkg/lib/lib.go', 'package lib\n\nfunc Lib() {}\n');
+  repo.write('docs/README.md', 'the docs\n');
+  repo.write('vendor/modules.txt', '# example.com/dep v1.0.0\n');
+  repo.write('vendor/example.com/dep/dep.go', 'package dep\n');
+  repo.write('.gitignore', '/scratch/\n');
+  repo.commit('first');
+  if (untracked) repo.write('tools.go', 'package app\n');
+  return repo;
+}
+
+/** A stamp of the tree as discovery finds it now, taken as if discovery had begun well after. */
+async function stampNow(root: string, ctx = context()) {
+  const tree = await discoverTree(root, options);
+  const stamp = makeStamp(tree, serializeTree(tree), ctx, Date.now() + RACY_MS + 1000);
+  // A change made in the same clock tick as the stamp's stat could leave the same times: the
+  // stamp's own guard (RACY_MS) is what covers that in real runs, which this helper steps over.
+  await delay(30);
+  return { tree, stamp };
+}
+
+describe('the discovery stamp', () => {
+  it('gives back what discovery found while nothing changed', async () => {
+    const repo = makeRepo();
+    const { tree, stamp } = await stampNow(repo.root);
+    expect(stamp).toBeDefined();
+    const again = treeFromStamp(repo.root, context(), stamp);
+    expect(again && serializeTree(again)).toBe(serializeTree(tree));
+    expect(again!.layout.importPathOf('pkg/lib')).toBe('example.com/app/pkg/lib');
+    expect(serializeTree(await discoverTree(repo.root, options))).toBe(serializeTree(tree));
+  });
+
+  const changes: [string, (repo: TempRepo) => void][] = [
+    [
+      'a Go file edited in place, its size and modification time kept',
+      (repo) => {
+        const file = path.join(repo.root, 'app.go');
+        const { mtime } = statSync(file);
+        writeFileSync(file, 'package app\n\nfunc Ap2() {}\n');
+        utimesSync(file, mtime, mtime);
+      },
+    ],
+    ['an untracked Go file', (repo) => repo.write('pkg/lib/more.go', 'package lib\n')],
+    [
+      'a Go file in a directory that had none',
+      (repo) => repo.write('docs/example.go', 'package docs\n'),
+    ],
+    ['a Go file deleted', (repo) => rmSync(path.join(repo.root, 'pkg/lib/lib.go'))],
+    [
+      'a .gitignore edited in place',
+      (repo) => appendFileSync(path.join(repo.root, '.gitignore'), 'tools.go\n'),
+    ],
+    ['go.mod edited', (repo) => repo.write('go.mod', 'module example.com/other\n\ngo 1.22\n')],
+    ['a go.work added', (repo) => repo.write('go.work', 'go 1.22\n\nuse .\n')],
+    ['a commit', (repo) => repo.git('commit', '-q', '--allow-empty', '-m', 'second')],
+    ['a tag', (repo) => repo.git('tag', 'v1.0.0')],
+    [
+      'a file staged',
+      (repo) => {
+        repo.write('app.go', 'package app\n\nfunc App() { App() }\n');
+        repo.git('add', 'app.go');
+      },
+    ],
+    [
+      'the user-wide ignore file',
+      () => {
+        mkdirSync(path.join(home, '.config', 'git'), { recursive: true });
+        writeFileSync(path.join(home, '.config', 'git', 'ignore'), 'tools.go\n');
+      },
+    ],
+    [
+      'the repository config (its remote)',
+      (repo) => repo.git('remote', 'add', 'origin', 'https://example.com/app.git'),
+    ],
+  ];
+  for (const [what, change] of changes) {
+    it(`is not used after ${what}`, async () => {
+      const repo = makeRepo();
+      const { tree, stamp } = await stampNow(repo.root);
+      expect(stamp).toBeDefined();
+      change(repo);
+      expect(treeFromStamp(repo.root, context(), stamp)).toBeUndefined();
+      // And discovery now says something else: the stamp would have been wrong.
+      const fresh = await discoverTree(repo.root, options);
+      expect(serializeTree(fresh)).not.toBe(serializeTree(tree));
+    });
+  }
+
+  it('stays usable after changes discovery does not see', async () => {
+    const repo = makeRepo();
+    const { stamp } = await stampNow(repo.root);
+    repo.write('docs/README.md', 'the docs, edited in place\n'); // not a file discovery reads
+    appendFileSync(path.join(repo.root, 'vendor/example.com/dep/dep.go'), '\n'); // not indexed
+    expect(treeFromStamp(repo.root, context(), stamp)).toBeDefined();
+  });
+
+  it('is not made for a tree that changed just before discovery began', async () => {
+    const repo = makeRepo();
+    const tree = await discoverTree(repo.root, options);
+    expect(makeStamp(tree, serializeTree(tree), context(), Date.now())).toBeUndefined();
+  });
+
+  it('is not used under other options, another build, or an environment that moves git', async () => {
+    const repo = makeRepo();
+    const { stamp } = await stampNow(repo.root);
+    expect(
+      treeFromStamp(repo.root, context({ options: { ...options, includeTests: true } }), stamp),
+    ).toBeUndefined();
+    expect(treeFromStamp(repo.root, context({ build: 'another' }), stamp)).toBeUndefined();
+    const moved = { ...process.env, GIT_INDEX_FILE: path.join(repo.root, '.git', 'other') };
+    expect(treeFromStamp(repo.root, context({ env: moved }), stamp)).toBeUndefined();
+    expect(treeFromStamp(repo.root, context(), stamp)).toBeDefined();
+  });
+
+  it('is not made where a config includes another, or outside the top of a checkout', async () => {
+    const repo = makeRepo();
+    repo.git('config', 'include.path', path.join(home, 'more.gitconfig'));
+    const tree = await discoverTree(repo.root, options);
+    const later = Date.now() + RACY_MS + 1000;
+    expect(makeStamp(tree, serializeTree(tree), context(), later)).toBeUndefined();
+
+    const below = path.join(makeRepo().root, 'pkg');
+    const sub = await discoverTree(below, options);
+    expect(makeStamp(sub, serializeTree(sub), context(), later)).toBeUndefined();
+  });
+
+  it('is not made for a tree whose dependencies come from outside it', async () => {
+    const repo = createTempRepo();
+    repo.write('go.mod', 'module example.com/app\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n');
+    repo.write('app.go', 'package app\n\nimport "example.com/dep"\n\nvar _ = dep.X\n');
+    repo.commit('first');
+    const tree = await discoverTree(repo.root, options);
+    expect(tree.dependencies.missing.length).toBeGreaterThan(0);
+    expect(
+      makeStamp(tree, serializeTree(tree), context(), Date.now() + RACY_MS + 1000),
+    ).toBeUndefined();
+  });
+});
+
+describe('dirty', () => {
+  it('says whether a file the index reads differs from HEAD, not a vendored or test file', async () => {
+    const repo = makeRepo({ untracked: false });
+    repo.write('pkg/lib/lib_test.go', 'package lib\n');
+    appendFileSync(path.join(repo.root, 'vendor/example.com/dep/dep.go'), '\n');
+    expect((await discoverTree(repo.root, options)).dirty).toBe(false);
+    appendFileSync(path.join(repo.root, 'pkg/lib/lib.go'), '\n');
+    expect((await discoverTree(repo.root, options)).dirty).toBe(true);
+  });
+});
