@@ -3,9 +3,9 @@
  * otherwise), the index lock, and Ctrl-C handling. Shared by `index` and by commands that need an
  * index and find none.
  *
- * Before trusting what it would skip, the run checks the database (the tree's row counts, and
- * SQLite's quick_check unless the file is as the last finished run left it) and relinks a tree
- * whose rows are incomplete. Ctrl-C (or SIGTERM), however often it
+ * Before trusting what it would skip, the run checks the database (SQLite's quick_check, and the
+ * tree's row counts, unless the file is as the last finished run left it: the counts then only
+ * when no finished run counted them in that state) and relinks a tree whose rows are incomplete. Ctrl-C (or SIGTERM), however often it
  * comes, stops the run at the next safe point: parsed files are kept, the previous index stays as
  * it was, and the command exits 130.
  */
@@ -21,12 +21,12 @@ import {
   checkTreeRows,
   invalidateTree,
   isK8sReadDatabase,
-  isUnchangedSinceChecked,
   quickCheck,
   recordChecked,
   refreshTreeOrigin,
   removeDatabaseFiles,
   removeOrphanRows,
+  unchangedSinceChecked,
 } from '../store/verify.js';
 import { debugLogger, type CliContext } from './context.js';
 import { readBuildId, readPackageVersion } from './package-info.js';
@@ -108,7 +108,7 @@ export async function runIndex(
     created = !existsSync(choice.dbPath);
     // Asked before the database is opened: whether the file is exactly as the last finished run
     // left it (then SQLite's quick_check of every page is not needed again).
-    const untouched = !created && isUnchangedSinceChecked(choice.dbPath);
+    const untouched = created ? undefined : unchangedSinceChecked(choice.dbPath);
     const opened = await openIndexStore(choice.dbPath);
     store = opened.store;
     await setMeta(store, 'tool_version', readPackageVersion());
@@ -121,7 +121,12 @@ export async function runIndex(
     const debug = debugLogger(ctx, 'index');
     const checked =
       !created && !opened.rebuiltFrom
-        ? checkBeforeReuse(store, choice, ctx, { pages: !untouched, debug })
+        ? checkBeforeReuse(store, choice, ctx, {
+            pages: !untouched,
+            // Counted already in this very state of the file (by a run that finished).
+            rows: !untouched?.roots.includes(choice.root),
+            debug,
+          })
         : undefined;
     checked?.catch(() => undefined); // parseRepository awaits it and fails with its error
     const started = Date.now();
@@ -219,7 +224,7 @@ export async function runIndex(
     await store.close();
     store = undefined;
     saved = true;
-    recordChecked(choice.dbPath);
+    recordChecked(choice.dbPath, choice.root);
     // A Ctrl-C during the close (a checkpoint of the whole write, after a full index): the index
     // is whole and saved, and the run still ends as interrupted, as during the link.
     if (signal.aborted)
@@ -283,17 +288,20 @@ async function checkBeforeReuse(
   store: Store,
   choice: RepoChoice,
   ctx: CliContext,
-  options: { pages: boolean; debug: (message: string) => void },
+  options: { pages: boolean; rows: boolean; debug: (message: string) => void },
 ): Promise<void> {
   options.debug(
     options.pages
       ? 'checking the database: quick_check and row counts'
-      : 'checking the database: row counts (the file is as the last finished index left it)',
+      : options.rows
+        ? 'checking the database: row counts (the file is as the last finished index left it)'
+        : 'not checking the database: the file is as the last finished index left it, with these rows counted',
   );
   if (options.pages) {
     const problem = await quickCheck(store);
     if (problem) throw new IndexDamagedError(choice.dbPath, problem);
   }
+  if (!options.rows) return;
   const orphans = await removeOrphanRows(store);
   if (orphans > 0)
     ctx.stderr.write(`note: removed ${orphans} rows of no indexed tree from ${choice.dbPath}\n`);

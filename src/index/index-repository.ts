@@ -118,12 +118,6 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   const progress = options.onProgress ?? (() => undefined);
   const t0 = performance.now();
   progress({ phase: 'discover', done: 0, total: 0, bytes: 0 });
-  // Asked of the store while git lists the tree (once the store may be read): the blobs of this
-  // root's last index, nearly all of a re-index's files.
-  const previous = (options.storeReady ?? Promise.resolve()).then(() =>
-    loadParsedBlobsOfTree(store, root, FACTS_VERSION),
-  );
-  previous.catch(() => undefined); // awaited below, after storeReady's own failure
   const discoverOptions = {
     includeVendor: options.includeVendor ?? false,
     includeTests: options.includeTests ?? false,
@@ -131,9 +125,17 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
     moduleCache: options.moduleCache ?? null,
   };
   const stampContext = options.stamp && { ...options.stamp, options: discoverOptions };
-  // When nothing the stamp watches changed, git is not asked. Read beside the store's check: a
-  // stamp is no part of the index that check is about.
-  const stamp = stampContext ? await readDiscoveryStamp(store, root) : undefined;
+  // When nothing the stamp watches changed, git is not asked. Asked of the store first, beside its
+  // check (a stamp is no part of the index that check is about): its stat is the next work.
+  const stampRead = stampContext ? readDiscoveryStamp(store, root) : undefined;
+  // Asked of the store while git lists the tree or the stamp is checked (once the store may be
+  // read, and after the stamp: SQLite runs one statement at a time, and this one is the longer):
+  // the blobs of this root's last index, nearly all of a re-index's files.
+  const previous = Promise.all([options.storeReady, stampRead]).then(() =>
+    loadParsedBlobsOfTree(store, root, FACTS_VERSION),
+  );
+  previous.catch(() => undefined); // awaited below, after storeReady's own failure
+  const stamp = await stampRead;
   const startedAt = Date.now();
   const stamped = stampContext ? treeFromStamp(root, stampContext, stamp) : undefined;
   const tree =

@@ -226,7 +226,8 @@ export function removeDatabaseFiles(file: string): void {
 
 /**
  * `<db>.checked`: the state of the database file (device, inode, size, modification and change
- * times) as the last `index` that finished left it, after it checked the file or wrote it whole.
+ * times) as the last `index` that finished left it, after it checked the file or wrote it whole;
+ * then, one per line, the roots whose rows runs have checked (or written) in that same state.
  */
 const CHECKED_SUFFIX = '.checked';
 
@@ -244,27 +245,46 @@ function fileState(file: string): string | undefined {
   }
 }
 
-/**
- * Whether the database file is byte for byte what the last finished `index` left: neither
- * modified nor replaced since, by anything (the file system updates the times on any write). Call
- * it before the database is opened for writing.
- */
-export function isUnchangedSinceChecked(file: string): boolean {
-  const state = fileState(file);
-  if (state === undefined) return false;
+/** What `<db>.checked` says: the state, and the roots checked in it. */
+function readChecked(file: string): { state: string; roots: string[] } | undefined {
   try {
-    return readFileSync(`${file}${CHECKED_SUFFIX}`, 'utf8') === state;
+    const [state, ...roots] = readFileSync(`${file}${CHECKED_SUFFIX}`, 'utf8').split('\n');
+    return state ? { state, roots: roots.filter((r) => r !== '') } : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
-/** Records the state of a database that `index` has closed after checking or writing it. */
-export function recordChecked(file: string): void {
+/**
+ * Whether the database file is byte for byte what the last finished `index` left: neither
+ * modified nor replaced since, by anything (the file system updates the times on any write). Call
+ * it before the database is opened for writing. `roots`: the trees whose row counts were checked
+ * (or written) in that state, and so need no count again while it lasts.
+ */
+export function unchangedSinceChecked(file: string): { roots: string[] } | undefined {
+  const state = fileState(file);
+  const checked = readChecked(file);
+  return state !== undefined && checked?.state === state ? { roots: checked.roots } : undefined;
+}
+
+/**
+ * Records the state of a database that `index` has closed after checking or writing it, with
+ * `root` among the roots checked in that state (and those recorded before, when the state is the
+ * one they were checked in).
+ */
+export function recordChecked(file: string, root: string): void {
   const state = fileState(file);
   try {
-    if (state === undefined) rmSync(`${file}${CHECKED_SUFFIX}`, { force: true });
-    else writeFileSync(`${file}${CHECKED_SUFFIX}`, state);
+    if (state === undefined) {
+      rmSync(`${file}${CHECKED_SUFFIX}`, { force: true });
+      return;
+    }
+    const before = readChecked(file);
+    const roots = new Set(before?.state === state ? before.roots : []);
+    roots.add(root);
+    // A root with a line break could not be read back as one line: it is simply not recorded.
+    const lines = [...roots].filter((r) => !r.includes('\n'));
+    writeFileSync(`${file}${CHECKED_SUFFIX}`, [state, ...lines].join('\n'));
   } catch {
     // A directory it cannot write to: the next run checks the whole file again.
   }

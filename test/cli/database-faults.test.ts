@@ -177,8 +177,9 @@ describe('a damaged index (case 2)', () => {
     const debug = { ...env, K8S_READ_DEBUG: 'index' };
     const noop = await runCli(['index', ...repo, '--db', db], { env: debug });
     expect(noop.code, noop.stderr).toBe(0);
+    // The run that wrote the file counted this tree's rows in it: nothing to check again.
     expect(noop.stderr).toContain(
-      '[index] checking the database: row counts (the file is as the last finished index left it)\n',
+      '[index] not checking the database: the file is as the last finished index left it, with these rows counted\n',
     );
     const copy = path.join(tmp, 'garbage-after-noop-copy.db');
     cpSync(db, copy);
@@ -195,6 +196,24 @@ describe('a damaged index (case 2)', () => {
         `^error: the index ${escape(db)} is damaged \\(.+\\); run \`k8s-read index --rebuild --db ${escape(db)}\` to build it again\\n$`,
       ),
     );
+  });
+
+  it("counts the rows of a tree again when another tree's run wrote the file since", async () => {
+    const db = path.join(tmp, 'two-roots.db');
+    await indexDemo(db);
+    const other = path.join(tmp, 'other-root');
+    cpSync(demoRoot, other, { recursive: true });
+    const debug = { ...env, K8S_READ_DEBUG: 'index' };
+    const second = await runCli(['index', '--repo', other, '--db', db], { env: debug });
+    expect(second.code, second.stderr).toBe(0);
+    // The demo tree's rows were counted in a state of the file that the other run changed.
+    const back = await runCli(['index', ...repo, '--db', db], { env: debug });
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stderr).toContain(
+      '[index] checking the database: row counts (the file is as the last finished index left it)\n',
+    );
+    const again = await runCli(['index', '--repo', other, '--db', db], { env: debug });
+    expect(again.stderr).toContain('with these rows counted\n');
   });
 
   it('drops the rows of a tree that is gone and keeps the other tree as it was', async () => {
