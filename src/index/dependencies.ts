@@ -102,6 +102,11 @@ export interface ResolveDependenciesOptions {
   provides(importPath: string): boolean;
   /** Module paths of the tree's own modules: their packages are never looked for elsewhere. */
   ownModules: readonly string[];
+  /**
+   * Receives every path outside the tree the resolution looked at (a module's directory, whether
+   * there or not, a package's directory, a go.mod): what a change of could change its answer.
+   */
+  looked?: string[];
 }
 
 interface Provider {
@@ -129,8 +134,12 @@ export async function resolveDependencies(options: ResolveDependenciesOptions): 
   warnings: string[];
 }> {
   const warnings: string[] = [];
+  const look = (p: string) => {
+    options.looked?.push(p);
+    return p;
+  };
   const required = requirementsOf(options.goMod);
-  const local = await localProviders(options, required, warnings);
+  const local = await localProviders(options, required, warnings, look);
   const cached = new Map<string, Provider>();
   const used = new Map<Provider, { packages: number; files: number }>();
   const files: DependencyFile[] = [];
@@ -156,7 +165,7 @@ export async function resolveDependencies(options: ResolveDependenciesOptions): 
     });
     if (options.ownModules.some((m) => within(p, m))) return miss('not in the tree');
     const nearest = longest(local, p);
-    const names = nearest ? packageFiles(nearest, p) : [];
+    const names = nearest ? packageFiles(nearest, p, look) : [];
     if (nearest && names.length > 0) return { provider: nearest, names };
     const req =
       longestRequirement(required, p) ??
@@ -174,13 +183,13 @@ export async function resolveDependencies(options: ResolveDependenciesOptions): 
         version: req.version,
         required: required.get(req.requiredAs)?.version ?? null,
         permalink: modulePermalinkBase(req.module, { version: req.version }),
-        goMod: readGoMod(path.join(dir, 'go.mod')),
+        goMod: readGoMod(look(path.join(dir, 'go.mod'))),
       };
       cached.set(key, provider);
     }
-    if (!existsSync(provider.dir))
+    if (!existsSync(look(provider.dir)))
       return miss(nearest ? 'no such package in the checkout' : 'not in the module cache', req);
-    const cachedNames = packageFiles(provider, p);
+    const cachedNames = packageFiles(provider, p, look);
     if (cachedNames.length === 0) return miss('no such package in the module', req);
     return { provider, names: cachedNames };
   };
@@ -310,6 +319,7 @@ async function localProviders(
   options: ResolveDependenciesOptions,
   required: Map<string, Requirement>,
   warnings: string[],
+  look: (p: string) => string,
 ): Promise<Provider[]> {
   const providers: Provider[] = [];
   const add = async (
@@ -350,12 +360,12 @@ async function localProviders(
   if (options.goWork) {
     for (const use of parseGoWork(options.goWork)) {
       const dir = path.resolve(options.root, use);
-      if (outside(dir) && existsSync(dir)) await add(dir, 'go.work');
+      if (outside(dir) && existsSync(look(dir))) await add(dir, 'go.work');
     }
   }
   for (const r of options.goMod?.replaces ?? []) {
     const dir = path.resolve(options.root, r.to);
-    if (outside(dir) && existsSync(dir)) await add(dir, 'replace', r.from);
+    if (outside(dir) && existsSync(look(dir))) await add(dir, 'replace', r.from);
   }
   for (const dir of options.with) {
     if (!existsSync(dir)) warnings.push(`--with ${dir}: no such directory; not used`);
@@ -374,12 +384,16 @@ function longest(providers: readonly Provider[], p: string): Provider | null {
 }
 
 /** Names of the package's non-test Go files, none when the directory is another module's. */
-function packageFiles(provider: Provider, importPath: string): string[] {
+function packageFiles(
+  provider: Provider,
+  importPath: string,
+  look: (p: string) => string,
+): string[] {
   const rel = importPath === provider.module ? '' : importPath.slice(provider.module.length + 1);
   const dir = path.join(provider.dir, rel);
-  if (rel && existsSync(path.join(dir, 'go.mod'))) return [];
+  if (rel && existsSync(look(path.join(dir, 'go.mod')))) return [];
   try {
-    return readdirSync(dir, { withFileTypes: true })
+    return readdirSync(look(dir), { withFileTypes: true })
       .filter((e) => e.isFile() && e.name.endsWith('.go') && !e.name.endsWith('_test.go'))
       .filter((e) => !e.name.startsWith('.') && !e.name.startsWith('_'))
       .map((e) => e.name)

@@ -79,7 +79,8 @@ export interface TreeInfo {
   unreadable: { path: string; why: string }[];
   /**
    * The files besides `files` whose text discovery read or looked for (go.mod, Godeps.json,
-   * go.work, vendor/modules.txt), relative to the root: what else a change of could change it.
+   * go.work, vendor/modules.txt), relative to the root, and the paths outside the tree that
+   * dependency resolution looked at, absolute: what else a change of could change it.
    */
   read: string[];
 }
@@ -156,7 +157,16 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
         files.filter((f) => f.path.startsWith('vendor/')).map((f) => f.path),
       );
   } else if (!hasVendor) {
-    const found = await findDependencies(root, files, headers, layout, goMods, goWork, options);
+    const found = await findDependencies(
+      root,
+      files,
+      headers,
+      layout,
+      goMods,
+      goWork,
+      options,
+      read,
+    );
     Object.assign(dependencies, found.report);
     if (found.report.roots.length > 0) {
       layout = buildModuleLayout(goMods, goWork, {
@@ -255,6 +265,7 @@ async function findDependencies(
   goMods: Map<string, string>,
   goWork: string | undefined,
   options: DiscoverOptions,
+  looked: string[],
 ): Promise<{ report: Omit<DependencyReport, 'vendor' | 'moduleCache'>; files: SourceFile[] }> {
   const provided = new Set<string>();
   for (const f of files) {
@@ -280,6 +291,7 @@ async function findDependencies(
     ownModules: layout.modules
       .filter((m) => m.source === 'go.mod' || m.source === 'go.work')
       .map((m) => m.path),
+    looked,
   });
   return {
     report: { roots: found.roots, missing: found.missing, warnings: found.warnings },

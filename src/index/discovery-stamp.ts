@@ -9,6 +9,8 @@
  *   modification time), every `.gitignore` and `.gitattributes` in them;
  * - the files the index reads (the Go files it keeps, go.mod, go.work, Godeps.json,
  *   vendor/modules.txt): an edit in place changes only the file's own times;
+ * - what dependency resolution looked at in the module cache: each module's directory, there or
+ *   not (a `go mod download` makes it appear), its go.mod, the directories of its packages;
  * - git's own files: `.git`, HEAD, the index, refs (every directory under `refs/`, `packed-refs`),
  *   `shallow`, the configs git reads and the ignore and attribute files they name.
  *
@@ -19,10 +21,10 @@
  *
  * Where the stamp could be wrong it is not used, and git is asked: outside git or below the top of
  * a checkout; with GIT_DIR, GIT_INDEX_FILE and the like set; a config that includes another (what
- * it says cannot be followed here); a tree that takes dependencies from outside itself (the module
- * cache, `--with`); and, as git itself guards its index, when any watched path changed less than
- * RACY_MS before discovery began (a second write within the same clock tick could leave the same
- * stat): then no stamp is written, and the next run asks git again.
+ * it says cannot be followed here); a tree that takes dependencies from other checkouts (`--with`,
+ * a go.work or replace outside the tree); and, as git itself guards its index, when any watched
+ * path changed less than RACY_MS before discovery began (a second write within the same clock tick
+ * could leave the same stat): then no stamp is written, and the next run asks git again.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
@@ -225,11 +227,10 @@ export function makeStamp(
   startedAt: number,
 ): StoredStamp | undefined {
   const { root } = tree;
+  // Dependencies from checkouts (`--with`, a go.work or replace outside the tree) are work trees
+  // of their own, with edits and a HEAD; those from the module cache are read-only, watched below.
   if (!tree.isGit || context.options.with.length > 0) return undefined;
-  const deps = tree.dependencies;
-  if (deps.vendor === 'none' && (deps.roots.length > 0 || deps.missing.length > 0))
-    return undefined;
-  if (tree.files.some((f) => f.abs !== undefined)) return undefined;
+  if (tree.dependencies.roots.some((r) => r.source !== 'module cache')) return undefined;
   const git = gitFilesOf(root, context.env);
   if (!git) return undefined;
   const list: string[] = [...git.watched, ...git.refDirs];
@@ -247,7 +248,7 @@ export function makeStamp(
     },
     (dir, names) => dir !== root && names.includes('.git'),
   );
-  for (const f of tree.files) list.push(f.path);
+  for (const f of tree.files) list.push(f.abs ?? f.path);
   list.push(...tree.read);
   const paths = Buffer.from(list.join('\0'), 'utf8');
   const stat = statDigest(root, paths);

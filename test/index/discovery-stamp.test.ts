@@ -179,16 +179,44 @@ describe('the discovery stamp', () => {
     expect(makeStamp(sub, serializeTree(sub), context(), later)).toBeUndefined();
   });
 
-  it('is not made for a tree whose dependencies come from outside it', async () => {
+  it('watches the module cache for the modules it did not find, and is not made with --with', async () => {
     const repo = createTempRepo();
     repo.write('go.mod', 'module example.com/app\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n');
     repo.write('app.go', 'package app\n\nimport "example.com/dep"\n\nvar _ = dep.X\n');
     repo.commit('first');
-    const tree = await discoverTree(repo.root, options);
-    expect(tree.dependencies.missing.length).toBeGreaterThan(0);
+    const cache = mkdtempSync(path.join(os.tmpdir(), 'k8s-read-modcache-'));
+    const withCache = { ...options, moduleCache: cache };
+    const ctx = context({ options: withCache });
+    const tree = await discoverTree(repo.root, withCache);
+    expect(tree.dependencies.missing.map((m) => m.reason)).toEqual(['not in the module cache']);
+    const stamp = makeStamp(tree, serializeTree(tree), ctx, Date.now() + RACY_MS + 1000);
+    expect(stamp).toBeDefined();
+    await delay(30);
+    expect(treeFromStamp(repo.root, ctx, stamp)).toBeDefined();
+    // `go mod download` puts the module in the cache: the stamp no longer stands.
+    const dep = path.join(cache, 'example.com', 'dep@v1.0.0');
+    mkdirSync(dep, { recursive: true });
+    writeFileSync(path.join(dep, 'go.mod'), 'module example.com/dep\n');
+    writeFileSync(path.join(dep, 'dep.go'), 'package dep\n\nvar X = 1\n');
+    expect(treeFromStamp(repo.root, ctx, stamp)).toBeUndefined();
+    const fresh = await discoverTree(repo.root, withCache);
+    expect(fresh.dependencies.missing).toEqual([]);
+    expect(fresh.dependencies.roots.map((r) => r.source)).toEqual(['module cache']);
+    // A stamp of the tree with its dependency found, then a file of the dependency changed.
+    const found = makeStamp(fresh, serializeTree(fresh), ctx, Date.now() + RACY_MS + 1000);
+    expect(found).toBeDefined();
+    await delay(30);
+    writeFileSync(path.join(dep, 'dep.go'), 'package dep\n\nvar X = 2\n');
+    expect(treeFromStamp(repo.root, ctx, found)).toBeUndefined();
+
+    const checkout = path.join(cache, 'example.com', 'dep@v1.0.0');
+    const given = { ...options, with: [checkout] };
+    const viaWith = await discoverTree(repo.root, given);
+    const later = Date.now() + RACY_MS + 1000;
     expect(
-      makeStamp(tree, serializeTree(tree), context(), Date.now() + RACY_MS + 1000),
+      makeStamp(viaWith, serializeTree(viaWith), context({ options: given }), later),
     ).toBeUndefined();
+    rmSync(cache, { recursive: true, force: true });
   });
 });
 
