@@ -138,7 +138,14 @@ function gitFilesOf(root: string, env: NodeJS.ProcessEnv): GitFiles | undefined 
   }
 }
 
-/** Calls `visit` with `dir` and every directory below it (symlinks are not followed). */
+/** A name that is not UTF-8: its path cannot be given back to the file system as a string. */
+class UnnamedPath extends Error {}
+
+/**
+ * Calls `visit` with `dir` and every directory below it (symlinks are not followed). Throws
+ * UnnamedPath at a name that is not UTF-8 (decoded, it would name a path that does not exist, and
+ * what changes below it would go unseen).
+ */
 function walkDirectories(
   dir: string,
   visit: (dir: string, names: string[]) => void,
@@ -152,6 +159,7 @@ function walkDirectories(
     return;
   }
   const names = entries.map((e) => e.name);
+  if (names.some((n) => n.includes('\uFFFD'))) throw new UnnamedPath(dir);
   visit(dir, names);
   if (skip(dir, names)) return;
   for (const entry of entries)
@@ -236,18 +244,23 @@ export function makeStamp(
   const list: string[] = [...git.watched, ...git.refDirs];
   // Every directory of the work tree, and the ignore and attribute files in them; a nested
   // checkout (a directory with a `.git` of its own) is watched but not entered, as git lists
-  // nothing inside it.
-  walkDirectories(
-    root,
-    (dir, names) => {
-      const rel = path.relative(root, dir).split(path.sep).join('/');
-      list.push(rel === '' ? '.' : rel);
-      for (const name of names)
-        if (name === '.gitignore' || name === '.gitattributes')
-          list.push(rel === '' ? name : `${rel}/${name}`);
-    },
-    (dir, names) => dir !== root && names.includes('.git'),
-  );
+  // nothing inside it. A name that is not UTF-8 leaves the tree to git.
+  try {
+    walkDirectories(
+      root,
+      (dir, names) => {
+        const rel = path.relative(root, dir).split(path.sep).join('/');
+        list.push(rel === '' ? '.' : rel);
+        for (const name of names)
+          if (name === '.gitignore' || name === '.gitattributes')
+            list.push(rel === '' ? name : `${rel}/${name}`);
+      },
+      (dir, names) => dir !== root && names.includes('.git'),
+    );
+  } catch (error) {
+    if (error instanceof UnnamedPath) return undefined;
+    throw error;
+  }
   for (const f of tree.files) list.push(f.abs ?? f.path);
   list.push(...tree.read);
   const paths = Buffer.from(list.join('\0'), 'utf8');

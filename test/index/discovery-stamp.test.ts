@@ -167,6 +167,30 @@ describe('the discovery stamp', () => {
     expect(treeFromStamp(repo.root, context(), stamp)).toBeDefined();
   });
 
+  it('stands in a linked worktree, and sees its commits and its files', async () => {
+    const repo = makeRepo();
+    const linked = path.join(mkdtempSync(path.join(os.tmpdir(), 'k8s-read-wt-')), 'wt');
+    repo.git('worktree', 'add', '-q', '-b', 'side', linked);
+    const { stamp } = await stampNow(linked);
+    expect(stamp).toBeDefined();
+    expect(treeFromStamp(linked, context(), stamp)).toBeDefined();
+    repo.git('-C', linked, 'commit', '-q', '--allow-empty', '-m', 'on side');
+    expect(treeFromStamp(linked, context(), stamp)).toBeUndefined();
+    const again = await stampNow(linked);
+    writeFileSync(path.join(linked, 'pkg', 'lib', 'more.go'), 'package lib\n');
+    expect(treeFromStamp(linked, context(), again.stamp)).toBeUndefined();
+  });
+
+  it('is not made for a tree with a name that is not UTF-8', async () => {
+    const repo = makeRepo();
+    // A directory named by the byte 0xff: a path no string can give back.
+    mkdirSync(Buffer.concat([Buffer.from(`${repo.root}/pkg/`), Buffer.from([0xff])]));
+    const tree = await discoverTree(repo.root, options);
+    expect(
+      makeStamp(tree, serializeTree(tree), context(), Date.now() + RACY_MS + 1000),
+    ).toBeUndefined();
+  });
+
   it('is not made where a config includes another, or outside the top of a checkout', async () => {
     const repo = makeRepo();
     repo.git('config', 'include.path', path.join(home, 'more.gitconfig'));
