@@ -93,8 +93,8 @@ interface GitFiles {
 
 /**
  * Git's files for a checkout whose top level is `root`, or undefined where a stamp must not be
- * used (the environment redirects git, a config includes another or names a file in a way not
- * read here).
+ * used (the environment redirects git, a config includes another, sets the work tree elsewhere,
+ * or names a file in a way not read here: quoted, escaped, `~user/`).
  */
 function gitFilesOf(root: string, env: NodeJS.ProcessEnv): GitFiles | undefined {
   if ([...GIT_LOCATION_VARIABLES, ...GIT_LISTING_VARIABLES].some((v) => env[v] !== undefined))
@@ -110,10 +110,11 @@ function gitFilesOf(root: string, env: NodeJS.ProcessEnv): GitFiles | undefined 
     for (const config of configs) {
       const text = readIfFile(config);
       if (text === undefined) continue;
-      if (/^\s*\[\s*include/im.test(text)) return undefined;
+      // An include, or a work tree set elsewhere (`core.worktree`): what git reads is not here.
+      if (/^\s*\[\s*include|^\s*worktree\s*=/im.test(text)) return undefined;
       for (const m of text.matchAll(/^\s*(?:excludesfile|attributesfile)\s*=\s*(.*)$/gim)) {
         const value = m[1]!.trim();
-        if (value === '' || /["\\;#]/.test(value)) return undefined;
+        if (value === '' || /["\\;#]/.test(value) || /^~(?!\/)/.test(value)) return undefined;
         named.push(
           value.startsWith('~/') ? path.join(home, value.slice(2)) : path.resolve(root, value),
         );

@@ -197,6 +197,10 @@ describe('the discovery stamp', () => {
     const tree = await discoverTree(repo.root, options);
     const later = Date.now() + RACY_MS + 1000;
     expect(makeStamp(tree, serializeTree(tree), context(), later)).toBeUndefined();
+    repo.git('config', '--unset', 'include.path');
+    expect(makeStamp(tree, serializeTree(tree), context(), later)).toBeDefined();
+    repo.git('config', 'core.excludesFile', '~other/ignore');
+    expect(makeStamp(tree, serializeTree(tree), context(), later)).toBeUndefined();
 
     const below = path.join(makeRepo().root, 'pkg');
     const sub = await discoverTree(below, options);
