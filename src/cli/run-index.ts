@@ -5,9 +5,9 @@
  *
  * Before trusting what it would skip, the run checks the database (SQLite's quick_check, and the
  * tree's row counts, unless the file is as the last finished run left it: the counts then only
- * when no finished run counted them in that state) and relinks a tree whose rows are incomplete. Ctrl-C (or SIGTERM), however often it
- * comes, stops the run at the next safe point: parsed files are kept, the previous index stays as
- * it was, and the command exits 130.
+ * when no finished run counted them in that state) and relinks a tree whose rows are incomplete.
+ * Ctrl-C (or SIGTERM), however often it comes, stops the run at the next safe point: parsed files
+ * are kept, the previous index stays as it was, and the command exits 130.
  */
 import { existsSync } from 'node:fs';
 import type { SingleBar } from 'cli-progress';
