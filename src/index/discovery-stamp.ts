@@ -38,6 +38,7 @@ import {
   readIfFile,
 } from '../shared/git-dir.js';
 import { loadNativeBinding } from '../shared/native-binding.js';
+import type { StampRow } from '../store/discovery-stamps.js';
 import type { TreeInfo } from './discover.js';
 import { layoutFromInputs, type LayoutInputs } from './modules.js';
 
@@ -53,16 +54,6 @@ export interface StampContext {
     with: readonly string[];
     moduleCache: string | null;
   };
-}
-
-/** A stamp as stored (src/store/discovery-stamps.ts). */
-export interface StoredStamp {
-  key: string;
-  digest: string;
-  /** Watched paths, NUL-separated, relative to the root unless absolute. */
-  paths: Buffer;
-  /** The TreeInfo, its layout as LayoutInputs (JSON). */
-  tree: string;
 }
 
 /** A path changed this recently (ms) before discovery began leaves no stamp. */
@@ -204,7 +195,7 @@ function statDigest(root: string, paths: Uint8Array): StatResult | undefined {
 export function treeFromStamp(
   root: string,
   context: StampContext,
-  stored: StoredStamp | undefined,
+  stored: StampRow | undefined,
 ): TreeInfo | undefined {
   if (!stored) return undefined;
   const git = gitFilesOf(root, context.env);
@@ -234,7 +225,7 @@ export function makeStamp(
   serialized: string,
   context: StampContext,
   startedAt: number,
-): StoredStamp | undefined {
+): StampRow | undefined {
   const { root } = tree;
   // Dependencies from checkouts (`--with`, a go.work or replace outside the tree) are work trees
   // of their own, with edits and a HEAD; those from the module cache are read-only, watched below.

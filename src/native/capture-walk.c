@@ -1239,19 +1239,15 @@ static napi_value stat_paths(napi_env env, napi_callback_info info) {
       napi_get_value_string_utf8(env, argv[0], base, sizeof base, &base_length) != napi_ok ||
       base_length >= sizeof base - 2)
     return result;
-  void *data = NULL;
+  // A Buffer is a Uint8Array: one way to read either.
+  napi_typedarray_type type;
   size_t size = 0;
-  if (napi_get_buffer_info(env, argv[1], &data, &size) != napi_ok) {
-    napi_typedarray_type type;
-    size_t length;
-    napi_value buffer;
-    size_t offset;
-    if (napi_get_typedarray_info(env, argv[1], &type, &length, &data, &buffer, &offset) !=
-            napi_ok ||
-        type != napi_uint8_array)
-      return result;
-    size = length;
-  }
+  void *data = NULL;
+  napi_value backing;
+  size_t offset;
+  if (napi_get_typedarray_info(env, argv[1], &type, &size, &data, &backing, &offset) != napi_ok ||
+      type != napi_uint8_array)
+    return result;
   const char *bytes = data;
   char full[8192];
   uint64_t hash = 14695981039346656037ULL;
@@ -1260,21 +1256,16 @@ static napi_value stat_paths(napi_env env, napi_callback_info info) {
   while (start < size) {
     const char *end = memchr(bytes + start, 0, size - start);
     size_t length = end ? (size_t)(end - (bytes + start)) : size - start;
-    const char *target;
-    if (length > 0 && bytes[start] == '/') {
-      if (length >= sizeof full) target = NULL;
-      else {
-        memcpy(full, bytes + start, length);
-        full[length] = 0;
-        target = full;
+    // An absolute path as it is, any other below `base`.
+    size_t prefix = length > 0 && bytes[start] == '/' ? 0 : base_length + 1;
+    const char *target = NULL;
+    if (prefix + length < sizeof full) {
+      if (prefix > 0) {
+        memcpy(full, base, base_length);
+        full[base_length] = '/';
       }
-    } else if (base_length + 1 + length >= sizeof full) {
-      target = NULL;
-    } else {
-      memcpy(full, base, base_length);
-      full[base_length] = '/';
-      memcpy(full + base_length + 1, bytes + start, length);
-      full[base_length + 1 + length] = 0;
+      memcpy(full + prefix, bytes + start, length);
+      full[prefix + length] = 0;
       target = full;
     }
     struct stat st;

@@ -11,10 +11,14 @@ import type { Store } from './db.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/** A stamp: what src/index/discovery-stamp.ts makes and reads. */
 export interface StampRow {
+  /** What the stamp stands for (build, options, configs read), hashed. */
   key: string;
   digest: string;
+  /** The watched paths, NUL-separated, relative to the root unless absolute. */
   paths: Buffer;
+  /** The discovered tree, its layout as LayoutInputs (JSON). */
   tree: string;
 }
 
