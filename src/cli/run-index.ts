@@ -68,7 +68,7 @@ export async function runIndex(
   ctx: CliContext,
   options: RunIndexOptions,
 ): Promise<IndexRunSummary> {
-  const [{ parseRepository }, { linkTree }] = await Promise.all([
+  const [{ IndexInterruptedError, parseRepository }, { linkTree }] = await Promise.all([
     import('../index/index-repository.js'),
     import('../resolve/link-tree.js'),
   ]);
@@ -79,6 +79,8 @@ export async function runIndex(
   let created = false;
   /** The index is written and the database closed: nothing may be removed any more. */
   let saved = false;
+  /** Files this run parsed and saved whose link has not finished (what a Ctrl-C leaves to resume). */
+  let parsedUnlinked = 0;
   // The bar's module loads only for a terminal that shows it.
   const Bar =
     ctx.stderr.isTTY && !runsInCi(ctx.env) ? (await import('cli-progress')).SingleBar : undefined;
@@ -168,7 +170,8 @@ export async function runIndex(
       `discover ${Math.round(parsed.timings.discoverMs)} ms${parsed.stamped ? ' (from the stamp: nothing it watches changed)' : ''}, parse ${Math.round(parsed.timings.parseMs)} ms: ${parsed.parsed} parsed, ${parsed.reused} unchanged`,
     );
     // From here on a Ctrl-C fails the next statement (or interrupts the running one), and the
-    // link's write transaction rolls back.
+    // link's write transaction rolls back; the facts of the files parsed are saved already.
+    parsedUnlinked = parsed.parsed;
     store.stopOn(signal);
     // A stage is a phase and its step; a pass of the link starts a bar (and an estimate) of its
     // own, the type check only relabels the load's.
@@ -193,6 +196,7 @@ export async function runIndex(
         else linkBar.start(p.total, p.done, { phase: label });
       },
     });
+    parsedUnlinked = 0;
     if (linkStage !== 'write') linkBar?.stop();
     // A Ctrl-C that came during the (synchronous) link is seen only now: the link finished, so
     // its index stands, but the run still ends as interrupted.
@@ -256,12 +260,16 @@ export async function runIndex(
     };
   } catch (error) {
     // A first run that failed leaves no empty database behind (one with parsed files is kept:
-    // the next run resumes from it).
+    // the next run resumes from it). Asked of a store a Ctrl-C stopped too: one during the link
+    // of a first run had dropped every file parsed before it.
+    store?.resume();
     if (created && !saved && !(await holdsParsedFiles(store))) {
       await store?.close().catch(() => undefined);
       store = undefined;
       removeDatabaseFiles(choice.dbPath);
     }
+    if (error instanceof InterruptedError && parsedUnlinked > 0)
+      throw new IndexInterruptedError(parsedUnlinked);
     throw error;
   } finally {
     bar?.stop();

@@ -134,6 +134,11 @@ export class Store {
     signal.addEventListener('abort', () => this.db.interrupt(), { once: true });
   }
 
+  /** Lets statements run again after a stop: for what a stopped run still asks before it ends. */
+  resume(): void {
+    this.stopped = undefined;
+  }
+
   /** Sets how long statements wait for another process's lock (`PRAGMA busy_timeout`). */
   async setBusyTimeout(ms: number): Promise<void> {
     await this.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.round(ms))}`);

@@ -211,4 +211,23 @@ describe('Ctrl-C during index (case 7)', () => {
       expect(fresh.code).toBe(0);
     }
   }, 240_000);
+
+  it('keeps what a first run parsed when it is interrupted during the link', async () => {
+    const dir = path.join(tmp, 'first');
+    generateTree(dir, 1500, 'new');
+    const db = path.join(tmp, 'first.sqlite');
+    const args = ['--repo', dir, '--db', db, '--jobs', '2'];
+    // No database before this run: it is made, every file parsed, then the link interrupted.
+    const r = await interruptIndex(args, { stderr: /\[index\] discover .* parse / });
+    expect(r.stderr, r.stderr).not.toMatch(/terminate called|Napi::Error|\n\s+at /);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain(
+      'error: interrupted; 1500 parsed files were saved and the previous index is unchanged (run `k8s-read index` again to resume)\n',
+    );
+    // The next run parses nothing: it links what the interrupted one parsed.
+    const resumed = await indexJson(args);
+    expect(resumed).toMatchObject({ parsed: 0, reused: 1500 });
+    const def = await runCli(['def', 'newF3x1', '--repo', dir, '--db', db], { env });
+    expect(def.code, def.stderr).toBe(0);
+  }, 240_000);
 });
