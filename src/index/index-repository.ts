@@ -100,7 +100,7 @@ export interface ParsedTree {
 export class IndexInterruptedError extends K8sReadError {
   constructor(parsed: number) {
     super(
-      `interrupted; ${parsed} parsed files were saved and the previous index is unchanged (run \`k8s-read index\` again to resume)`,
+      `interrupted; ${parsed === 1 ? '1 parsed file was' : `${parsed} parsed files were`} saved and the previous index is unchanged (run \`k8s-read index\` again to resume)`,
       {
         code: 'E_INTERRUPTED',
         exitCode: 130,
