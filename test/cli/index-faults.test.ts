@@ -23,6 +23,7 @@ function copyFixture(name: string): string {
 interface Summary {
   parsed: number;
   reused: number;
+  counts: Record<string, number>;
   problems: { path: string; status: string; message: string | null }[];
 }
 
@@ -229,5 +230,25 @@ describe('Ctrl-C during index (case 7)', () => {
     expect(resumed).toMatchObject({ parsed: 0, reused: 1500 });
     const def = await runCli(['def', 'newF3x1', '--repo', dir, '--db', db], { env });
     expect(def.code, def.stderr).toBe(0);
+  }, 240_000);
+});
+
+describe('a link from stored facts alone', () => {
+  it("reads every file's facts back, a batch at a time, a content met again from a batch read before", async () => {
+    const dir = path.join(tmp, 'stored');
+    generateTree(dir, 1200, 'new');
+    // One content twice, its second file last of all: its facts come from the first batch again.
+    mkdirSync(path.join(dir, 'zz'), { recursive: true });
+    cpSync(path.join(dir, 'p0', 'f0.go'), path.join(dir, 'zz', 'f0.go'));
+    const db = path.join(tmp, 'stored.sqlite');
+    const first = await indexJson(['--repo', dir, '--db', db]);
+    expect(first.parsed).toBe(1201);
+    // A second checkout of the same files sharing the database: nothing to parse, all to link.
+    const copy = path.join(tmp, 'stored-copy');
+    cpSync(dir, copy, { recursive: true });
+    const second = await indexJson(['--repo', copy, '--db', db]);
+    expect(second).toMatchObject({ parsed: 0, reused: 1201 });
+    expect(second.counts).toEqual(first.counts);
+    expect(second.counts.functions).toBe(1201 * 20);
   }, 240_000);
 });
