@@ -234,10 +234,10 @@ describe('Ctrl-C during index (case 7)', () => {
 });
 
 describe('a link from stored facts alone', () => {
-  it("reads every file's facts back, a batch at a time, a content met again from a batch read before", async () => {
+  it("links a second checkout from what the first stored: every file's facts, each file its own", async () => {
     const dir = path.join(tmp, 'stored');
     generateTree(dir, 1200, 'new');
-    // One content twice, its second file last of all: its facts come from the first batch again.
+    // One content twice, its second file last of all: both files need the facts of one blob.
     mkdirSync(path.join(dir, 'zz'), { recursive: true });
     cpSync(path.join(dir, 'p0', 'f0.go'), path.join(dir, 'zz', 'f0.go'));
     const db = path.join(tmp, 'stored.sqlite');
