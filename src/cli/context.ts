@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import type { RepoChoice, RepoOptions } from './repo.js';
 
 /** Everything a command may know of the outside world; only src/cli builds one. */
 export interface CliContext {
@@ -6,6 +7,16 @@ export interface CliContext {
   stderr: Writable & { isTTY?: boolean; columns?: number };
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Present when the command's printed answer may be kept and printed again (src/cli/replay.ts). */
+  replay?: ReplayRecorder;
+}
+
+/** What a replayable command tells about its answer. */
+export interface ReplayRecorder {
+  /** The repository and index the command opens, before it opens them. */
+  watch(choice: RepoChoice, options: RepoOptions): void;
+  /** The answer was read from the answers kept beside the index. */
+  keep(): void;
 }
 
 /** Colour only on a terminal, and never when NO_COLOR is set (https://no-color.org). */

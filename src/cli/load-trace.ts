@@ -42,6 +42,7 @@ export async function loadTrace(ctx: CliContext, options: LoadTraceOptions): Pro
     const debug = debugLogger(ctx, 'trace');
     const cached = key && (await readCachedTrace(index.store, key));
     if (cached) {
+      ctx.replay?.keep();
       debug(
         `${cached.root}: ${cached.nodes.length} nodes, ${cached.edges.length} edges, ${cached.unresolved.length} unresolved: the answer kept for these options, index, rules and build`,
       );

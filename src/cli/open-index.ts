@@ -35,6 +35,7 @@ export async function openIndex(
   behaviour: { autoIndex?: boolean; quiet?: boolean } = {},
 ): Promise<OpenIndex> {
   const choice = chooseRepo(options, ctx);
+  ctx.replay?.watch(choice, options);
   if (!behaviour.quiet) announceRepo(choice, ctx);
   // Asked of git while the index opens: the answer is needed only once the index is open.
   const head = behaviour.quiet ? undefined : gitHead(choice.root);

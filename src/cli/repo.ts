@@ -4,8 +4,9 @@
  * directory, then the bundled demo tree — announced in one line on stderr so nobody mistakes it
  * for their checkout. Also where the packages it imports from outside itself may be.
  */
-import { createHash } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import { existsSync, realpathSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -48,24 +49,33 @@ export function addRepoOptions(cmd: Command): Command {
 }
 
 export function chooseRepo(options: RepoOptions, ctx: CliContext): RepoChoice {
-  const pick = (): Pick<RepoChoice, 'root' | 'source'> => {
-    if (options.repo)
-      return { root: checkDirectory(path.resolve(ctx.cwd, options.repo)), source: 'flag' };
-    const fromEnv = ctx.env.KUBERNETES_SRC;
-    if (fromEnv) return { root: checkDirectory(path.resolve(ctx.cwd, fromEnv)), source: 'env' };
-    const around = findGoCheckout(ctx.cwd);
-    if (around) return { root: around, source: 'cwd' };
-    return { root: realpathSync(demoRepoRoot), source: 'demo' };
-  };
-  const choice = pick();
+  const choice = chooseRoot(options, ctx);
   const dbPath = options.db ? path.resolve(ctx.cwd, options.db) : defaultDbPath(choice.root, ctx);
-  const withPaths = (options.with ?? []).map((p) => {
+  return { ...choice, dbPath, with: checkWith(options, ctx), moduleCache: moduleCacheDir(ctx) };
+}
+
+/** The repository the options choose, without the rest of the choice. */
+export function chooseRoot(
+  options: RepoOptions,
+  ctx: CliContext,
+): Pick<RepoChoice, 'root' | 'source'> {
+  if (options.repo)
+    return { root: checkDirectory(path.resolve(ctx.cwd, options.repo)), source: 'flag' };
+  const fromEnv = ctx.env.KUBERNETES_SRC;
+  if (fromEnv) return { root: checkDirectory(path.resolve(ctx.cwd, fromEnv)), source: 'env' };
+  const around = findGoCheckout(ctx.cwd);
+  if (around) return { root: around, source: 'cwd' };
+  return { root: realpathSync(demoRepoRoot), source: 'demo' };
+}
+
+/** The `--with` checkouts, absolute; a usage error for one that is not a directory. */
+export function checkWith(options: RepoOptions, ctx: CliContext): string[] {
+  return (options.with ?? []).map((p) => {
     const dir = path.resolve(ctx.cwd, p);
     if (!existsSync(dir) || !statSync(dir).isDirectory())
       throw new UsageError(`--with ${p}: no such directory; give the path of a module's checkout`);
     return realpathSync(dir);
   });
-  return { ...choice, dbPath, with: withPaths, moduleCache: moduleCacheDir(ctx) };
 }
 
 /** Where the go command keeps downloaded modules. */
@@ -125,7 +135,14 @@ export function cacheDir(ctx: CliContext): string {
   return path.join(ctx.env.HOME || os.homedir(), '.cache', 'k8s-read');
 }
 
+/**
+ * node:crypto loaded when first needed: a `trace` printed again from its kept output
+ * (src/cli/replay.ts) chooses the root alone, and crypto costs ~7 ms of its ~40 over Node's start.
+ */
+const requireBuiltin = createRequire(import.meta.url);
+
 function defaultDbPath(root: string, ctx: CliContext): string {
+  const { createHash } = requireBuiltin('node:crypto') as typeof Crypto;
   const digest = createHash('sha1').update(root).digest('hex').slice(0, 10);
   return path.join(cacheDir(ctx), `${path.basename(root)}-${digest}.sqlite`);
 }

@@ -27,6 +27,7 @@ import {
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DatabasePathError, DatabaseReadOnlyError, IndexDamagedError } from '../errors.js';
+import { databaseFileState, hasPendingWal } from '../shared/file-state.js';
 import { Store } from './db.js';
 import type { TreeRow } from './index-store.js';
 
@@ -231,20 +232,6 @@ export function removeDatabaseFiles(file: string): void {
  */
 const CHECKED_SUFFIX = '.checked';
 
-/**
- * The database file's identity and last change, or undefined when that does not say what it holds:
- * no file, or a WAL with content (transactions not yet in the file itself).
- */
-function fileState(file: string): string | undefined {
-  try {
-    if (hasPendingWal(file)) return undefined;
-    const s = statSync(file, { bigint: true });
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
-  } catch {
-    return undefined;
-  }
-}
-
 /** What `<db>.checked` says: the state, and the roots checked in it. */
 function readChecked(file: string): { state: string; roots: string[] } | undefined {
   try {
@@ -262,7 +249,7 @@ function readChecked(file: string): { state: string; roots: string[] } | undefin
  * (or written) in that state, and so need no count again while it lasts.
  */
 export function unchangedSinceChecked(file: string): { roots: string[] } | undefined {
-  const state = fileState(file);
+  const state = databaseFileState(file);
   const checked = readChecked(file);
   return state !== undefined && checked?.state === state ? { roots: checked.roots } : undefined;
 }
@@ -273,7 +260,7 @@ export function unchangedSinceChecked(file: string): { roots: string[] } | undef
  * one they were checked in).
  */
 export function recordChecked(file: string, root: string): void {
-  const state = fileState(file);
+  const state = databaseFileState(file);
   try {
     if (state === undefined) {
       rmSync(`${file}${CHECKED_SUFFIX}`, { force: true });
@@ -338,15 +325,6 @@ function blockingFile(file: string): string | undefined {
     }
   }
   return undefined;
-}
-
-/** A WAL file with content: what the main file alone does not hold yet. */
-function hasPendingWal(file: string): boolean {
-  try {
-    return statSync(`${file}-wal`).size > 0;
-  } catch {
-    return false;
-  }
 }
 
 type Identity =

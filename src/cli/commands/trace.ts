@@ -38,7 +38,9 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
         "  k8s-read trace 'wait.BackoffUntil' --in kube-scheduler   # a helper, inside one program\n" +
         '  k8s-read trace kube-scheduler -o json | jq \'.edges[] | select(.kind == "framework")\'\n' +
         '\nThe answer is kept in the index database: the same trace asked again (same flags, index,\n' +
-        'rules and build) is read back; K8S_READ_TRACE_CACHE=off traces afresh.\n',
+        'rules and build) is read back, and what it printed is kept in the cache directory\n' +
+        '(answers/) and printed again while HEAD, the index file, rules/ and the build are as they\n' +
+        'were. K8S_READ_TRACE_CACHE=off traces afresh and keeps nothing.\n',
     )
     .action(async (target: string, flags: TraceFlags) => {
       skipOptimizingCompiler();

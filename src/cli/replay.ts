@@ -1,0 +1,285 @@
+/**
+ * A command's printed answer, printed again without running the command: the last step of the
+ * answers `trace` keeps (src/cli/trace-cache.ts). A kept trace still costs loading commander,
+ * sqlite3 and the renderers and opening the index, ~130 ms over Node's own start on this 2-core
+ * machine; what it prints is a function of its arguments and of files whose state a few `stat`
+ * calls tell. So once a run has read its answer from the kept answers, what it wrote to stdout and
+ * stderr is kept in the cache directory (`answers/`) with the state of everything it depended on,
+ * and the same command line is answered from there while that state holds:
+ *
+ * - the arguments, the working directory, the environment variables k8s-read or its libraries read
+ *   (K8S_READ_*, GIT_*, KUBERNETES_SRC, colour, width, cache and Go paths), and whether stdout and
+ *   stderr are terminals and how wide: all part of the key;
+ * - the repository the options choose (chosen again: a Go checkout made around the working
+ *   directory changes it), its HEAD (read from its git files: it decides the stale-index warning),
+ *   the build of k8s-read, and the index database and every file of `rules/` by their identity
+ *   and times (src/shared/file-state.ts, as `index` trusts `<db>.checked`); a database whose WAL
+ *   holds transactions is a miss.
+ *
+ * Only a run that read a kept answer, exited 0, saw all of that unchanged between the opening of
+ * its index and its end, and found none of it written within the last SETTLED_MS (git's "racily
+ * clean" rule: a write in the same clock tick as our look would not show) is kept. Any doubt is a
+ * miss, and a miss is the ordinary command. `K8S_READ_TRACE_CACHE=off` keeps and replays nothing
+ * (no run then reads a kept answer, and the variable is part of the key).
+ */
+import {
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { readHeadFromFiles } from '../git/read-head.js';
+import { databaseFileState, fileIdentity } from '../shared/file-state.js';
+import { GIT_LOCATION_VARIABLES } from '../shared/git-dir.js';
+import { rulesDir } from '../shared/rules-dir.js';
+import type { CliContext, ReplayRecorder } from './context.js';
+import { readBuildId } from './package-info.js';
+import { cacheDir, checkWith, chooseRoot, type RepoChoice, type RepoOptions } from './repo.js';
+
+/** Bump when a kept file's shape changes: older files are then not read. */
+const FORMAT = 1;
+/** Kept outputs: the most recent, within a size (one `trace kubelet --all -o json` is ~6.5 MB). */
+const KEPT = 32;
+const KEPT_BYTES = 32 * 1024 * 1024;
+/** An output larger than this is not kept: reading it back would cost what it saves. */
+const LARGEST = 4 * 1024 * 1024;
+/** A file written this recently may still change within the same mtime tick: not kept yet. */
+const SETTLED_MS = 100;
+
+/** Environment variables that can change what a command prints, besides K8S_READ_* and GIT_*. */
+const READ_VARIABLES = [
+  'KUBERNETES_SRC',
+  'XDG_CACHE_HOME',
+  'HOME',
+  'GOMODCACHE',
+  'GOPATH',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'TERM',
+  'CI',
+  'COLUMNS',
+  'NODE_OPTIONS',
+];
+
+type Output = [stream: 1 | 2, text: string];
+
+/** What a kept answer depended on, as it was: compared whole. */
+interface State {
+  root: string;
+  source: RepoChoice['source'];
+  dbPath: string;
+  head: string;
+  build: string;
+  files: Record<string, string>;
+}
+
+interface Kept {
+  format: number;
+  key: string;
+  options: RepoOptions;
+  state: State;
+  output: Output[];
+}
+
+/**
+ * Prints the kept answer of this command line when everything it depended on is as it was, and
+ * says whether it did. Never throws: anything unreadable is a miss.
+ */
+export function replay(argv: readonly string[], ctx: CliContext): boolean {
+  const debug = debugNamespaces(ctx);
+  // Debug lines of other namespaces describe work a replay does not do: run the command.
+  if (debug.some((n) => n !== 'replay')) return false;
+  try {
+    const key = keyOf(argv, ctx);
+    const file = keptFile(ctx, key);
+    const kept = JSON.parse(readFileSync(file, 'utf8')) as Kept;
+    if (kept.format !== FORMAT || kept.key !== key) return false;
+    // Chosen again (the state holds the root and how it was chosen), but for the database's
+    // path: a function of the root and of the options, directory and variables in the key (and
+    // its hash would cost loading node:crypto).
+    checkWith(kept.options, ctx);
+    const state = observe({ ...chooseRoot(kept.options, ctx), dbPath: kept.state.dbPath }, ctx);
+    if (!state || JSON.stringify(state) !== JSON.stringify(kept.state)) return false;
+    for (const [stream, text] of kept.output) (stream === 1 ? ctx.stdout : ctx.stderr).write(text);
+    if (debug.length > 0)
+      ctx.stderr.write(
+        `[replay] printed the output kept for these arguments, index, rules and build (${file})\n`,
+      );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The context a replayable command runs with: its output is copied as it is written, and the
+ * command tells the recorder which repository it opened and whether it read a kept answer.
+ * `finish` keeps the output when everything held.
+ */
+export function recording(
+  argv: readonly string[],
+  ctx: CliContext,
+): { ctx: CliContext; finish(exitCode: number): void } {
+  const output: Output[] = [];
+  let bytes = 0;
+  let watched: { choice: RepoChoice; options: RepoOptions; state: State | undefined } | undefined;
+  let kept = false;
+  const copy = <S extends CliContext['stdout']>(stream: S, fd: 1 | 2): S => {
+    const tee = Object.create(stream) as S;
+    tee.write = ((chunk: unknown, ...rest: unknown[]) => {
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString();
+      bytes += text.length;
+      if (bytes <= LARGEST) output.push([fd, text]);
+      return (stream.write as (...args: unknown[]) => boolean)(chunk, ...rest);
+    }) as S['write'];
+    return tee;
+  };
+  const recorder: ReplayRecorder = {
+    watch(choice, options) {
+      // The first index the command opens is the one its answer comes from.
+      watched ??= { choice, options: { ...options }, state: observe(choice, ctx) };
+    },
+    keep() {
+      kept = true;
+    },
+  };
+  return {
+    ctx: { ...ctx, stdout: copy(ctx.stdout, 1), stderr: copy(ctx.stderr, 2), replay: recorder },
+    finish(exitCode) {
+      if (exitCode !== 0 || !kept || !watched?.state || bytes > LARGEST) return;
+      // Debug lines are not the answer (`replay` has none on this path).
+      if (debugNamespaces(ctx).some((n) => n !== 'replay')) return;
+      try {
+        const state = observe(watched.choice, ctx);
+        if (!state || JSON.stringify(state) !== JSON.stringify(watched.state)) return;
+        if (!settled(state)) return;
+        const key = keyOf(argv, ctx);
+        const entry: Kept = { format: FORMAT, key, options: watched.options, state, output };
+        write(keptFile(ctx, key), JSON.stringify(entry));
+      } catch {
+        // An unusable cache directory only costs the next run its replay.
+      }
+    },
+  };
+}
+
+function debugNamespaces(ctx: CliContext): string[] {
+  return (ctx.env.K8S_READ_DEBUG ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+/** Everything of the command line and its surroundings that can change what it prints. */
+function keyOf(argv: readonly string[], ctx: CliContext): string {
+  const env = Object.entries(ctx.env)
+    .filter(
+      ([name, value]) =>
+        value !== undefined &&
+        name !== 'K8S_READ_DEBUG' &&
+        (name.startsWith('K8S_READ_') || name.startsWith('GIT_') || READ_VARIABLES.includes(name)),
+    )
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify({
+    argv,
+    cwd: ctx.cwd,
+    env,
+    stdout: [Boolean(ctx.stdout.isTTY), ctx.stdout.isTTY ? (ctx.stdout.columns ?? null) : null],
+    stderr: Boolean(ctx.stderr.isTTY),
+  });
+}
+
+/**
+ * Where the output kept under `key` is: named by two 32-bit FNV-1a hashes of it (node:crypto would
+ * cost ~7 ms to load); two keys sharing a name only replace each other, as the whole key is
+ * compared when read.
+ */
+function keptFile(ctx: CliContext, key: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 13);
+  }
+  const name = [a, b].map((h) => (h >>> 0).toString(16).padStart(8, '0')).join('');
+  return path.join(cacheDir(ctx), 'answers', `${name}.json`);
+}
+
+/**
+ * The state of what an answer read in this repository depends on, or undefined when it cannot be
+ * told without starting git or the build has no id (running from source): never replayed then.
+ */
+function observe(
+  choice: Pick<RepoChoice, 'root' | 'source' | 'dbPath'>,
+  ctx: CliContext,
+): State | undefined {
+  const head =
+    readHeadFromFiles(choice.root) ?? (outsideGit(choice.root, ctx) ? 'none' : undefined);
+  const build = readBuildId();
+  if (!head || !build) return undefined;
+  // A WAL with content (a writer's transactions not yet in the file) is a state not told: a miss.
+  const database = databaseFileState(choice.dbPath);
+  if (!database) return undefined;
+  const files: Record<string, string> = { [choice.dbPath]: database };
+  for (const name of readdirSync(rulesDir).sort())
+    files[path.join(rulesDir, name)] = fileIdentity(path.join(rulesDir, name)) ?? '-';
+  return { root: choice.root, source: choice.source, dbPath: choice.dbPath, head, build, files };
+}
+
+/**
+ * True when git, asked for HEAD in `root`, can only fail: no `.git` there or above it, and no
+ * variable pointing git elsewhere (the demo tree of an installed k8s-read).
+ */
+function outsideGit(root: string, ctx: CliContext): boolean {
+  if (GIT_LOCATION_VARIABLES.some((name) => ctx.env[name] !== undefined)) return false;
+  for (let dir = root; ; dir = path.dirname(dir)) {
+    if (statSync(path.join(dir, '.git'), { throwIfNoEntry: false })) return false;
+    if (path.dirname(dir) === dir) return true;
+  }
+}
+
+/** True when no watched file was written in the last SETTLED_MS. */
+function settled(state: State): boolean {
+  const now = BigInt(Date.now()) * 1_000_000n;
+  const settledNs = BigInt(SETTLED_MS) * 1_000_000n;
+  return Object.values(state.files).every((id) => {
+    // fileIdentity's last two fields: the modification and change times.
+    const [mtime, ctime] = id
+      .split(':')
+      .slice(-2)
+      .map((t) => BigInt(t === '-' ? 0 : t));
+    return now - (mtime ?? 0n) > settledNs && now - (ctime ?? 0n) > settledNs;
+  });
+}
+
+/** Writes a kept answer whole (a reader never sees half of one), then drops the oldest. */
+function write(file: string, text: string): void {
+  const dir = path.dirname(file);
+  mkdirSync(dir, { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, text);
+  renameSync(temporary, file);
+  prune(dir);
+}
+
+/** Keeps the KEPT most recent kept answers within KEPT_BYTES (the newest always). */
+export function prune(dir: string, limits = { count: KEPT, bytes: KEPT_BYTES }): void {
+  const entries = readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .flatMap((name) => {
+      const s = statSync(path.join(dir, name), { throwIfNoEntry: false });
+      return s ? [{ name, mtime: s.mtimeMs, size: s.size }] : [];
+    })
+    .sort((a, b) => b.mtime - a.mtime);
+  let bytes = 0;
+  entries.forEach((entry, i) => {
+    bytes += entry.size;
+    if (i > 0 && (i >= limits.count || bytes > limits.bytes))
+      rmSync(path.join(dir, entry.name), { force: true });
+  });
+}

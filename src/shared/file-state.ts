@@ -1,0 +1,35 @@
+/**
+ * What a file's metadata says about its content, for the caches that trust it as `make` and git's
+ * index do: any write or replacement changes the device, inode, size, modification or change time
+ * (the change time cannot be set back). Shared by the index's `<db>.checked` (src/store/verify.ts)
+ * and the kept outputs of a command (src/cli/replay.ts); without sqlite3, so a command that only
+ * needs these loads nothing heavy.
+ */
+import { statSync } from 'node:fs';
+
+/** The file's identity and last change, or undefined when there is no file. */
+export function fileIdentity(file: string): string | undefined {
+  const s = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return s ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}` : undefined;
+}
+
+/**
+ * A SQLite database file's identity and last change, or undefined when that does not say what it
+ * holds: no file, or a WAL with content (transactions not yet in the file itself).
+ */
+export function databaseFileState(file: string): string | undefined {
+  try {
+    return hasPendingWal(file) ? undefined : fileIdentity(file);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A WAL file with content: what the main file alone does not hold yet. */
+export function hasPendingWal(file: string): boolean {
+  try {
+    return statSync(`${file}-wal`).size > 0;
+  } catch {
+    return false;
+  }
+}

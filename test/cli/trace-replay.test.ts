@@ -1,0 +1,292 @@
+/**
+ * A trace whose answer was read from the kept answers is printed again, the next time the same
+ * command line is run, without running the command (src/cli/replay.ts); and never once anything
+ * the answer or its warnings depend on has changed: the index, HEAD, the repository the options
+ * choose, the rules, the build, the arguments, the environment.
+ */
+import {
+  cpSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot, runCli, type CliResult } from '../helpers/run-cli.js';
+import { createTempRepo } from '../helpers/temp-repo.js';
+import { useTempDir } from '../helpers/temp-dir.js';
+
+const repo = createTempRepo('k8s-read-trace-replay-');
+afterAll(() => rmSync(repo.root, { recursive: true, force: true }));
+const tmp = useTempDir('k8s-read-trace-replay-db-');
+const db = path.join(tmp, 'index.sqlite');
+const cache = path.join(tmp, 'cache');
+const answers = path.join(cache, 'k8s-read', 'answers');
+const REPLAYED = '[replay] printed the output kept';
+
+interface Run {
+  args?: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+  cli?: string;
+}
+
+async function run({ args = [], env = {}, cwd, cli }: Run): Promise<CliResult> {
+  const argv = ['trace', 'kube-proxy', '--repo', repo.root, '--db', db, ...args];
+  const vars = { XDG_CACHE_HOME: cache, ...env };
+  if (!cli) return runCli(argv, { env: vars, ...(cwd ? { cwd } : {}) });
+  // Another install of the same build: run its entry the way runCli runs ours.
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync(process.execPath, [cli, ...argv], {
+    env: { ...process.env, NO_COLOR: '1', K8S_READ_DEBUG: undefined, ...vars },
+    encoding: 'utf8',
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The same command, saying whether it was printed from a kept output. */
+function replayed(r: Run = {}): Promise<CliResult> {
+  return run({ ...r, env: { ...r.env, K8S_READ_DEBUG: 'replay' } });
+}
+
+/** The same trace traced afresh, reading and keeping nothing. */
+function fresh(r: Run = {}): Promise<CliResult> {
+  return run({ ...r, env: { ...r.env, K8S_READ_TRACE_CACHE: 'off' } });
+}
+
+/** Runs the command until an answer is kept (a first run traces, a second reads the kept one). */
+async function keep(r: Run = {}): Promise<CliResult> {
+  await run(r);
+  return run(r);
+}
+
+function withoutReplayLine(stderr: string): string {
+  return stderr
+    .split('\n')
+    .filter((l) => !l.startsWith('[replay]'))
+    .join('\n');
+}
+
+beforeAll(async () => {
+  cpSync(path.join(projectRoot, 'fixtures', 'go', 'func-field-per-path'), repo.root, {
+    recursive: true,
+  });
+  repo.commit('a proxier with two runners');
+  expect((await runCli(['index', '--repo', repo.root, '--db', db])).code).toBe(0);
+});
+
+describe('a kept trace printed again', () => {
+  it('prints the same bytes, on both streams, as the command run afresh', async () => {
+    const first = await run({});
+    expect(first.code, first.stderr).toBe(0);
+    expect((await run({})).stdout).toBe(first.stdout);
+    const again = await replayed();
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain(REPLAYED);
+    expect(again.stdout).toBe(first.stdout);
+    expect(withoutReplayLine(again.stderr)).toBe(first.stderr);
+    expect(again.stdout).toBe((await fresh()).stdout);
+
+    const json = { args: ['-o', 'json'] };
+    await keep(json);
+    const replayedJson = await replayed(json);
+    expect(replayedJson.stderr).toContain(REPLAYED);
+    expect(replayedJson.stdout).toBe((await fresh(json)).stdout);
+    expect(JSON.parse(replayedJson.stdout)).toMatchObject({ root: expect.any(String) });
+  });
+
+  it('keeps nothing from a run that traced, failed, did not read a kept answer or printed debug lines', async () => {
+    rmSync(answers, { recursive: true, force: true });
+    const depth = { args: ['--depth', '2'] };
+    await run(depth); // traces, and keeps its answer in the index only
+    expect((await replayed(depth)).stderr).not.toContain(REPLAYED);
+    const refused = { args: ['--depth', '0'] };
+    await keep(refused);
+    const usage = await replayed(refused);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).not.toContain(REPLAYED);
+    // Traced afresh (K8S_READ_TRACE_CACHE=off) the answer is not one kept: neither is its output.
+    const off = { args: ['--depth', '4'], env: { K8S_READ_TRACE_CACHE: 'off' } };
+    await keep(off);
+    expect((await replayed(off)).stderr).not.toContain(REPLAYED);
+    const debugged = { args: ['--depth', '3'], env: { K8S_READ_DEBUG: 'trace' } };
+    await keep(debugged);
+    expect((await run(debugged)).stderr).toContain('[trace]');
+    // Only `--depth 2`, read from the kept answers by the replayed() call above, was kept.
+    expect(readdirSync(answers)).toHaveLength(1);
+  });
+
+  it('is not printed for other arguments, another directory or other variables', async () => {
+    await keep();
+    expect((await replayed()).stderr).toContain(REPLAYED);
+    const others: Run[] = [
+      { args: ['--max-children', '1'] },
+      { env: { COLUMNS: '60' } },
+      { env: { K8S_READ_TRACE_PACK: 'off' } },
+      { cwd: repo.root },
+    ];
+    for (const other of others) {
+      const r = await replayed(other);
+      expect(r.stderr, JSON.stringify(other)).not.toContain(REPLAYED);
+      expect(r.stdout).toBe((await fresh(other)).stdout);
+    }
+  });
+
+  it('is not printed once HEAD moves, and then carries the stale-index warning', async () => {
+    await keep();
+    repo.write('docs/NOTES.md', 'a note\n');
+    repo.commit('a note');
+    const moved = await replayed();
+    expect(moved.stderr).not.toContain(REPLAYED);
+    expect(moved.stderr).toContain('warning: the index is of');
+    expect(moved.stdout).toBe((await fresh()).stdout);
+    await run({});
+    const again = await replayed();
+    expect(again.stderr).toContain(REPLAYED);
+    expect(again.stderr).toContain('warning: the index is of');
+  });
+
+  it('is not printed once the index is written again', async () => {
+    await keep();
+    const before = (await replayed()).stdout;
+    const main = path.join(repo.root, 'cmd', 'kube-proxy', 'main.go');
+    writeFileSync(
+      main,
+      readFileSync(main, 'utf8').replace(
+        '\tproxier.Sync()\n',
+        '\tproxier.Sync()\n\tdrainConnections()\n',
+      ) + '\nfunc drainConnections() {}\n',
+    );
+    repo.commit('drain connections');
+    expect((await runCli(['index', '--repo', repo.root, '--db', db])).code).toBe(0);
+    const after = await replayed();
+    expect(after.stderr).not.toContain(REPLAYED);
+    expect(after.stdout).toContain('drainConnections');
+    expect(before).not.toContain('drainConnections');
+    expect(after.stdout).toBe((await fresh()).stdout);
+  });
+
+  it('is not printed when the database file is replaced, even by a copy of itself', async () => {
+    await keep();
+    expect((await replayed()).stderr).toContain(REPLAYED);
+    const copy = `${db}.copy`;
+    cpSync(db, copy);
+    rmSync(db);
+    cpSync(copy, db);
+    const r = await replayed();
+    expect(r.stderr).not.toContain(REPLAYED);
+    expect(r.stdout).toBe((await fresh()).stdout);
+  });
+
+  it('is not printed when the options choose another repository', async () => {
+    // From a directory inside the checkout, no --repo: the checkout around it is the repository.
+    const inside = path.join(repo.root, 'pkg');
+    const around = (r: Run = {}) =>
+      runCli(['trace', 'kube-proxy', '--db', db, ...(r.args ?? [])], {
+        cwd: inside,
+        env: { XDG_CACHE_HOME: cache, ...r.env },
+      });
+    await around();
+    await around();
+    expect((await around({ env: { K8S_READ_DEBUG: 'replay' } })).stderr).toContain(REPLAYED);
+    // A Go checkout of its own made there: it is now the one chosen, and it has no index yet.
+    cpSync(path.join(repo.root, '.git'), path.join(inside, '.git'), { recursive: true });
+    writeFileSync(path.join(inside, 'go.mod'), 'module example.com/nested\n\ngo 1.21\n');
+    try {
+      const r = await around({ env: { K8S_READ_DEBUG: 'replay' } });
+      expect(r.stderr).not.toContain(REPLAYED);
+      expect(r.stderr).toContain(`no index for ${inside}`);
+    } finally {
+      rmSync(path.join(inside, '.git'), { recursive: true, force: true });
+      rmSync(path.join(inside, 'go.mod'), { force: true });
+    }
+  });
+
+  it('is not printed by another build or an install whose rules differ', async () => {
+    const install = path.join(tmp, 'install');
+    mkdirSync(install);
+    cpSync(path.join(projectRoot, 'dist'), path.join(install, 'dist'), { recursive: true });
+    cpSync(path.join(projectRoot, 'rules'), path.join(install, 'rules'), { recursive: true });
+    cpSync(path.join(projectRoot, 'package.json'), path.join(install, 'package.json'));
+    symlinkSync(path.join(projectRoot, 'node_modules'), path.join(install, 'node_modules'));
+    const cli = path.join(install, 'dist', 'cli.js');
+    const debug = { cli, env: { K8S_READ_DEBUG: 'replay' } };
+
+    await keep({ cli });
+    expect((await run(debug)).stderr).toContain(REPLAYED);
+    writeFileSync(path.join(install, 'dist', 'build-id'), 'another build\n');
+    expect((await run(debug)).stderr).not.toContain(REPLAYED);
+
+    await keep({ cli });
+    expect((await run(debug)).stderr).toContain(REPLAYED);
+    const noise = path.join(install, 'rules', 'noise.yaml');
+    writeFileSync(
+      noise,
+      readFileSync(noise, 'utf8').replace(
+        /^functions:\n/m,
+        'functions:\n  - "(*example.com/func-field-per-path/pkg/proxy/iptables.Proxier).syncProxyRules"\n',
+      ),
+    );
+    const edited = await run(debug);
+    expect(edited.stderr).not.toContain(REPLAYED);
+    expect(edited.stdout).not.toContain('syncProxyRules');
+  });
+
+  it('is a miss, not a failure, when the kept file is damaged', async () => {
+    await keep();
+    for (const name of readdirSync(answers)) writeFileSync(path.join(answers, name), '{"format":');
+    const r = await replayed();
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain(REPLAYED);
+    expect(r.stdout).toBe((await fresh()).stdout);
+    await run({});
+    expect((await replayed()).stderr).toContain(REPLAYED);
+  });
+});
+
+describe('a kept trace of the demo tree, k8s-read installed outside any git checkout', () => {
+  it('is printed again, and not once git could answer for the tree', async () => {
+    const install = path.join(tmp, 'demo-install');
+    for (const dir of ['dist', 'build', 'queries', 'rules', path.join('fixtures', 'kubernetes')])
+      cpSync(path.join(projectRoot, dir), path.join(install, dir), { recursive: true });
+    cpSync(path.join(projectRoot, 'package.json'), path.join(install, 'package.json'));
+    symlinkSync(path.join(projectRoot, 'node_modules'), path.join(install, 'node_modules'));
+    const away = path.join(tmp, 'elsewhere');
+    mkdirSync(away);
+    const { spawnSync } = await import('node:child_process');
+    const demo = (env: Record<string, string> = {}): CliResult => {
+      const r = spawnSync(
+        process.execPath,
+        [path.join(install, 'dist', 'cli.js'), 'trace', 'kube-scheduler'],
+        {
+          cwd: away,
+          env: {
+            ...process.env,
+            NO_COLOR: '1',
+            KUBERNETES_SRC: undefined,
+            K8S_READ_DEBUG: undefined,
+            XDG_CACHE_HOME: path.join(tmp, 'demo-cache'),
+            ...env,
+          },
+          encoding: 'utf8',
+        },
+      );
+      return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+    };
+    const first = demo();
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('using the bundled demo tree');
+    demo();
+    const again = demo({ K8S_READ_DEBUG: 'replay' });
+    expect(again.stderr).toContain(REPLAYED);
+    expect(again.stderr).toContain('using the bundled demo tree');
+    expect(again.stdout).toBe(demo({ K8S_READ_TRACE_CACHE: 'off' }).stdout);
+    expect(again.stdout).toContain('kube-scheduler');
+
+    mkdirSync(path.join(install, '.git'));
+    expect(demo({ K8S_READ_DEBUG: 'replay' }).stderr).not.toContain(REPLAYED);
+  });
+});
