@@ -2,8 +2,10 @@
 // `blame FILE:LINE` as a reader runs it: one CLI process per call, start-up included (issue 15:
 // cached <= 200 ms, cold <= 500 ms on client-go). Each round runs, in turn, a bare `node -e 0`
 // (the floor this machine gives any Node process at that moment), the cold call (a fresh cache
-// database) and the cached call; the medians of wall and CPU time (user + system, children
-// included, from /usr/bin/time) are printed. Runs the built CLI (npm run build first).
+// database), the cached call (answered from the database, git not started) and the same call
+// again (printed from the output the cached call kept: src/cli/replay.ts); the medians of wall
+// and CPU time (user + system, children included, from /usr/bin/time) are printed. Runs the built
+// CLI (npm run build first); the kept outputs go to the scratch directory's cache.
 //
 //   node bench/blame-cli.mjs [--runs 10] [--client-go /tmp/trees/client-go] [--scratch DIR]
 import { spawnSync } from 'node:child_process';
@@ -34,6 +36,7 @@ function measure(argv) {
   const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', ...argv], {
     cwd: root,
     encoding: 'utf8',
+    env: { ...process.env, XDG_CACHE_HOME: path.join(values.scratch, 'cache') },
   });
   if (r.status !== 0) throw new Error(`${argv.join(' ')} failed: ${r.stderr}`);
   const [wall, user, sys] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
@@ -41,13 +44,14 @@ function measure(argv) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const runs = { floor: [], cold: [], cached: [] };
+const runs = { floor: [], cold: [], cached: [], again: [] };
 const blame = [process.execPath, cli, 'blame', target, '--repo', root, '--db', db];
 for (let i = 0; i < Number(values.runs); i++) {
   runs.floor.push(measure([process.execPath, '-e', '0']));
   for (const suffix of ['', '-wal', '-shm']) rmSync(db + suffix, { force: true });
   runs.cold.push(measure(blame));
   runs.cached.push(measure(blame));
+  runs.again.push(measure(blame));
 }
 const row = (name, xs) =>
   console.log(
@@ -57,3 +61,4 @@ console.log(`client-go, ${target}, median of ${values.runs}:`);
 row('node -e 0 (floor)', runs.floor);
 row('blame, cold (fresh cache)', runs.cold);
 row('blame, cached', runs.cached);
+row('blame, cached, printed again', runs.again);

@@ -3,7 +3,7 @@
 import type { CliContext } from './cli/context.js';
 
 /** Commands whose printed answer may be kept and printed again (src/cli/replay.ts). */
-const REPLAYED = ['trace'];
+const REPLAYED = ['trace', 'blame'];
 
 // `k8s-read trace x | head`: the reader closed the pipe; that is the end of the output, not an error.
 for (const stream of [process.stdout, process.stderr]) {

@@ -15,7 +15,9 @@ export interface CliContext {
 export interface ReplayRecorder {
   /** The repository and index the command opens, before it opens them. */
   watch(choice: RepoChoice, options: RepoOptions): void;
-  /** The answer was read from the answers kept beside the index. */
+  /** Another file the answer is read from (absolute), named before the command reads it. */
+  depend(file: string): void;
+  /** The answer was read from what is kept beside the index, and nothing else was asked of git. */
   keep(): void;
 }
 

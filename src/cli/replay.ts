@@ -1,26 +1,30 @@
 /**
  * A command's printed answer, printed again without running the command: the last step of the
- * answers `trace` keeps (src/cli/trace-cache.ts). A kept trace still costs loading commander,
- * sqlite3 and the renderers and opening the index, ~130 ms over Node's own start on this 2-core
- * machine; what it prints is a function of its arguments and of files whose state a few `stat`
- * calls tell. So once a run has read its answer from the kept answers, what it wrote to stdout and
- * stderr is kept in the cache directory (`answers/`) with the state of everything it depended on,
- * and the same command line is answered from there while that state holds:
+ * answers `trace` and `blame` keep in the database (src/cli/trace-cache.ts, src/git/blame.ts).
+ * A kept answer still costs loading commander, sqlite3 and the command's modules and opening the
+ * database, ~70-130 ms over Node's own start on this 2-core machine; what it prints is a function
+ * of its arguments and of files whose state a few `stat` calls tell. So once a run has answered
+ * from what is kept, what it wrote to stdout and stderr is kept in the cache directory
+ * (`answers/`) with the state of everything it depended on, and the same command line is answered
+ * from there while that state holds:
  *
  * - the arguments, the working directory, the environment variables k8s-read or its libraries read
  *   (K8S_READ_*, GIT_*, KUBERNETES_SRC, colour, width, cache and Go paths), and whether stdout and
  *   stderr are terminals and how wide: all part of the key;
  * - the repository the options choose (chosen again: a Go checkout made around the working
- *   directory changes it), its HEAD (read from its git files: it decides the stale-index warning),
- *   the build of k8s-read, and the index database and every file of `rules/` by their identity
- *   and times (src/shared/file-state.ts, as `index` trusts `<db>.checked`); a database whose WAL
- *   holds transactions is a miss.
+ *   directory changes it), its HEAD (it decides the stale-index warning) and its origin's URL
+ *   (pull request links), read from its git files;
+ * - the build of k8s-read, and by their identity and times (src/shared/file-state.ts, as `index`
+ *   trusts `<db>.checked`) the database, every file of `rules/`, the shallow list and the files
+ *   the command named (ReplayRecorder.depend: the blamed file, `.git-blame-ignore-revs`); a
+ *   database whose WAL holds transactions is a miss.
  *
- * Only a run that read a kept answer, exited 0, saw all of that unchanged between the opening of
- * its index and its end, and found none of it written within the last SETTLED_MS (git's "racily
- * clean" rule: a write in the same clock tick as our look would not show) is kept. Any doubt is a
- * miss, and a miss is the ordinary command. `K8S_READ_TRACE_CACHE=off` keeps and replays nothing
- * (no run then reads a kept answer, and the variable is part of the key).
+ * Only a run that said it answered from what is kept (ReplayRecorder.keep: `trace` read a kept
+ * answer; `blame` started no git), exited 0, saw all of that unchanged from its start to its end,
+ * and found none of it written within the last SETTLED_MS (git's "racily clean" rule: a write in
+ * the same clock tick as our look would not show) is kept. Any doubt is a miss, and a miss is the
+ * ordinary command. `K8S_READ_TRACE_CACHE=off` keeps and replays no trace (no run then reads a
+ * kept answer, and the variable is part of the key).
  */
 import {
   mkdirSync,
@@ -32,7 +36,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
-import { readHeadFromFiles } from '../git/read-head.js';
+import { readHeadFromFiles, readRepoFromFiles } from '../git/read-head.js';
 import { databaseFileState, fileIdentity } from '../shared/file-state.js';
 import { GIT_LOCATION_VARIABLES } from '../shared/git-dir.js';
 import { rulesDir } from '../shared/rules-dir.js';
@@ -73,6 +77,8 @@ interface State {
   source: RepoChoice['source'];
   dbPath: string;
   head: string;
+  /** The origin remote's URL as the git files give it (pull request links), or null. */
+  origin: string | null;
   build: string;
   files: Record<string, string>;
 }
@@ -81,6 +87,8 @@ interface Kept {
   format: number;
   key: string;
   options: RepoOptions;
+  /** The files the command named besides the index and the rules (ReplayRecorder.depend). */
+  depends: string[];
   state: State;
   output: Output[];
 }
@@ -102,12 +110,13 @@ export function replay(argv: readonly string[], ctx: CliContext): boolean {
     // path: a function of the root and of the options, directory and variables in the key (and
     // its hash would cost loading node:crypto).
     checkWith(kept.options, ctx);
-    const state = observe({ ...chooseRoot(kept.options, ctx), dbPath: kept.state.dbPath }, ctx);
+    const choice = { ...chooseRoot(kept.options, ctx), dbPath: kept.state.dbPath };
+    const state = observe(choice, kept.depends, ctx);
     if (!state || JSON.stringify(state) !== JSON.stringify(kept.state)) return false;
     for (const [stream, text] of kept.output) (stream === 1 ? ctx.stdout : ctx.stderr).write(text);
     if (debug.length > 0)
       ctx.stderr.write(
-        `[replay] printed the output kept for these arguments, index, rules and build (${file})\n`,
+        `[replay] printed the output kept for these arguments and files (${file})\n`,
       );
     return true;
   } catch {
@@ -126,7 +135,10 @@ export function recording(
 ): { ctx: CliContext; finish(exitCode: number): void } {
   const output: Output[] = [];
   let bytes = 0;
-  let watched: { choice: RepoChoice; options: RepoOptions; state: State | undefined } | undefined;
+  let watched: { choice: RepoChoice; options: RepoOptions } | undefined;
+  /** Each file the command named, with its state before the command read it. */
+  const depends = new Map<string, string>();
+  let before: State | undefined;
   let kept = false;
   const copy = <S extends CliContext['stdout']>(stream: S, fd: 1 | 2): S => {
     const tee = Object.create(stream) as S;
@@ -140,8 +152,13 @@ export function recording(
   };
   const recorder: ReplayRecorder = {
     watch(choice, options) {
-      // The first index the command opens is the one its answer comes from.
-      watched ??= { choice, options: { ...options }, state: observe(choice, ctx) };
+      // The first repository the command chooses is the one its answer comes from.
+      if (watched) return;
+      watched = { choice, options: { ...options } };
+      before = observe(choice, [], ctx);
+    },
+    depend(file) {
+      if (!depends.has(file)) depends.set(file, fileIdentity(file) ?? '-');
     },
     keep() {
       kept = true;
@@ -150,15 +167,24 @@ export function recording(
   return {
     ctx: { ...ctx, stdout: copy(ctx.stdout, 1), stderr: copy(ctx.stderr, 2), replay: recorder },
     finish(exitCode) {
-      if (exitCode !== 0 || !kept || !watched?.state || bytes > LARGEST) return;
+      if (exitCode !== 0 || !kept || !watched || !before || bytes > LARGEST) return;
       // Debug lines are not the answer (`replay` has none on this path).
       if (debugNamespaces(ctx).some((n) => n !== 'replay')) return;
       try {
-        const state = observe(watched.choice, ctx);
-        if (!state || JSON.stringify(state) !== JSON.stringify(watched.state)) return;
+        const names = [...depends.keys()];
+        const state = observe(watched.choice, names, ctx);
+        const expected = { ...before, files: { ...before.files, ...Object.fromEntries(depends) } };
+        if (!state || JSON.stringify(state) !== JSON.stringify(expected)) return;
         if (!settled(state)) return;
         const key = keyOf(argv, ctx);
-        const entry: Kept = { format: FORMAT, key, options: watched.options, state, output };
+        const entry: Kept = {
+          format: FORMAT,
+          key,
+          options: watched.options,
+          depends: names,
+          state,
+          output,
+        };
         write(keptFile(ctx, key), JSON.stringify(entry));
       } catch {
         // An unusable cache directory only costs the next run its replay.
@@ -216,6 +242,7 @@ function keptFile(ctx: CliContext, key: string): string {
  */
 function observe(
   choice: Pick<RepoChoice, 'root' | 'source' | 'dbPath'>,
+  depends: readonly string[],
   ctx: CliContext,
 ): State | undefined {
   const head =
@@ -228,7 +255,13 @@ function observe(
   const files: Record<string, string> = { [choice.dbPath]: database };
   for (const name of readdirSync(rulesDir).sort())
     files[path.join(rulesDir, name)] = fileIdentity(path.join(rulesDir, name)) ?? '-';
-  return { root: choice.root, source: choice.source, dbPath: choice.dbPath, head, build, files };
+  // What blame reads of the git files besides HEAD: the shallow list and the origin's URL.
+  const git = readRepoFromFiles(choice.root, ctx.env);
+  if (git) files[git.shallowFile] = fileIdentity(git.shallowFile) ?? '-';
+  for (const file of depends) files[file] = fileIdentity(file) ?? '-';
+  const origin = git?.originUrl ?? null;
+  const { root, source, dbPath } = choice;
+  return { root, source, dbPath, head, origin, build, files };
 }
 
 /**

@@ -23,7 +23,16 @@ const CONFIG = ['-c', 'core.quotePath=false'];
 const MAX_PROCESSES = 4;
 
 let running = 0;
+let started = 0;
 const waiting: (() => void)[] = [];
+
+/**
+ * How many git processes this process has started: none means an answer came from the files and
+ * the cache alone (what `blame` needs to know before its printed answer may be kept).
+ */
+export function gitProcessesStarted(): number {
+  return started;
+}
 
 async function slot<T>(work: () => Promise<T>): Promise<T> {
   if (running >= MAX_PROCESSES) await new Promise<void>((resolve) => waiting.push(resolve));
@@ -54,6 +63,7 @@ export function runGit(
   return slot(
     () =>
       new Promise((resolve, reject) => {
+        started++;
         const child = spawn('git', [...CONFIG, ...args], {
           cwd,
           stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],

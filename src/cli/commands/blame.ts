@@ -160,6 +160,7 @@ async function openGitSession(options: GitCommandOptions, ctx: CliContext): Prom
     );
   }
   const choice = chooseRepo(options, ctx);
+  ctx.replay?.watch(choice, options);
   announceRepo(choice, ctx);
   const repo = await GitRepository.open(choice.root, ctx.env);
   const debug = debugLogger(ctx, 'git');
@@ -268,12 +269,23 @@ async function runBlame(
   ctx: CliContext,
 ): Promise<void> {
   await withGitSession(options, ctx, async (session) => {
-    const [{ blameFile }, { renderBlameText }, { default: picocolors }] = await Promise.all([
-      import('../../git/blame.js'),
-      import('../../git/render-text.js'),
-      import('picocolors'),
-    ]);
+    const [{ blameFile, DEFAULT_IGNORE_REVS_FILE }, { renderBlameText }, { default: picocolors }] =
+      await Promise.all([
+        import('../../git/blame.js'),
+        import('../../git/render-text.js'),
+        import('picocolors'),
+      ]);
     const targets = await resolveTargets(input, options, session, ctx);
+    // What the answer reads besides git and the cache: the files blamed, the commits to look
+    // through (src/git/blame.ts looks for the default file at the root and at the top level).
+    if (ctx.replay) {
+      const root = session.choice.root;
+      for (const t of targets) ctx.replay.depend(path.join(root, t.target.file));
+      for (const dir of [root, session.repo.toplevel])
+        ctx.replay.depend(path.join(dir, DEFAULT_IGNORE_REVS_FILE));
+      if (options.ignoreRevsFile !== undefined)
+        ctx.replay.depend(path.resolve(ctx.cwd, options.ignoreRevsFile));
+    }
     const blameOptions = {
       ignoreWhitespace: options.w ?? false,
       detectMoves: options.M ?? false,
@@ -300,6 +312,7 @@ async function runBlame(
         r.symbol ? r.lines.map((l) => ({ symbol: r.symbol, ...l })) : r.lines,
       );
       writeJson(ctx.stdout, single ? lines[0] : lines);
+      await keepIfFromCache(ctx);
       return;
     }
     const colors = picocolors.createColors(useColor(ctx));
@@ -316,7 +329,18 @@ async function runBlame(
         )
         .join('\n'),
     );
+    await keepIfFromCache(ctx);
   });
+}
+
+/**
+ * An answer given without starting git came from the cache and the files the command named: its
+ * printed form may be kept (src/cli/replay.ts).
+ */
+async function keepIfFromCache(ctx: CliContext): Promise<void> {
+  if (!ctx.replay) return;
+  const { gitProcessesStarted } = await import('../../git/run-git.js');
+  if (gitProcessesStarted() === 0) ctx.replay.keep();
 }
 
 async function runHistory(
