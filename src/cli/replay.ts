@@ -26,20 +26,13 @@
  * ordinary command. `K8S_READ_TRACE_CACHE=off` keeps and replays no trace (no run then reads a
  * kept answer, and the variable is part of the key).
  */
-import {
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readHeadFromFiles, readRepoFromFiles } from '../git/read-head.js';
 import { databaseFileState, fileIdentity } from '../shared/file-state.js';
 import { GIT_LOCATION_VARIABLES } from '../shared/git-dir.js';
 import { rulesDir } from '../shared/rules-dir.js';
+import { writeCacheEntry } from './cache-entries.js';
 import type { CliContext, ReplayRecorder } from './context.js';
 import { readBuildId } from './package-info.js';
 import { cacheDir, checkWith, chooseRoot, type RepoChoice, type RepoOptions } from './repo.js';
@@ -185,7 +178,10 @@ export function recording(
           state,
           output,
         };
-        write(keptFile(ctx, key), JSON.stringify(entry));
+        writeCacheEntry(keptFile(ctx, key), JSON.stringify(entry), {
+          count: KEPT,
+          bytes: KEPT_BYTES,
+        });
       } catch {
         // An unusable cache directory only costs the next run its replay.
       }
@@ -287,32 +283,5 @@ function settled(state: State): boolean {
       .slice(-2)
       .map((t) => BigInt(t === '-' ? 0 : t));
     return now - (mtime ?? 0n) > settledNs && now - (ctime ?? 0n) > settledNs;
-  });
-}
-
-/** Writes a kept answer whole (a reader never sees half of one), then drops the oldest. */
-function write(file: string, text: string): void {
-  const dir = path.dirname(file);
-  mkdirSync(dir, { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, text);
-  renameSync(temporary, file);
-  prune(dir);
-}
-
-/** Keeps the KEPT most recent kept answers within KEPT_BYTES (the newest always). */
-export function prune(dir: string, limits = { count: KEPT, bytes: KEPT_BYTES }): void {
-  const entries = readdirSync(dir)
-    .filter((name) => name.endsWith('.json'))
-    .flatMap((name) => {
-      const s = statSync(path.join(dir, name), { throwIfNoEntry: false });
-      return s ? [{ name, mtime: s.mtimeMs, size: s.size }] : [];
-    })
-    .sort((a, b) => b.mtime - a.mtime);
-  let bytes = 0;
-  entries.forEach((entry, i) => {
-    bytes += entry.size;
-    if (i > 0 && (i >= limits.count || bytes > limits.bytes))
-      rmSync(path.join(dir, entry.name), { force: true });
   });
 }

@@ -6,19 +6,12 @@
  * slower start.
  */
 import { createHash } from 'node:crypto';
-import {
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { NoiseRules } from '../resolve/rules.js';
 import { rulesDir } from '../shared/rules-dir.js';
 import type { ComponentRules } from '../trace/trace-component.js';
+import { writeCacheEntry } from './cache-entries.js';
 import type { CliContext } from './context.js';
 import { cacheDir } from './repo.js';
 
@@ -98,21 +91,12 @@ function readCache(file: string): TraceRules | undefined {
 const KEPT = 8;
 
 /**
- * Written whole or not at all (a rename); past KEPT entries, the least recently written go (two
- * installs with different rules would otherwise remove each other's entry on every trace).
+ * Written whole or not at all; past KEPT entries, the least recently written go (two installs
+ * with different rules would otherwise remove each other's entry on every trace).
  */
 function writeCache(file: string, rules: TraceRules): void {
   try {
-    const dir = path.dirname(file);
-    mkdirSync(dir, { recursive: true });
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(rules));
-    renameSync(temp, file);
-    const entries = readdirSync(dir)
-      .filter((name) => name.endsWith('.json'))
-      .map((name) => ({ name, at: statSync(path.join(dir, name)).mtimeMs }))
-      .sort((a, b) => b.at - a.at || (a.name === path.basename(file) ? -1 : 1));
-    for (const old of entries.slice(KEPT)) rmSync(path.join(dir, old.name), { force: true });
+    writeCacheEntry(file, JSON.stringify(rules), { count: KEPT });
   } catch {
     // A read-only or full cache directory: the next trace validates again.
   }

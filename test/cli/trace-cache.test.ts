@@ -3,18 +3,10 @@
  * it was computed from has changed: an edit to the tree and a re-index, an edited rules file and
  * other flags each give the answer a fresh trace gives.
  */
-import {
-  appendFileSync,
-  cpSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot, runCli, type CliResult } from '../helpers/run-cli.js';
+import { copyInstall, projectRoot, runCli, type CliResult } from '../helpers/run-cli.js';
 import { createTempRepo } from '../helpers/temp-repo.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -40,15 +32,9 @@ function fresh(extra: string[] = [], cli?: string): Promise<CliResult> {
   );
 }
 
-async function run(argv: string[], vars: Record<string, string>, cli?: string): Promise<CliResult> {
-  if (!cli) return runCli(argv, { env: vars });
-  // Another install of the same build (its own rules/): run its entry the way runCli runs ours.
-  const { spawnSync } = await import('node:child_process');
-  const r = spawnSync(process.execPath, [cli, ...argv], {
-    env: { ...process.env, NO_COLOR: '1', ...vars },
-    encoding: 'utf8',
-  });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+function run(argv: string[], vars: Record<string, string>, cli?: string): Promise<CliResult> {
+  // `cli`: another install of the same build (its own rules/).
+  return runCli(argv, { env: vars, ...(cli ? { cli } : {}) });
 }
 
 beforeAll(async () => {
@@ -114,12 +100,7 @@ describe('trace answers kept beside the index', () => {
   it('are not read by another build or an install whose rules differ, and are kept apart', async () => {
     // A second install of this build: the same dist/, its own rules/.
     const install = path.join(tmp, 'install');
-    mkdirSync(install);
-    cpSync(path.join(projectRoot, 'dist'), path.join(install, 'dist'), { recursive: true });
-    cpSync(path.join(projectRoot, 'rules'), path.join(install, 'rules'), { recursive: true });
-    cpSync(path.join(projectRoot, 'package.json'), path.join(install, 'package.json'));
-    symlinkSync(path.join(projectRoot, 'node_modules'), path.join(install, 'node_modules'));
-    const cli = path.join(install, 'dist', 'cli.js');
+    const cli = copyInstall(install);
 
     const ours = await trace();
     expect(ours.stdout).toContain('syncProxyRules');

@@ -4,18 +4,10 @@
  * the answer or its warnings depend on has changed: the index, HEAD, the repository the options
  * choose, the rules, the build, the arguments, the environment.
  */
-import {
-  cpSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot, runCli, type CliResult } from '../helpers/run-cli.js';
+import { copyInstall, projectRoot, runCli, type CliResult } from '../helpers/run-cli.js';
 import { createTempRepo } from '../helpers/temp-repo.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -34,17 +26,13 @@ interface Run {
   cli?: string;
 }
 
-async function run({ args = [], env = {}, cwd, cli }: Run): Promise<CliResult> {
+function run({ args = [], env = {}, cwd, cli }: Run): Promise<CliResult> {
   const argv = ['trace', 'kube-proxy', '--repo', repo.root, '--db', db, ...args];
-  const vars = { XDG_CACHE_HOME: cache, ...env };
-  if (!cli) return runCli(argv, { env: vars, ...(cwd ? { cwd } : {}) });
-  // Another install of the same build: run its entry the way runCli runs ours.
-  const { spawnSync } = await import('node:child_process');
-  const r = spawnSync(process.execPath, [cli, ...argv], {
-    env: { ...process.env, NO_COLOR: '1', K8S_READ_DEBUG: undefined, ...vars },
-    encoding: 'utf8',
+  return runCli(argv, {
+    env: { XDG_CACHE_HOME: cache, ...env },
+    ...(cwd ? { cwd } : {}),
+    ...(cli ? { cli } : {}),
   });
-  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** The same command, saying whether it was printed from a kept output. */
@@ -207,12 +195,7 @@ describe('a kept trace printed again', () => {
 
   it('is not printed by another build or an install whose rules differ', async () => {
     const install = path.join(tmp, 'install');
-    mkdirSync(install);
-    cpSync(path.join(projectRoot, 'dist'), path.join(install, 'dist'), { recursive: true });
-    cpSync(path.join(projectRoot, 'rules'), path.join(install, 'rules'), { recursive: true });
-    cpSync(path.join(projectRoot, 'package.json'), path.join(install, 'package.json'));
-    symlinkSync(path.join(projectRoot, 'node_modules'), path.join(install, 'node_modules'));
-    const cli = path.join(install, 'dist', 'cli.js');
+    const cli = copyInstall(install);
     const debug = { cli, env: { K8S_READ_DEBUG: 'replay' } };
 
     await keep({ cli });
@@ -250,43 +233,31 @@ describe('a kept trace printed again', () => {
 describe('a kept trace of the demo tree, k8s-read installed outside any git checkout', () => {
   it('is printed again, and not once git could answer for the tree', async () => {
     const install = path.join(tmp, 'demo-install');
-    for (const dir of ['dist', 'build', 'queries', 'rules', path.join('fixtures', 'kubernetes')])
-      cpSync(path.join(projectRoot, dir), path.join(install, dir), { recursive: true });
-    cpSync(path.join(projectRoot, 'package.json'), path.join(install, 'package.json'));
-    symlinkSync(path.join(projectRoot, 'node_modules'), path.join(install, 'node_modules'));
+    const cli = copyInstall(install, [
+      'build',
+      'queries',
+      'rules',
+      path.join('fixtures', 'kubernetes'),
+    ]);
     const away = path.join(tmp, 'elsewhere');
     mkdirSync(away);
-    const { spawnSync } = await import('node:child_process');
-    const demo = (env: Record<string, string> = {}): CliResult => {
-      const r = spawnSync(
-        process.execPath,
-        [path.join(install, 'dist', 'cli.js'), 'trace', 'kube-scheduler'],
-        {
-          cwd: away,
-          env: {
-            ...process.env,
-            NO_COLOR: '1',
-            KUBERNETES_SRC: undefined,
-            K8S_READ_DEBUG: undefined,
-            XDG_CACHE_HOME: path.join(tmp, 'demo-cache'),
-            ...env,
-          },
-          encoding: 'utf8',
-        },
-      );
-      return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
-    };
-    const first = demo();
+    const demo = (env: Record<string, string> = {}) =>
+      runCli(['trace', 'kube-scheduler'], {
+        cli,
+        cwd: away,
+        env: { XDG_CACHE_HOME: path.join(tmp, 'demo-cache'), ...env },
+      });
+    const first = await demo();
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain('using the bundled demo tree');
-    demo();
-    const again = demo({ K8S_READ_DEBUG: 'replay' });
+    await demo();
+    const again = await demo({ K8S_READ_DEBUG: 'replay' });
     expect(again.stderr).toContain(REPLAYED);
     expect(again.stderr).toContain('using the bundled demo tree');
-    expect(again.stdout).toBe(demo({ K8S_READ_TRACE_CACHE: 'off' }).stdout);
+    expect(again.stdout).toBe((await demo({ K8S_READ_TRACE_CACHE: 'off' })).stdout);
     expect(again.stdout).toContain('kube-scheduler');
 
     mkdirSync(path.join(install, '.git'));
-    expect(demo({ K8S_READ_DEBUG: 'replay' }).stderr).not.toContain(REPLAYED);
+    expect((await demo({ K8S_READ_DEBUG: 'replay' })).stderr).not.toContain(REPLAYED);
   });
 });

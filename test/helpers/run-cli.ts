@@ -3,6 +3,7 @@
  * The database and cache go to a per-test temporary directory unless the caller passes its own env.
  */
 import { spawn } from 'node:child_process';
+import { cpSync, mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +27,8 @@ export interface RunCliOptions {
    * permissions mean what they mean for a user. The files involved must be reachable by that user.
    */
   unprivileged?: boolean;
+  /** Another install's entry to run instead of ours (copyInstall). */
+  cli?: string;
 }
 
 /** True when `unprivileged` changes the user: the tests run as root. */
@@ -41,7 +44,7 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
     delete env.KUBERNETES_SRC;
     delete env.K8S_READ_DEBUG;
     Object.assign(env, options.env);
-    const child = spawn(process.execPath, [cliPath, ...args], {
+    const child = spawn(process.execPath, [options.cli ?? cliPath, ...args], {
       cwd: options.cwd ?? projectRoot,
       env: env as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -59,4 +62,17 @@ export function runCli(args: readonly string[], options: RunCliOptions = {}): Pr
     });
     child.stdin.end(options.input ?? '');
   });
+}
+
+/**
+ * A second install of this build in `dir`: `dist/`, `package.json` and `parts` (folders of the
+ * package such as `rules`) copied, `node_modules` linked. Returns its entry, for RunCliOptions.cli.
+ */
+export function copyInstall(dir: string, parts: readonly string[] = ['rules']): string {
+  mkdirSync(dir, { recursive: true });
+  for (const part of ['dist', ...parts])
+    cpSync(path.join(projectRoot, part), path.join(dir, part), { recursive: true });
+  cpSync(path.join(projectRoot, 'package.json'), path.join(dir, 'package.json'));
+  symlinkSync(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'));
+  return path.join(dir, 'dist', 'cli.js');
 }
