@@ -143,15 +143,25 @@ export function recording(
     }) as S['write'];
     return tee;
   };
+  // The recorder never fails the command: a state it cannot tell only means nothing is kept.
+  let unknown = false;
   const recorder: ReplayRecorder = {
     watch(choice, options) {
       // The first repository the command chooses is the one its answer comes from.
       if (watched) return;
       watched = { choice, options: { ...options } };
-      before = observe(choice, [], ctx);
+      try {
+        before = observe(choice, [], ctx);
+      } catch {
+        unknown = true;
+      }
     },
     depend(file) {
-      if (!depends.has(file)) depends.set(file, fileIdentity(file) ?? '-');
+      try {
+        if (!depends.has(file)) depends.set(file, fileIdentity(file) ?? '-');
+      } catch {
+        unknown = true;
+      }
     },
     keep() {
       kept = true;
@@ -160,7 +170,7 @@ export function recording(
   return {
     ctx: { ...ctx, stdout: copy(ctx.stdout, 1), stderr: copy(ctx.stderr, 2), replay: recorder },
     finish(exitCode) {
-      if (exitCode !== 0 || !kept || !watched || !before || bytes > LARGEST) return;
+      if (exitCode !== 0 || !kept || unknown || !watched || !before || bytes > LARGEST) return;
       // Debug lines are not the answer (`replay` has none on this path).
       if (debugNamespaces(ctx).some((n) => n !== 'replay')) return;
       try {

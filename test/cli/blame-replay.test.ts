@@ -8,7 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHistoryRepo, mergePullRequest, setLine } from '../helpers/git-history.js';
-import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { copyInstall, runCli, type CliResult } from '../helpers/run-cli.js';
 import { execSql } from '../helpers/sqlite-file.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -142,6 +142,26 @@ describe('a cached blame printed again', () => {
       expect(renamed.stdout).toContain('Ada Lovelace');
     } finally {
       rmSync(mailmap);
+    }
+  });
+
+  it('answers as ever when the state a replay needs cannot be read', async () => {
+    // An install without rules/ (blame reads none): the replay cannot tell its state.
+    const cli = copyInstall(path.join(scratch, 'no-rules'), []);
+    const ours = await uncached();
+    const argv = [
+      'blame',
+      'pkg/queue.go:3',
+      '--repo',
+      repo.root,
+      '--db',
+      path.join(scratch, 'nr.sqlite'),
+    ];
+    // Cold, then from the cache: both look at the state.
+    for (let i = 0; i < 2; i++) {
+      const theirs = await runCli(argv, { cli, env: { XDG_CACHE_HOME: cache } });
+      expect(theirs.code, theirs.stderr).toBe(0);
+      expect(theirs.stdout).toBe(ours.stdout);
     }
   });
 });
