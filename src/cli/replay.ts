@@ -42,7 +42,7 @@ const FORMAT = 1;
 /** Kept outputs: the most recent, within a size (one `trace kubelet --all -o json` is ~6.5 MB). */
 const KEPT = 32;
 const KEPT_BYTES = 32 * 1024 * 1024;
-/** An output larger than this is not kept: reading it back would cost what it saves. */
+/** An output larger than this is not kept: eight of them would fill KEPT_BYTES. */
 const LARGEST = 4 * 1024 * 1024;
 /** A file written this recently may still change within the same mtime tick: not kept yet. */
 const SETTLED_MS = 100;
