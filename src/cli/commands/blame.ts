@@ -335,7 +335,9 @@ async function runBlame(
 
 /**
  * An answer given without starting git came from the cache and the files the command named: its
- * printed form may be kept (src/cli/replay.ts).
+ * printed form may be kept (src/cli/replay.ts). Every git of the blame path goes through runGit;
+ * the two that do not (an index built for a symbol, `rev-parse HEAD` in openIndex when the git
+ * files cannot tell) come with a written database or an unknown HEAD, and nothing is kept then.
  */
 async function keepIfFromCache(ctx: CliContext): Promise<void> {
   if (!ctx.replay) return;
