@@ -28,12 +28,17 @@ export function useColor(ctx: CliContext, stream: 'stdout' | 'stderr' = 'stdout'
   return Boolean(ctx[stream].isTTY);
 }
 
-/** `K8S_READ_DEBUG=index,trace` turns on namespaced debug lines on stderr. */
-export function debugLogger(ctx: CliContext, namespace: string): (message: string) => void {
-  const enabled = (ctx.env.K8S_READ_DEBUG ?? '')
+/** The namespaces `K8S_READ_DEBUG=index,trace` names. */
+export function debugNamespaces(ctx: CliContext): string[] {
+  return (ctx.env.K8S_READ_DEBUG ?? '')
     .split(',')
     .map((s) => s.trim())
-    .some((s) => s === namespace || s === '*' || s === 'all');
+    .filter((s) => s.length > 0);
+}
+
+/** `K8S_READ_DEBUG=index,trace` turns on namespaced debug lines on stderr. */
+export function debugLogger(ctx: CliContext, namespace: string): (message: string) => void {
+  const enabled = debugNamespaces(ctx).some((s) => s === namespace || s === '*' || s === 'all');
   return enabled ? (message) => ctx.stderr.write(`[${namespace}] ${message}\n`) : () => undefined;
 }
 

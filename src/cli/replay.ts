@@ -2,7 +2,8 @@
  * A command's printed answer, printed again without running the command: the last step of the
  * answers `trace` and `blame` keep in the database (src/cli/trace-cache.ts, src/git/blame.ts).
  * A kept answer still costs loading commander, sqlite3 and the command's modules and opening the
- * database, ~70-130 ms over Node's own start on this 2-core machine; what it prints is a function
+ * database: 120-175 ms over Node's own start on this 2-core machine (v1.24's kube-scheduler
+ * trace, a client-go blame; docs/benchmarks.md); what it prints is a function
  * of its arguments and of files whose state a few `stat` calls tell. So once a run has answered
  * from what is kept, what it wrote to stdout and stderr is kept in the cache directory
  * (`answers/`) with the state of everything it depended on, and the same command line is answered
@@ -29,11 +30,11 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { readHeadFromFiles, readRepoFromFiles } from '../git/read-head.js';
-import { databaseFileState, fileIdentity } from '../shared/file-state.js';
+import { changedWithin, databaseFileState, fileIdentity } from '../shared/file-state.js';
 import { GIT_LOCATION_VARIABLES } from '../shared/git-dir.js';
 import { rulesDir } from '../shared/rules-dir.js';
 import { writeCacheEntry } from './cache-entries.js';
-import type { CliContext, ReplayRecorder } from './context.js';
+import { debugNamespaces, type CliContext, type ReplayRecorder } from './context.js';
 import { readBuildId } from './package-info.js';
 import { cacheDir, checkWith, chooseRoot, type RepoChoice, type RepoOptions } from './repo.js';
 
@@ -199,13 +200,6 @@ export function recording(
   };
 }
 
-function debugNamespaces(ctx: CliContext): string[] {
-  return (ctx.env.K8S_READ_DEBUG ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
-
 /** Everything of the command line and its surroundings that can change what it prints. */
 function keyOf(argv: readonly string[], ctx: CliContext): string {
   const env = Object.entries(ctx.env)
@@ -284,14 +278,5 @@ function outsideGit(root: string, ctx: CliContext): boolean {
 
 /** True when no watched file was written in the last SETTLED_MS. */
 function settled(state: State): boolean {
-  const now = BigInt(Date.now()) * 1_000_000n;
-  const settledNs = BigInt(SETTLED_MS) * 1_000_000n;
-  return Object.values(state.files).every((id) => {
-    // fileIdentity's last two fields: the modification and change times.
-    const [mtime, ctime] = id
-      .split(':')
-      .slice(-2)
-      .map((t) => BigInt(t === '-' ? 0 : t));
-    return now - (mtime ?? 0n) > settledNs && now - (ctime ?? 0n) > settledNs;
-  });
+  return Object.keys(state.files).every((file) => !changedWithin(file, SETTLED_MS));
 }

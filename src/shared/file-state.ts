@@ -14,6 +14,17 @@ export function fileIdentity(file: string): string | undefined {
 }
 
 /**
+ * True when the file was modified (or its inode changed) within the last `ms`: a write in the
+ * same clock tick as a look at it may not show in its times yet. False when there is no file.
+ */
+export function changedWithin(file: string, ms: number): boolean {
+  const s = statSync(file, { bigint: true, throwIfNoEntry: false });
+  if (!s) return false;
+  const since = BigInt(Date.now() - ms) * 1_000_000n;
+  return s.mtimeNs > since || s.ctimeNs > since;
+}
+
+/**
  * A SQLite database file's identity and last change, or undefined when that does not say what it
  * holds: no file, or a WAL with content (transactions not yet in the file itself).
  */
