@@ -7,24 +7,12 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createHistoryRepo, mergePullRequest, setLine } from '../helpers/git-history.js';
+import { createQueueHistory } from '../helpers/git-history.js';
 import { copyInstall, runCli, type CliResult } from '../helpers/run-cli.js';
 import { execSql } from '../helpers/sqlite-file.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
-const repo = createHistoryRepo({ 'pkg/queue.go': 'package queue\n\nfunc Add() {}\n' });
-repo.git('remote', 'add', 'origin', 'https://github.com/kubernetes/demo');
-mergePullRequest(repo, {
-  number: 12,
-  title: 'Add to the queue',
-  branch: 'add',
-  commits: [
-    {
-      message: 'Make Add add',
-      change: () => setLine(repo, 'pkg/queue.go', 3, 'func Add() { add() }'),
-    },
-  ],
-});
+const { repo } = createQueueHistory();
 const scratch = useTempDir('k8s-read-blame-replay-');
 const cache = path.join(scratch, 'cache');
 const REPLAYED = '[replay] printed the output kept';

@@ -3,11 +3,12 @@
  * index of HEAD it says nothing. (HEAD is asked of git while the index opens.) The same for an
  * index linked by another version of k8s-read: it answers as that version did until `index`.
  */
-import { cpSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { projectRoot, runCli } from '../helpers/run-cli.js';
+import { runCli } from '../helpers/run-cli.js';
 import { execSql } from '../helpers/sqlite-file.js';
+import { commitProxyFixture } from '../helpers/proxy-fixture.js';
 import { createTempRepo } from '../helpers/temp-repo.js';
 
 const repo = createTempRepo('k8s-read-stale-');
@@ -15,10 +16,7 @@ afterAll(() => rmSync(repo.root, { recursive: true, force: true }));
 
 describe('an index older than HEAD', () => {
   it('is named with both commits, once HEAD has moved, and the answer still comes', async () => {
-    cpSync(path.join(projectRoot, 'fixtures', 'go', 'func-field-per-path'), repo.root, {
-      recursive: true,
-    });
-    const indexed = repo.commit('a proxier with two runners');
+    const indexed = commitProxyFixture(repo);
     const db = path.join(repo.root, '..', `${path.basename(repo.root)}.sqlite`);
     const args = ['--repo', repo.root, '--db', db];
     expect((await runCli(['index', ...args])).code).toBe(0);

@@ -3,10 +3,15 @@
  * it was computed from has changed: an edit to the tree and a re-index, an edited rules file and
  * other flags each give the answer a fresh trace gives.
  */
-import { appendFileSync, cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyInstall, projectRoot, runCli, type CliResult } from '../helpers/run-cli.js';
+import { copyInstall, runCli, type CliResult } from '../helpers/run-cli.js';
+import {
+  addDrainConnections,
+  commitProxyFixture,
+  hideSyncProxyRules,
+} from '../helpers/proxy-fixture.js';
 import { createTempRepo } from '../helpers/temp-repo.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -38,10 +43,7 @@ function run(argv: string[], vars: Record<string, string>, cli?: string): Promis
 }
 
 beforeAll(async () => {
-  cpSync(path.join(projectRoot, 'fixtures', 'go', 'func-field-per-path'), repo.root, {
-    recursive: true,
-  });
-  repo.commit('a proxier with two runners');
+  commitProxyFixture(repo);
   expect((await runCli(['index', ...args])).code).toBe(0);
 });
 
@@ -78,15 +80,7 @@ describe('trace answers kept beside the index', () => {
   it('are not read once the tree is edited and indexed again', async () => {
     const before = await trace();
     expect(before.stdout).not.toContain('drainConnections');
-    const main = path.join(repo.root, 'cmd', 'kube-proxy', 'main.go');
-    writeFileSync(
-      main,
-      readFileSync(main, 'utf8').replace(
-        '\tproxier.Sync()\n',
-        '\tproxier.Sync()\n\tdrainConnections()\n',
-      ),
-    );
-    appendFileSync(main, '\nfunc drainConnections() {}\n');
+    addDrainConnections(repo.root);
     // Not indexed yet: the index (and so the answer) is still the tree as it was.
     expect((await trace()).stdout).toBe(before.stdout);
     expect((await runCli(['index', ...args])).code).toBe(0);
@@ -115,14 +109,7 @@ describe('trace answers kept beside the index', () => {
     expect(rebuilt.stdout).toBe(ours.stdout);
     expect((await trace([], cli)).stderr).toContain(KEPT);
 
-    const noise = path.join(install, 'rules', 'noise.yaml');
-    writeFileSync(
-      noise,
-      readFileSync(noise, 'utf8').replace(
-        /^functions:\n/m,
-        'functions:\n  - "(*example.com/func-field-per-path/pkg/proxy/iptables.Proxier).syncProxyRules"\n',
-      ),
-    );
+    hideSyncProxyRules(install);
     const edited = await trace([], cli);
     expect(edited.code, edited.stderr).toBe(0);
     expect(edited.stderr).not.toContain(KEPT);

@@ -4,10 +4,15 @@
  * the answer or its warnings depend on has changed: the index, HEAD, the repository the options
  * choose, the rules, the build, the arguments, the environment.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyInstall, projectRoot, runCli, type CliResult } from '../helpers/run-cli.js';
+import { copyInstall, runCli, type CliResult } from '../helpers/run-cli.js';
+import {
+  addDrainConnections,
+  commitProxyFixture,
+  hideSyncProxyRules,
+} from '../helpers/proxy-fixture.js';
 import { createTempRepo } from '../helpers/temp-repo.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -59,10 +64,7 @@ function withoutReplayLine(stderr: string): string {
 }
 
 beforeAll(async () => {
-  cpSync(path.join(projectRoot, 'fixtures', 'go', 'func-field-per-path'), repo.root, {
-    recursive: true,
-  });
-  repo.commit('a proxier with two runners');
+  commitProxyFixture(repo);
   expect((await runCli(['index', '--repo', repo.root, '--db', db])).code).toBe(0);
 });
 
@@ -140,14 +142,7 @@ describe('a kept trace printed again', () => {
   it('is not printed once the index is written again', async () => {
     await keep();
     const before = (await replayed()).stdout;
-    const main = path.join(repo.root, 'cmd', 'kube-proxy', 'main.go');
-    writeFileSync(
-      main,
-      readFileSync(main, 'utf8').replace(
-        '\tproxier.Sync()\n',
-        '\tproxier.Sync()\n\tdrainConnections()\n',
-      ) + '\nfunc drainConnections() {}\n',
-    );
+    addDrainConnections(repo.root);
     repo.commit('drain connections');
     expect((await runCli(['index', '--repo', repo.root, '--db', db])).code).toBe(0);
     const after = await replayed();
@@ -205,14 +200,7 @@ describe('a kept trace printed again', () => {
 
     await keep({ cli });
     expect((await run(debug)).stderr).toContain(REPLAYED);
-    const noise = path.join(install, 'rules', 'noise.yaml');
-    writeFileSync(
-      noise,
-      readFileSync(noise, 'utf8').replace(
-        /^functions:\n/m,
-        'functions:\n  - "(*example.com/func-field-per-path/pkg/proxy/iptables.Proxier).syncProxyRules"\n',
-      ),
-    );
+    hideSyncProxyRules(install);
     const edited = await run(debug);
     expect(edited.stderr).not.toContain(REPLAYED);
     expect(edited.stdout).not.toContain('syncProxyRules');

@@ -3,24 +3,14 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
-import { createHistoryRepo, mergePullRequest, setLine } from '../helpers/git-history.js';
+import {
+  createHistoryRepo,
+  createQueueHistory,
+  mergePullRequest,
+  setLine,
+} from '../helpers/git-history.js';
 
-const repo = createHistoryRepo({
-  'pkg/queue.go': 'package queue\n\nfunc Add() {}\n',
-  'dir with space/naïve file.go': 'package x\n',
-});
-repo.git('remote', 'add', 'origin', 'https://github.com/kubernetes/demo');
-const merged = mergePullRequest(repo, {
-  number: 12,
-  title: 'Add to the queue',
-  branch: 'add',
-  commits: [
-    {
-      message: 'Make Add add',
-      change: () => setLine(repo, 'pkg/queue.go', 3, 'func Add() { add() }'),
-    },
-  ],
-});
+const { repo, merged } = createQueueHistory({ 'dir with space/naïve file.go': 'package x\n' });
 repo.write('logo.png', '\x89PNG\r\n\x1a\n\0\0\0binary');
 repo.commit('Add a logo');
 const short = (sha: string) => sha.slice(0, 8);

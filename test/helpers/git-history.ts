@@ -45,6 +45,30 @@ export function createHistoryRepo(
   return Object.assign(repo, { first });
 }
 
+/**
+ * The blame tests' history: `pkg/queue.go` (with `files` beside it) whose line 3 pull request #12
+ * of https://github.com/kubernetes/demo made `func Add() { add() }`.
+ */
+export function createQueueHistory(files: Record<string, string> = {}): {
+  repo: TempRepo & { first: string };
+  merged: MergedPullRequest;
+} {
+  const repo = createHistoryRepo({ 'pkg/queue.go': 'package queue\n\nfunc Add() {}\n', ...files });
+  repo.git('remote', 'add', 'origin', 'https://github.com/kubernetes/demo');
+  const merged = mergePullRequest(repo, {
+    number: 12,
+    title: 'Add to the queue',
+    branch: 'add',
+    commits: [
+      {
+        message: 'Make Add add',
+        change: () => setLine(repo, 'pkg/queue.go', 3, 'func Add() { add() }'),
+      },
+    ],
+  });
+  return { repo, merged };
+}
+
 /** Branches off the current branch, commits, and merges back with GitHub's merge-button message. */
 export function mergePullRequest(repo: TempRepo, spec: PullRequestSpec): MergedPullRequest {
   const base = repo.git('rev-parse', '--abbrev-ref', 'HEAD').trim();
