@@ -23,7 +23,6 @@ import {
   isK8sReadDatabase,
   quickCheck,
   recordChecked,
-  refreshTreeOrigin,
   removeDatabaseFiles,
   removeOrphanRows,
   unchangedSinceChecked,
@@ -202,7 +201,6 @@ export async function runIndex(
     // its index stands, but the run still ends as interrupted.
     if (signal.aborted)
       throw new InterruptedError('interrupted; the index was already complete and is saved');
-    if (link.unchanged) await refreshTreeOrigin(store, link.treeId, parsed.tree);
     if (parsed.tree.unpublished && parsed.tree.commit) {
       ctx.stderr.write(
         `note: ${parsed.tree.commit.slice(0, 12)} is on no branch or tag of the origin remote, so answers carry no GitHub permalinks; push it and index again to get them\n`,

@@ -8,6 +8,7 @@ import type { IndexProgress, ParsedTree } from '../index/index-repository.js';
 import { linkerId } from './linker-id.js';
 import type { Store } from '../store/db.js';
 import { findTree, loadBlobs, replaceTree, type TreeReplacement } from '../store/index-store.js';
+import { refreshTreeIdentity } from '../store/verify.js';
 import { TRACE_PACK_VERSION } from '../store/trace-pack.js';
 import type { LinkPass, LinkStart, startLink as StartLink } from './link.js';
 import type { ModelInput, ProgramModel } from './model.js';
@@ -49,12 +50,17 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
       linker?: string;
     };
     // An index whose summary names another linker (or none, from before names) is linked again,
-    // whatever its fingerprint says: read commands trust that name too.
-    if (
-      summary.fingerprint === fingerprint &&
-      summary.linker === linkerId() &&
-      previous.commit_sha === parsed.tree.commit
-    ) {
+    // whatever its fingerprint says: read commands trust that name too. Another commit with the
+    // same files (a commit of the files indexed with local edits, one that changed only tests
+    // or docs) links the same: its rows stand, and the tree's row names the new commit.
+    if (summary.fingerprint === fingerprint && summary.linker === linkerId()) {
+      await refreshTreeIdentity(store, previous.id, {
+        commit: parsed.tree.commit,
+        dirty: parsed.tree.dirty,
+        version: parsed.tree.version,
+        module: parsed.tree.layout.rootModule,
+        remote: parsed.tree.remote,
+      });
       const { fingerprint: _, linker: _l, importPaths: _i, dependencies: _d, ...counts } = summary;
       return {
         treeId: previous.id,

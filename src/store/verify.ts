@@ -516,18 +516,32 @@ export async function removeOrphanRows(store: Store): Promise<number> {
   return removed;
 }
 
+/** What a tree's row says of the checkout beside its rows: where it stands, not what its code is. */
+export interface TreeIdentity {
+  commit: string | null;
+  dirty: boolean;
+  version: string | null;
+  module: string | null;
+  remote: string | null;
+}
+
 /**
- * Keeps a tree's version label and remote true when its rows need no relink (they describe the
- * commit, not the code: a new tag, a push).
+ * Keeps the row of a tree whose rows need no relink true of the checkout: another commit with the
+ * same indexed files (its edits committed, a change to tests or docs only), a new tag, a push. The
+ * rows describe the code, which is the same; the commit, version label and remote describe where
+ * it stands. Writes nothing when all are as they were (a re-index with nothing to do leaves the
+ * file untouched); `indexed_at` says when the row last changed.
  */
-export async function refreshTreeOrigin(
+export async function refreshTreeIdentity(
   store: Store,
   treeId: number,
-  origin: { version: string | null; remote: string | null },
+  tree: TreeIdentity,
 ): Promise<void> {
+  const values = [tree.commit, tree.dirty ? 1 : 0, tree.version, tree.module, tree.remote];
   await store.run(
-    'UPDATE trees SET version = ?, remote = ? WHERE id = ? AND (version IS NOT ? OR remote IS NOT ?)',
-    [origin.version, origin.remote, treeId, origin.version, origin.remote],
+    `UPDATE trees SET commit_sha = ?, dirty = ?, version = ?, module = ?, remote = ?, indexed_at = ?
+     WHERE id = ? AND (commit_sha IS NOT ? OR dirty IS NOT ? OR version IS NOT ? OR module IS NOT ? OR remote IS NOT ?)`,
+    [...values, new Date().toISOString(), treeId, ...values],
   );
 }
 

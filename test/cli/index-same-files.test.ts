@@ -1,0 +1,131 @@
+/**
+ * A checkout whose HEAD moved while every file the index reads stayed as it was (its edits
+ * committed, a commit that changed only tests or docs) links exactly as before: `index` keeps the
+ * rows and only the tree's row names the new commit. What proves it is a fresh index of the same
+ * commit into another database: every row the same, rowids included, and the same trace.
+ */
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { addDrainConnections, commitProxyFixture } from '../helpers/proxy-fixture.js';
+import { runCli } from '../helpers/run-cli.js';
+import { querySql } from '../helpers/sqlite-file.js';
+import { createTempRepo } from '../helpers/temp-repo.js';
+
+const repo = createTempRepo('k8s-read-same-files-');
+const dbs: string[] = [];
+afterAll(() => {
+  rmSync(repo.root, { recursive: true, force: true });
+  for (const db of dbs) rmSync(db, { force: true });
+});
+
+function database(name: string): string {
+  const db = path.join(repo.root, '..', `${path.basename(repo.root)}-${name}.sqlite`);
+  dbs.push(db);
+  return db;
+}
+
+interface IndexJson {
+  commit: string;
+  version: string | null;
+  dirty: boolean;
+  parsed: number;
+  timings: { linkMs: number };
+}
+
+async function index(db: string): Promise<IndexJson> {
+  const run = await runCli(['index', '--repo', repo.root, '--db', db, '-o', 'json']);
+  expect(run.code, run.stderr).toBe(0);
+  return JSON.parse(run.stdout) as IndexJson;
+}
+
+/** Every derived row of the database's one tree, in rowid order where the table has rowids. */
+async function rows(db: string): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const table of ['symbols', 'edges', 'bindings', 'made', 'details'])
+    out[table] = await querySql(db, `SELECT rowid, * FROM ${table} ORDER BY rowid`);
+  for (const table of ['files', 'packages'])
+    out[table] = await querySql(db, `SELECT * FROM ${table} ORDER BY 2, 3`);
+  out.tree = await querySql(
+    db,
+    "SELECT commit_sha, dirty, version, module, remote, json_remove(summary, '$.fingerprint') AS summary FROM trees",
+  );
+  return out;
+}
+
+async function trace(db: string): Promise<{ stdout: string; stderr: string }> {
+  const run = await runCli(['trace', 'kube-proxy', '--repo', repo.root, '--db', db], {
+    env: { K8S_READ_TRACE_CACHE: 'off' },
+  });
+  expect(run.code, run.stderr).toBe(0);
+  return run;
+}
+
+describe('index after HEAD moved with the same files', () => {
+  const db = database('kept');
+
+  it('names the new commit without linking, and its rows are those of a fresh index', async () => {
+    const first = commitProxyFixture(repo);
+    expect((await index(db)).commit).toBe(first);
+    const before = await rows(db);
+
+    repo.write('README.md', 'a proxier with two runners\n');
+    repo.write('pkg/proxy/iptables/proxier_test.go', 'package iptables\n');
+    const docs = repo.commit('docs and a test only');
+    const again = await index(db);
+    expect(again).toMatchObject({ commit: docs, dirty: false, parsed: 0 });
+    expect(again.timings.linkMs).toBe(0);
+    const after = await rows(db);
+    expect(after.tree).not.toEqual(before.tree);
+    expect({ ...after, tree: [] }).toEqual({ ...before, tree: [] });
+
+    const fresh = database('fresh-docs');
+    expect((await index(fresh)).timings.linkMs).toBeGreaterThan(0);
+    expect(await rows(fresh)).toEqual(after);
+    const kept = await trace(db);
+    expect(kept.stderr).not.toContain('warning');
+    expect(kept.stdout).toContain(docs.slice(0, 12));
+    expect(kept).toEqual(await trace(fresh));
+  });
+
+  it('a commit of the edits it indexed: the same rows, no longer dirty', async () => {
+    addDrainConnections(repo.root);
+    const edited = await index(db);
+    expect(edited).toMatchObject({ dirty: true, parsed: 1 });
+    expect(edited.timings.linkMs).toBeGreaterThan(0);
+    const before = await rows(db);
+
+    const committed = repo.commit('drain connections after the sync');
+    const again = await index(db);
+    expect(again).toMatchObject({ commit: committed, dirty: false, parsed: 0 });
+    expect(again.timings.linkMs).toBe(0);
+    const after = await rows(db);
+    expect(after.tree).toEqual([{ ...before.tree[0], commit_sha: committed, dirty: 0 }]);
+
+    const fresh = database('fresh-edits');
+    await index(fresh);
+    expect(await rows(fresh)).toEqual(after);
+    const kept = await trace(db);
+    expect(kept.stdout).toContain('drainConnections');
+    expect(kept).toEqual(await trace(fresh));
+  });
+
+  it('a new tag on the commit: the version it names, still without linking', async () => {
+    repo.git('tag', 'v1.0.0');
+    const tagged = await index(db);
+    expect(tagged).toMatchObject({ version: 'v1.0.0', parsed: 0 });
+    expect(tagged.timings.linkMs).toBe(0);
+    expect((await trace(db)).stdout).toContain('v1.0.0');
+  });
+
+  it('a commit that changes a file the index reads is linked again', async () => {
+    repo.write('cmd/kube-proxy/extra.go', 'package main\n\nfunc extra() { drainConnections() }\n');
+    const changed = repo.commit('one more function');
+    const again = await index(db);
+    expect(again).toMatchObject({ commit: changed, dirty: false, parsed: 1 });
+    expect(again.timings.linkMs).toBeGreaterThan(0);
+    const fresh = database('fresh-changed');
+    await index(fresh);
+    expect(await rows(fresh)).toEqual(await rows(db));
+  });
+});
