@@ -100,7 +100,8 @@ describe('index after HEAD moved with the same files', () => {
     expect(again).toMatchObject({ commit: committed, dirty: false, parsed: 0 });
     expect(again.timings.linkMs).toBe(0);
     const after = await rows(db);
-    expect(after.tree).toEqual([{ ...before.tree[0], commit_sha: committed, dirty: 0 }]);
+    const [row] = before.tree as Record<string, unknown>[];
+    expect(after.tree).toEqual([{ ...row, commit_sha: committed, dirty: 0 }]);
 
     const fresh = database('fresh-edits');
     await index(fresh);
