@@ -215,12 +215,13 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   };
   // The facts of the files not parsed again, read and decoded while the workers parse (the link
   // would read them after, on one core). Not for a run that parses nothing: its link is skipped
-  // when nothing else changed either.
+  // when nothing else changed either. The decoding stops when the parse ends: a parse of a few
+  // files has nothing to hide it behind, and its link may be skipped (facts that did not change).
   const reused =
     tasks.length === 0
       ? []
       : [...new Set(tree.files.flatMap((f) => (f.blob && known.has(f.blob) ? [f.blob] : [])))];
-  const preloading = { stop: false };
+  const preloading = { stop: false, parsed: false };
   const preload = preloadFacts(store, reused, facts, decoded, preloading);
   progress({ phase: 'parse', done: 0, total: tasks.length, bytes: 0 });
   let finished = false;
@@ -230,6 +231,7 @@ export async function parseRepository(options: IndexRepositoryOptions): Promise<
   } finally {
     // An interrupted or failed parse links nothing: what is read ahead is no longer wanted.
     preloading.stop = !finished || options.signal?.aborted === true;
+    preloading.parsed = true;
     // Whatever was parsed is kept, even when interrupted: the next run resumes from it.
     await flush();
   }
@@ -283,24 +285,26 @@ const PRELOAD_TURN = 32;
 
 /**
  * Reads the stored facts of `blobs` into `facts` and decodes them into `decoded`, a few files a
- * turn, so the parse's batches are taken as they come. Never fails: what it did not load (a
- * failed read, a stop) the link reads itself.
+ * turn, so the parse's batches are taken as they come, until the parse ends (`parsed`): the link
+ * decodes the rest from `facts`. Never fails: what it did not load (a failed read, a stop) the
+ * link reads itself.
  */
 async function preloadFacts(
   store: Store,
   blobs: readonly string[],
   facts: Map<string, Uint8Array>,
   decoded: Map<string, FileFacts>,
-  state: { stop: boolean },
+  state: { stop: boolean; parsed: boolean },
 ): Promise<void> {
   if (blobs.length === 0) return;
   try {
     const rows = await loadBlobs(store, blobs);
+    if (state.stop) return;
+    for (const [blob, row] of rows) if (row.facts) facts.set(blob, row.facts);
     let n = 0;
     for (const [blob, row] of rows) {
-      if (state.stop) return;
+      if (state.stop || state.parsed) return;
       if (!row.facts) continue;
-      facts.set(blob, row.facts);
       decoded.set(blob, decodeFacts(row.facts));
       if (++n % PRELOAD_TURN === 0) await nextTurn();
     }

@@ -7,8 +7,14 @@ import { readFileSync } from 'node:fs';
 import type { IndexProgress, ParsedTree } from '../index/index-repository.js';
 import { linkerId } from './linker-id.js';
 import type { Store } from '../store/db.js';
-import { findTree, loadBlobs, replaceTree, type TreeReplacement } from '../store/index-store.js';
-import { refreshTreeIdentity } from '../store/verify.js';
+import {
+  findTree,
+  loadBlobs,
+  refreshTree,
+  replaceTree,
+  treeFileBlobs,
+  type TreeReplacement,
+} from '../store/index-store.js';
 import { TRACE_PACK_VERSION } from '../store/trace-pack.js';
 import type { LinkPass, LinkStart, startLink as StartLink } from './link.js';
 import type { ModelInput, ProgramModel } from './model.js';
@@ -51,16 +57,34 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     };
     // An index whose summary names another linker (or none, from before names) is linked again,
     // whatever its fingerprint says: read commands trust that name too. Another commit with the
-    // same files (a commit of the files indexed with local edits, one that changed only tests
-    // or docs) links the same: its rows stand, and the tree's row names the new commit.
-    if (summary.fingerprint === fingerprint && summary.linker === linkerId()) {
-      await refreshTreeIdentity(store, previous.id, {
-        commit: parsed.tree.commit,
-        dirty: parsed.tree.dirty,
-        version: parsed.tree.version,
-        module: parsed.tree.layout.rootModule,
-        remote: parsed.tree.remote,
-      });
+    // same facts (its files the same: a commit of the files indexed with local edits, one that
+    // changed only tests or docs; or files changed where no fact did, a comment) links the same:
+    // its rows stand, and the tree's row names the new commit.
+    const moved =
+      summary.linker !== linkerId()
+        ? undefined
+        : summary.fingerprint === fingerprint
+          ? []
+          : await filesWithSameFacts(
+              store,
+              previous.id,
+              parsed,
+              (old) => linkFingerprint(parsed, options.rules ?? [], old) === summary.fingerprint,
+            );
+    if (moved) {
+      const tree = parsed.tree;
+      await refreshTree(
+        store,
+        previous.id,
+        {
+          commit: tree.commit,
+          dirty: tree.dirty,
+          version: tree.version,
+          module: tree.layout.rootModule,
+          remote: tree.remote,
+        },
+        moved.length > 0 ? { files: moved, fingerprint } : undefined,
+      );
       const { fingerprint: _, linker: _l, importPaths: _i, dependencies: _d, ...counts } = summary;
       return {
         treeId: previous.id,
@@ -231,12 +255,17 @@ async function loadModel(
 }
 
 /** Same files with the same contents, the same facts format and the same rules: same link. */
-function linkFingerprint(parsed: ParsedTree, extraRules: readonly string[]): string {
+function linkFingerprint(
+  parsed: ParsedTree,
+  extraRules: readonly string[],
+  /** Blobs to take instead of some files' own (by path): filesWithSameFacts asks with the old. */
+  blobOf: ReadonlyMap<string, string> = new Map(),
+): string {
   // The linker (its versions and built-in rules), and the trace's record, written with the
   // link: a new layout of it relinks too.
   const hash = createHash('sha1').update(`${linkerId()} trace-pack ${TRACE_PACK_VERSION}\n`);
   for (const f of [...parsed.files].sort((a, b) => (a.path < b.path ? -1 : 1)))
-    hash.update(`${f.path}\0${f.blob}\0${f.status}\n`);
+    hash.update(`${f.path}\0${blobOf.get(f.path) ?? f.blob}\0${f.status}\n`);
   // Import paths and what was found outside the tree can change with no Go file changing.
   hash.update(JSON.stringify([parsed.tree.layout.modules, parsed.tree.dependencies]));
   for (const file of extraRules) {
@@ -247,4 +276,47 @@ function linkFingerprint(parsed: ParsedTree, extraRules: readonly string[]): str
     }
   }
   return hash.digest('hex');
+}
+
+/** Pairs of stored facts compared at once: a second release differs in its first pair or so. */
+const FACTS_COMPARED = 32;
+
+/**
+ * The files whose blob changed since the tree's last link while their facts did not (a comment
+ * edited in place), when those are the only changes: `matches` is told the old blob of each, and
+ * says whether the last link's fingerprint then comes out, which covers the paths, the statuses,
+ * the layout and the rules. The link reads the facts alone, so it would make the same rows.
+ * Undefined when anything else changed; the facts are read (both are stored already) only then.
+ */
+async function filesWithSameFacts(
+  store: Store,
+  treeId: number,
+  parsed: ParsedTree,
+  matches: (oldBlobs: ReadonlyMap<string, string>) => boolean,
+): Promise<{ path: string; blob: string }[] | undefined> {
+  const before = await treeFileBlobs(store, treeId);
+  if (before.size !== parsed.files.length) return undefined;
+  const changed = parsed.files.filter((f) => before.get(f.path) !== f.blob);
+  const old = new Map(changed.map((f) => [f.path, before.get(f.path)!]));
+  if (changed.length === 0 || changed.some((f) => !before.has(f.path)) || !matches(old))
+    return undefined;
+  for (let i = 0; i < changed.length; i += FACTS_COMPARED) {
+    const pairs = changed.slice(i, i + FACTS_COMPARED);
+    const stored = await loadBlobs(store, [
+      ...pairs.map((f) => f.blob),
+      ...pairs.map((f) => old.get(f.path)!),
+    ]);
+    for (const f of pairs) {
+      const now = stored.get(f.blob);
+      const then = stored.get(old.get(f.path)!);
+      // A file too large to parse has no facts either time: the link reads nothing of it.
+      if (
+        !now ||
+        !then ||
+        !(now.facts && then.facts ? now.facts.equals(then.facts) : now.facts === then.facts)
+      )
+        return undefined;
+    }
+  }
+  return changed.map((f) => ({ path: f.path, blob: f.blob }));
 }

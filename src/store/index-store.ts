@@ -352,6 +352,64 @@ function warnNoPack(t: TreeReplacement, store: Store, treeId: number, error: unk
   );
 }
 
+/** What a tree's row says of the checkout beside its rows: where it stands, not what its code is. */
+export interface TreeIdentity {
+  commit: string | null;
+  dirty: boolean;
+  version: string | null;
+  module: string | null;
+  remote: string | null;
+}
+
+/**
+ * Keeps the rows of a tree whose link would make them again, and makes its row true of the
+ * checkout: another commit (its edits committed, a change to tests or docs only, files whose
+ * facts did not change), a new tag, a push. The rows describe the code, which links the same; the
+ * commit, version label and remote describe where it stands. `files` names the files whose blob
+ * changed with the same facts: their rows take the new blob, and the summary the new fingerprint,
+ * in one transaction. Writes nothing when all is as it was (a re-index with nothing to do leaves
+ * the file untouched); `indexed_at` says when the row last changed.
+ */
+export async function refreshTree(
+  store: Store,
+  treeId: number,
+  tree: TreeIdentity,
+  moved?: { files: { path: string; blob: string }[]; fingerprint: string },
+): Promise<void> {
+  const values = [tree.commit, tree.dirty ? 1 : 0, tree.version, tree.module, tree.remote];
+  const identity = () =>
+    store.run(
+      `UPDATE trees SET commit_sha = ?, dirty = ?, version = ?, module = ?, remote = ?, indexed_at = ?
+       WHERE id = ? AND (commit_sha IS NOT ? OR dirty IS NOT ? OR version IS NOT ? OR module IS NOT ? OR remote IS NOT ?)`,
+      [...values, new Date().toISOString(), treeId, ...values],
+    );
+  if (!moved) {
+    await identity();
+    return;
+  }
+  await store.transaction(async () => {
+    await store.run(
+      `UPDATE files SET blob = value->>1 FROM (SELECT value FROM json_each(?)) AS moved
+       WHERE tree = ? AND path = value->>0`,
+      [JSON.stringify(moved.files.map((f) => [f.path, f.blob])), treeId],
+    );
+    await store.run(
+      "UPDATE trees SET summary = json_set(summary, '$.fingerprint', ?) WHERE id = ?",
+      [moved.fingerprint, treeId],
+    );
+    await identity();
+  });
+}
+
+/** The blob of each file of a tree's last link, by path. */
+export async function treeFileBlobs(store: Store, treeId: number): Promise<Map<string, string>> {
+  const row = await store.get<{ files: string | null }>(
+    'SELECT json_group_object(path, blob) AS files FROM files WHERE tree = ?',
+    [treeId],
+  );
+  return new Map(Object.entries(JSON.parse(row?.files ?? '{}') as Record<string, string>));
+}
+
 const DERIVED_TABLES = ['files', 'symbols', 'edges', 'bindings', 'packages', 'made', 'details'];
 const indexStatements = [
   ...readSql('indexes.sql').matchAll(

@@ -516,35 +516,6 @@ export async function removeOrphanRows(store: Store): Promise<number> {
   return removed;
 }
 
-/** What a tree's row says of the checkout beside its rows: where it stands, not what its code is. */
-export interface TreeIdentity {
-  commit: string | null;
-  dirty: boolean;
-  version: string | null;
-  module: string | null;
-  remote: string | null;
-}
-
-/**
- * Keeps the row of a tree whose rows need no relink true of the checkout: another commit with the
- * same indexed files (its edits committed, a change to tests or docs only), a new tag, a push. The
- * rows describe the code, which is the same; the commit, version label and remote describe where
- * it stands. Writes nothing when all are as they were (a re-index with nothing to do leaves the
- * file untouched); `indexed_at` says when the row last changed.
- */
-export async function refreshTreeIdentity(
-  store: Store,
-  treeId: number,
-  tree: TreeIdentity,
-): Promise<void> {
-  const values = [tree.commit, tree.dirty ? 1 : 0, tree.version, tree.module, tree.remote];
-  await store.run(
-    `UPDATE trees SET commit_sha = ?, dirty = ?, version = ?, module = ?, remote = ?, indexed_at = ?
-     WHERE id = ? AND (commit_sha IS NOT ? OR dirty IS NOT ? OR version IS NOT ? OR module IS NOT ? OR remote IS NOT ?)`,
-    [...values, new Date().toISOString(), treeId, ...values],
-  );
-}
-
 /** Makes the next link rewrite the tree's rows (its summary no longer matches any run). */
 export async function invalidateTree(store: Store, treeId: number): Promise<void> {
   await store.run("UPDATE trees SET summary = '{}' WHERE id = ?", [treeId]);

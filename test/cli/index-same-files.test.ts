@@ -1,10 +1,11 @@
 /**
- * A checkout whose HEAD moved while every file the index reads stayed as it was (its edits
- * committed, a commit that changed only tests or docs) links exactly as before: `index` keeps the
- * rows and only the tree's row names the new commit. What proves it is a fresh index of the same
- * commit into another database: every row the same, rowids included, and the same trace.
+ * A checkout whose HEAD moved while the facts of every file the index reads stayed as they were
+ * (its edits committed, a commit that changed only tests or docs, a comment edited in place)
+ * links exactly as before: `index` keeps the rows and only the tree's row names the new commit
+ * (and the files' rows their new blobs). What proves it is a fresh index of the same commit into
+ * another database: every row the same, rowids included, and the same trace.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDrainConnections, commitProxyFixture } from '../helpers/proxy-fixture.js';
@@ -128,5 +129,62 @@ describe('index after HEAD moved with the same files', () => {
     const fresh = database('fresh-changed');
     await index(fresh);
     expect(await rows(fresh)).toEqual(await rows(db));
+  });
+
+  it('a comment edited in place: the new blob is recorded, not linked, and the next run has nothing to do', async () => {
+    const runner = path.join(repo.root, 'pkg', 'util', 'async', 'runner.go');
+    const text = readFileSync(runner, 'utf8');
+    const comment =
+      '\t// want fn -> (*example.com/func-field-per-path/pkg/proxy/iptables.Proxier).syncHealth funcvalue\n';
+    expect(text).toContain(comment);
+    writeFileSync(runner, text.replace(comment, '\t// the health loop passes its own function\n'));
+    const edited = repo.commit('a comment in a body, no line moved');
+    const again = await index(db);
+    expect(again).toMatchObject({ commit: edited, parsed: 1 });
+    expect(again.timings.linkMs).toBe(0);
+    const fresh = database('fresh-comment');
+    await index(fresh);
+    expect(await rows(fresh)).toEqual(await rows(db));
+    expect(await trace(db)).toEqual(await trace(fresh));
+    const noop = await index(db);
+    expect(noop).toMatchObject({ parsed: 0 });
+    expect(noop.timings.linkMs).toBe(0);
+  });
+
+  it.each([
+    [
+      'a doc comment edited in place',
+      (text: string) =>
+        text.replace('// Run asks for one call of fn.', '// Run asks for a call of fn.'),
+    ],
+    [
+      'a comment that moves the lines after it',
+      (text: string) =>
+        text.replace(
+          '\t// the health loop passes its own function\n',
+          '\t// the health loop\n\t// passes its own function\n',
+        ),
+    ],
+  ])('%s changes the facts: linked again', async (_, edit) => {
+    const runner = path.join(repo.root, 'pkg', 'util', 'async', 'runner.go');
+    const text = readFileSync(runner, 'utf8');
+    expect(edit(text)).not.toBe(text);
+    writeFileSync(runner, edit(text));
+    repo.commit('a comment that is a fact');
+    const again = await index(db);
+    expect(again).toMatchObject({ parsed: 1 });
+    expect(again.timings.linkMs).toBeGreaterThan(0);
+  });
+
+  it('a comment edited in place beside a change of go.mod is linked again', async () => {
+    const runner = path.join(repo.root, 'pkg', 'util', 'async', 'runner.go');
+    const text = readFileSync(runner, 'utf8');
+    writeFileSync(runner, text.replace('// the health loop\n', '// the health loop,\n'));
+    const goMod = path.join(repo.root, 'go.mod');
+    writeFileSync(goMod, readFileSync(goMod, 'utf8').replace('go 1.18', 'go 1.21'));
+    repo.commit('a comment, and the go version');
+    const again = await index(db);
+    expect(again).toMatchObject({ parsed: 1 });
+    expect(again.timings.linkMs).toBeGreaterThan(0);
   });
 });
