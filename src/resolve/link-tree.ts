@@ -58,8 +58,8 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     // An index whose summary names another linker (or none, from before names) is linked again,
     // whatever its fingerprint says: read commands trust that name too. Another commit with the
     // same facts (its files the same: a commit of the files indexed with local edits, one that
-    // changed only tests or docs; or files changed where no fact did, a comment) links the same:
-    // its rows stand, and the tree's row names the new commit.
+    // changed only tests, docs or a required version; or files changed where no fact did, a
+    // comment) links the same: its rows stand, and the tree's row names the new commit.
     const moved =
       summary.linker !== linkerId()
         ? undefined
@@ -82,8 +82,15 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
           version: tree.version,
           module: tree.layout.rootModule,
           remote: tree.remote,
+          // The same keys in the same order: unchanged, the text is the one stored.
+          summary: JSON.stringify({
+            ...summary,
+            fingerprint,
+            importPaths: tree.importPaths,
+            dependencies: tree.dependencies,
+          }),
         },
-        moved.length > 0 ? { files: moved, fingerprint } : undefined,
+        moved,
       );
       const { fingerprint: _, linker: _l, importPaths: _i, dependencies: _d, ...counts } = summary;
       return {
@@ -266,8 +273,11 @@ function linkFingerprint(
   const hash = createHash('sha1').update(`${linkerId()} trace-pack ${TRACE_PACK_VERSION}\n`);
   for (const f of [...parsed.files].sort((a, b) => (a.path < b.path ? -1 : 1)))
     hash.update(`${f.path}\0${blobOf.get(f.path) ?? f.blob}\0${f.status}\n`);
-  // Import paths and what was found outside the tree can change with no Go file changing.
-  hash.update(JSON.stringify([parsed.tree.layout.modules, parsed.tree.dependencies]));
+  // Import paths can change with no Go file changing. What was found outside the tree reaches
+  // the link as files (under _deps/, listed above) and their modules' import paths (in the
+  // layout); the report of versions, missing packages and warnings describes the checkout, as its
+  // commit does, and is rewritten without a link (a go.mod that only bumps a version).
+  hash.update(JSON.stringify(parsed.tree.layout.modules));
   for (const file of extraRules) {
     try {
       hash.update(readFileSync(file));

@@ -359,31 +359,40 @@ export interface TreeIdentity {
   version: string | null;
   module: string | null;
   remote: string | null;
+  /** The summary: the rows' counts and fingerprint, and the reports of import paths and dependencies. */
+  summary: string;
 }
 
 /**
  * Keeps the rows of a tree whose link would make them again, and makes its row true of the
- * checkout: another commit (its edits committed, a change to tests or docs only, files whose
- * facts did not change), a new tag, a push. The rows describe the code, which links the same; the
- * commit, version label and remote describe where it stands. `files` names the files whose blob
- * changed with the same facts: their rows take the new blob, and the summary the new fingerprint,
- * in one transaction. Writes nothing when all is as it was (a re-index with nothing to do leaves
- * the file untouched); `indexed_at` says when the row last changed.
+ * checkout: another commit (its edits committed, a change to tests, docs or a required version
+ * only, files whose facts did not change), a new tag, a push. The rows describe the code, which
+ * links the same; the commit, version label, remote and the reports in the summary describe
+ * where it stands. `moved` names the files whose blob changed with the same facts: their rows
+ * take the new blob in the same transaction. Writes nothing when all is as it was (a re-index
+ * with nothing to do leaves the file untouched); `indexed_at` says when the row last changed.
  */
 export async function refreshTree(
   store: Store,
   treeId: number,
   tree: TreeIdentity,
-  moved?: { files: { path: string; blob: string }[]; fingerprint: string },
+  moved: readonly { path: string; blob: string }[],
 ): Promise<void> {
-  const values = [tree.commit, tree.dirty ? 1 : 0, tree.version, tree.module, tree.remote];
+  const values = [
+    tree.commit,
+    tree.dirty ? 1 : 0,
+    tree.version,
+    tree.module,
+    tree.remote,
+    tree.summary,
+  ];
   const identity = () =>
     store.run(
-      `UPDATE trees SET commit_sha = ?, dirty = ?, version = ?, module = ?, remote = ?, indexed_at = ?
-       WHERE id = ? AND (commit_sha IS NOT ? OR dirty IS NOT ? OR version IS NOT ? OR module IS NOT ? OR remote IS NOT ?)`,
+      `UPDATE trees SET commit_sha = ?, dirty = ?, version = ?, module = ?, remote = ?, summary = ?, indexed_at = ?
+       WHERE id = ? AND (commit_sha IS NOT ? OR dirty IS NOT ? OR version IS NOT ? OR module IS NOT ? OR remote IS NOT ? OR summary IS NOT ?)`,
       [...values, new Date().toISOString(), treeId, ...values],
     );
-  if (!moved) {
+  if (moved.length === 0) {
     await identity();
     return;
   }
@@ -391,11 +400,7 @@ export async function refreshTree(
     await store.run(
       `UPDATE files SET blob = value->>1 FROM (SELECT value FROM json_each(?)) AS moved
        WHERE tree = ? AND path = value->>0`,
-      [JSON.stringify(moved.files.map((f) => [f.path, f.blob])), treeId],
-    );
-    await store.run(
-      "UPDATE trees SET summary = json_set(summary, '$.fingerprint', ?) WHERE id = ?",
-      [moved.fingerprint, treeId],
+      [JSON.stringify(moved.map((f) => [f.path, f.blob])), treeId],
     );
     await identity();
   });

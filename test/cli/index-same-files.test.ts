@@ -5,7 +5,8 @@
  * (and the files' rows their new blobs). What proves it is a fresh index of the same commit into
  * another database: every row the same, rowids included, and the same trace.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addDrainConnections, commitProxyFixture } from '../helpers/proxy-fixture.js';
@@ -15,8 +16,12 @@ import { createTempRepo } from '../helpers/temp-repo.js';
 
 const repo = createTempRepo('k8s-read-same-files-');
 const dbs: string[] = [];
+/** An empty module cache: what the tree imports from outside is reported missing, with its version. */
+const moduleCache = mkdtempSync(path.join(os.tmpdir(), 'k8s-read-same-files-gomodcache-'));
+const env = { GOMODCACHE: moduleCache, K8S_READ_TRACE_CACHE: 'off' };
 afterAll(() => {
   rmSync(repo.root, { recursive: true, force: true });
+  rmSync(moduleCache, { recursive: true, force: true });
   for (const db of dbs) rmSync(db, { force: true });
 });
 
@@ -32,10 +37,11 @@ interface IndexJson {
   dirty: boolean;
   parsed: number;
   timings: { linkMs: number };
+  dependencies: { missing: { importPath: string; version: string | null }[] };
 }
 
 async function index(db: string): Promise<IndexJson> {
-  const run = await runCli(['index', '--repo', repo.root, '--db', db, '-o', 'json']);
+  const run = await runCli(['index', '--repo', repo.root, '--db', db, '-o', 'json'], { env });
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as IndexJson;
 }
@@ -55,9 +61,7 @@ async function rows(db: string): Promise<Record<string, unknown[]>> {
 }
 
 async function trace(db: string): Promise<{ stdout: string; stderr: string }> {
-  const run = await runCli(['trace', 'kube-proxy', '--repo', repo.root, '--db', db], {
-    env: { K8S_READ_TRACE_CACHE: 'off' },
-  });
+  const run = await runCli(['trace', 'kube-proxy', '--repo', repo.root, '--db', db], { env });
   expect(run.code, run.stderr).toBe(0);
   return run;
 }
@@ -186,5 +190,35 @@ describe('index after HEAD moved with the same files', () => {
     const again = await index(db);
     expect(again).toMatchObject({ parsed: 1 });
     expect(again.timings.linkMs).toBeGreaterThan(0);
+  });
+
+  it('a go.mod that only bumps the version of a package it cannot find: the report is rewritten, nothing linked', async () => {
+    repo.write(
+      'pkg/proxy/logging.go',
+      'package proxy\n\nimport "github.com/go-logr/logr"\n\nfunc Logger() logr.Logger { return logr.Discard() }\n',
+    );
+    const goMod = path.join(repo.root, 'go.mod');
+    const text = readFileSync(goMod, 'utf8');
+    writeFileSync(goMod, `${text}\nrequire github.com/go-logr/logr v1.4.0\n`);
+    repo.commit('a logger from a module');
+    const imported = await index(db);
+    expect(imported.timings.linkMs).toBeGreaterThan(0);
+    expect(imported.dependencies.missing).toMatchObject([
+      { importPath: 'github.com/go-logr/logr', version: 'v1.4.0' },
+    ]);
+
+    writeFileSync(goMod, `${text}\nrequire github.com/go-logr/logr v1.4.1\n`);
+    const bumped = repo.commit('bump logr');
+    const again = await index(db);
+    expect(again).toMatchObject({ commit: bumped, parsed: 0 });
+    expect(again.timings.linkMs).toBe(0);
+    const stored = await querySql<{ version: string }>(
+      db,
+      "SELECT json_extract(summary, '$.dependencies.missing[0].version') AS version FROM trees",
+    );
+    expect(stored).toEqual([{ version: 'v1.4.1' }]);
+    const fresh = database('fresh-bump');
+    await index(fresh);
+    expect(await rows(fresh)).toEqual(await rows(db));
   });
 });
