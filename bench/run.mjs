@@ -9,9 +9,16 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const only = process.argv.includes('--only')
   ? process.argv[process.argv.indexOf('--only') + 1]
   : undefined;
-const scripts = ['index', 'trace', 'blame', 'blame-cli', 'export', 'twins', 'tui'].filter(
-  (s) => !only || s === only,
-);
+const scripts = [
+  'index',
+  'history-walk',
+  'trace',
+  'blame',
+  'blame-cli',
+  'export',
+  'twins',
+  'tui',
+].filter((s) => !only || s === only);
 let failed = 0;
 for (const name of scripts) {
   process.stdout.write(`\n## bench/${name}.mjs\n`);

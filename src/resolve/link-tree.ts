@@ -261,7 +261,10 @@ async function loadModel(
   return { model, packageOf, excluded: new Set(model.excluded.keys()), modelCounts };
 }
 
-/** Same files with the same contents, the same facts format and the same rules: same link. */
+/**
+ * Same files with the same contents and import paths, the same facts format and the same rules:
+ * same link.
+ */
 function linkFingerprint(
   parsed: ParsedTree,
   extraRules: readonly string[],
@@ -271,13 +274,19 @@ function linkFingerprint(
   // The linker (its versions and built-in rules), and the trace's record, written with the
   // link: a new layout of it relinks too.
   const hash = createHash('sha1').update(`${linkerId()} trace-pack ${TRACE_PACK_VERSION}\n`);
-  for (const f of [...parsed.files].sort((a, b) => (a.path < b.path ? -1 : 1)))
-    hash.update(`${f.path}\0${blobOf.get(f.path) ?? f.blob}\0${f.status}\n`);
-  // Import paths can change with no Go file changing. What was found outside the tree reaches
-  // the link as files (under _deps/, listed above) and their modules' import paths (in the
-  // layout); the report of versions, missing packages and warnings describes the checkout, as its
-  // commit does, and is rewritten without a link (a go.mod that only bumps a version).
-  hash.update(JSON.stringify(parsed.tree.layout.modules));
+  // Each file with its package's import path, which can change with no Go file changing (a
+  // module renamed): of the module layout that is all the link reads. What was found outside the
+  // tree reaches it as files (under _deps/, listed here) with their import paths; the go
+  // directive, how each path was found and the report of versions, missing packages and warnings
+  // describe the checkout, as its commit does, and are rewritten without a link (a go.mod that
+  // only bumps a version).
+  const { layout } = parsed.tree;
+  for (const f of [...parsed.files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    const dir = f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '';
+    hash.update(
+      `${f.path}\0${blobOf.get(f.path) ?? f.blob}\0${f.status}\0${layout.importPathOf(dir)}\n`,
+    );
+  }
   for (const file of extraRules) {
     try {
       hash.update(readFileSync(file));

@@ -180,7 +180,7 @@ describe('index after HEAD moved with the same files', () => {
     expect(again.timings.linkMs).toBeGreaterThan(0);
   });
 
-  it('a comment edited in place beside a change of go.mod is linked again', async () => {
+  it('a comment edited in place and a new go directive: kept, no import path changed', async () => {
     const runner = path.join(repo.root, 'pkg', 'util', 'async', 'runner.go');
     const text = readFileSync(runner, 'utf8');
     writeFileSync(runner, text.replace('// the health loop\n', '// the health loop,\n'));
@@ -189,7 +189,10 @@ describe('index after HEAD moved with the same files', () => {
     repo.commit('a comment, and the go version');
     const again = await index(db);
     expect(again).toMatchObject({ parsed: 1 });
-    expect(again.timings.linkMs).toBeGreaterThan(0);
+    expect(again.timings.linkMs).toBe(0);
+    const fresh = database('fresh-go-directive');
+    await index(fresh);
+    expect(await rows(fresh)).toEqual(await rows(db));
   });
 
   it('a go.mod that only bumps the version of a package it cannot find: the report is rewritten, nothing linked', async () => {
@@ -220,5 +223,23 @@ describe('index after HEAD moved with the same files', () => {
     const fresh = database('fresh-bump');
     await index(fresh);
     expect(await rows(fresh)).toEqual(await rows(db));
+  });
+
+  it('a comment edited in place beside a module renamed in go.mod is linked again', async () => {
+    const runner = path.join(repo.root, 'pkg', 'util', 'async', 'runner.go');
+    const text = readFileSync(runner, 'utf8');
+    writeFileSync(runner, text.replace('// the health loop,\n', '// the health loop;\n'));
+    const goMod = path.join(repo.root, 'go.mod');
+    writeFileSync(
+      goMod,
+      readFileSync(goMod, 'utf8').replace(
+        'module example.com/func-field-per-path',
+        'module example.com/renamed',
+      ),
+    );
+    repo.commit('a comment, and the module renamed');
+    const again = await index(db);
+    expect(again).toMatchObject({ parsed: 1 });
+    expect(again.timings.linkMs).toBeGreaterThan(0);
   });
 });
