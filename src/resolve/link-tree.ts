@@ -58,8 +58,8 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     // An index whose summary names another linker (or none, from before names) is linked again,
     // whatever its fingerprint says: read commands trust that name too. Another commit with the
     // same facts (its files the same: a commit of the files indexed with local edits, one that
-    // changed only tests, docs or a required version; or files changed where no fact did, a
-    // comment) links the same: its rows stand, and the tree's row names the new commit.
+    // changed only tests, docs or the version of a module whose files are not indexed; or files
+    // changed where no fact did, a comment) links the same: its rows stand, and the tree's row names the new commit.
     const moved =
       summary.linker !== linkerId()
         ? undefined

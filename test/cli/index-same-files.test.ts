@@ -60,6 +60,26 @@ async function rows(db: string): Promise<Record<string, unknown[]>> {
   return out;
 }
 
+/** A fresh index of the checkout as it is now, into a database of its own, and its rows. */
+async function freshIndex(
+  name: string,
+): Promise<{ db: string; run: IndexJson; rows: Record<string, unknown[]> }> {
+  const db = database(name);
+  const run = await index(db);
+  return { db, run, rows: await rows(db) };
+}
+
+const RUNNER = 'pkg/util/async/runner.go';
+
+/** Rewrites a file of the checkout with `edit`, which must change it. */
+function editFile(file: string, edit: (text: string) => string): void {
+  const full = path.join(repo.root, file);
+  const text = readFileSync(full, 'utf8');
+  const edited = edit(text);
+  expect(edited).not.toBe(text);
+  writeFileSync(full, edited);
+}
+
 async function trace(db: string): Promise<{ stdout: string; stderr: string }> {
   const run = await runCli(['trace', 'kube-proxy', '--repo', repo.root, '--db', db], { env });
   expect(run.code, run.stderr).toBe(0);
@@ -84,13 +104,13 @@ describe('index after HEAD moved with the same files', () => {
     expect(after.tree).not.toEqual(before.tree);
     expect({ ...after, tree: [] }).toEqual({ ...before, tree: [] });
 
-    const fresh = database('fresh-docs');
-    expect((await index(fresh)).timings.linkMs).toBeGreaterThan(0);
-    expect(await rows(fresh)).toEqual(after);
+    const fresh = await freshIndex('fresh-docs');
+    expect(fresh.run.timings.linkMs).toBeGreaterThan(0);
+    expect(fresh.rows).toEqual(after);
     const kept = await trace(db);
     expect(kept.stderr).not.toContain('warning');
     expect(kept.stdout).toContain(docs.slice(0, 12));
-    expect(kept).toEqual(await trace(fresh));
+    expect(kept).toEqual(await trace(fresh.db));
   });
 
   it('a commit of the edits it indexed: the same rows, no longer dirty', async () => {
@@ -108,12 +128,11 @@ describe('index after HEAD moved with the same files', () => {
     const [row] = before.tree as Record<string, unknown>[];
     expect(after.tree).toEqual([{ ...row, commit_sha: committed, dirty: 0 }]);
 
-    const fresh = database('fresh-edits');
-    await index(fresh);
-    expect(await rows(fresh)).toEqual(after);
+    const fresh = await freshIndex('fresh-edits');
+    expect(fresh.rows).toEqual(after);
     const kept = await trace(db);
     expect(kept.stdout).toContain('drainConnections');
-    expect(kept).toEqual(await trace(fresh));
+    expect(kept).toEqual(await trace(fresh.db));
   });
 
   it('a new tag on the commit: the version it names, still without linking', async () => {
@@ -130,26 +149,23 @@ describe('index after HEAD moved with the same files', () => {
     const again = await index(db);
     expect(again).toMatchObject({ commit: changed, dirty: false, parsed: 1 });
     expect(again.timings.linkMs).toBeGreaterThan(0);
-    const fresh = database('fresh-changed');
-    await index(fresh);
-    expect(await rows(fresh)).toEqual(await rows(db));
+    expect((await freshIndex('fresh-changed')).rows).toEqual(await rows(db));
   });
 
   it('a comment edited in place: the new blob is recorded, not linked, and the next run has nothing to do', async () => {
-    const runner = path.join(repo.root, 'pkg', 'util', 'async', 'runner.go');
-    const text = readFileSync(runner, 'utf8');
     const comment =
       '\t// want fn -> (*example.com/func-field-per-path/pkg/proxy/iptables.Proxier).syncHealth funcvalue\n';
-    expect(text).toContain(comment);
-    writeFileSync(runner, text.replace(comment, '\t// the health loop passes its own function\n'));
+    editFile(RUNNER, (text) => {
+      expect(text).toContain(comment);
+      return text.replace(comment, '\t// the health loop passes its own function\n');
+    });
     const edited = repo.commit('a comment in a body, no line moved');
     const again = await index(db);
     expect(again).toMatchObject({ commit: edited, parsed: 1 });
     expect(again.timings.linkMs).toBe(0);
-    const fresh = database('fresh-comment');
-    await index(fresh);
-    expect(await rows(fresh)).toEqual(await rows(db));
-    expect(await trace(db)).toEqual(await trace(fresh));
+    const fresh = await freshIndex('fresh-comment');
+    expect(fresh.rows).toEqual(await rows(db));
+    expect(await trace(db)).toEqual(await trace(fresh.db));
     const noop = await index(db);
     expect(noop).toMatchObject({ parsed: 0 });
     expect(noop.timings.linkMs).toBe(0);
@@ -170,10 +186,7 @@ describe('index after HEAD moved with the same files', () => {
         ),
     ],
   ])('%s changes the facts: linked again', async (_, edit) => {
-    const runner = path.join(repo.root, 'pkg', 'util', 'async', 'runner.go');
-    const text = readFileSync(runner, 'utf8');
-    expect(edit(text)).not.toBe(text);
-    writeFileSync(runner, edit(text));
+    editFile(RUNNER, edit);
     repo.commit('a comment that is a fact');
     const again = await index(db);
     expect(again).toMatchObject({ parsed: 1 });
@@ -181,18 +194,13 @@ describe('index after HEAD moved with the same files', () => {
   });
 
   it('a comment edited in place and a new go directive: kept, no import path changed', async () => {
-    const runner = path.join(repo.root, 'pkg', 'util', 'async', 'runner.go');
-    const text = readFileSync(runner, 'utf8');
-    writeFileSync(runner, text.replace('// the health loop\n', '// the health loop,\n'));
-    const goMod = path.join(repo.root, 'go.mod');
-    writeFileSync(goMod, readFileSync(goMod, 'utf8').replace('go 1.18', 'go 1.21'));
+    editFile(RUNNER, (text) => text.replace('// the health loop\n', '// the health loop,\n'));
+    editFile('go.mod', (text) => text.replace('go 1.18', 'go 1.21'));
     repo.commit('a comment, and the go version');
     const again = await index(db);
     expect(again).toMatchObject({ parsed: 1 });
     expect(again.timings.linkMs).toBe(0);
-    const fresh = database('fresh-go-directive');
-    await index(fresh);
-    expect(await rows(fresh)).toEqual(await rows(db));
+    expect((await freshIndex('fresh-go-directive')).rows).toEqual(await rows(db));
   });
 
   it('a go.mod that only bumps the version of a package it cannot find: the report is rewritten, nothing linked', async () => {
@@ -220,22 +228,13 @@ describe('index after HEAD moved with the same files', () => {
       "SELECT json_extract(summary, '$.dependencies.missing[0].version') AS version FROM trees",
     );
     expect(stored).toEqual([{ version: 'v1.4.1' }]);
-    const fresh = database('fresh-bump');
-    await index(fresh);
-    expect(await rows(fresh)).toEqual(await rows(db));
+    expect((await freshIndex('fresh-bump')).rows).toEqual(await rows(db));
   });
 
   it('a comment edited in place beside a module renamed in go.mod is linked again', async () => {
-    const runner = path.join(repo.root, 'pkg', 'util', 'async', 'runner.go');
-    const text = readFileSync(runner, 'utf8');
-    writeFileSync(runner, text.replace('// the health loop,\n', '// the health loop;\n'));
-    const goMod = path.join(repo.root, 'go.mod');
-    writeFileSync(
-      goMod,
-      readFileSync(goMod, 'utf8').replace(
-        'module example.com/func-field-per-path',
-        'module example.com/renamed',
-      ),
+    editFile(RUNNER, (text) => text.replace('// the health loop,\n', '// the health loop;\n'));
+    editFile('go.mod', (text) =>
+      text.replace('module example.com/func-field-per-path', 'module example.com/renamed'),
     );
     repo.commit('a comment, and the module renamed');
     const again = await index(db);

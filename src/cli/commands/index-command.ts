@@ -20,7 +20,7 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
   const cmd = program
     .command('index')
     .description(
-      'Parse a Go checkout with tree-sitter and resolve its calls into the index (SQLite). Re-runs parse only files whose content changed (one where nothing changed does not even ask git), and a new commit in which the files it reads say the same (edits committed, tests, docs or required versions changed, a comment edited without moving a line) is only recorded, not linked again; a database shared by two checkouts parses each file content once. Ctrl-C stops it safely: the files parsed so far are kept for the next run, and the previous index stays as it was.',
+      'Parse a Go checkout with tree-sitter and resolve its calls into the index (SQLite). Re-runs parse only files whose content changed (one where nothing changed does not even ask git), and a new commit in which the files it reads say the same (edits committed, tests, docs or the required versions of modules it does not index changed, a comment edited without moving a line) is only recorded, not linked again; a database shared by two checkouts parses each file content once. Ctrl-C stops it safely: the files parsed so far are kept for the next run, and the previous index stays as it was.',
     );
   addRepoOptions(cmd)
     .option('-j, --jobs <n>', 'parser worker threads (default: CPU count)')
