@@ -58,6 +58,11 @@ export interface IndexRunSummary {
   dependencies: DependencyReport;
   problems: { path: string; status: string; message: string | null }[];
   counts: Record<string, number>;
+  /**
+   * Whether the calls were linked again or the last link's rows kept: `kept` when nothing the link
+   * reads changed; `sameFacts` of those files changed, none in its facts (a comment edited in place).
+   */
+  link: { kept: boolean; sameFacts: number };
   timings: Record<string, number>;
   rebuiltFrom: string | null;
 }
@@ -246,6 +251,7 @@ export async function runIndex(
       dependencies: parsed.tree.dependencies,
       problems,
       counts: link.counts,
+      link: { kept: link.unchanged, sameFacts: link.sameFacts },
       timings: {
         discoverMs: Math.round(parsed.timings.discoverMs),
         parseMs: Math.round(parsed.timings.parseMs),

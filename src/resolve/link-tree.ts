@@ -34,6 +34,8 @@ export interface LinkSummary {
   treeId: number;
   /** True when nothing changed since the last link (same files, facts, rules): nothing was redone. */
   unchanged: boolean;
+  /** When unchanged: the files whose content changed while their facts did not (0: none changed). */
+  sameFacts: number;
   counts: Record<string, number>;
   timings: { loadMs: number; linkMs: number; writeMs: number };
 }
@@ -96,6 +98,7 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
       return {
         treeId: previous.id,
         unchanged: true,
+        sameFacts: moved.length,
         counts,
         timings: { loadMs: performance.now() - t0, linkMs: 0, writeMs: 0 },
       };
@@ -164,6 +167,7 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
   return {
     treeId,
     unchanged: false,
+    sameFacts: 0,
     counts,
     // The write of the declarations runs beside the link: `write` is what it adds to the link.
     timings: { loadMs: t1 - t0, linkMs, writeMs: t3 - t2 - (linkMs - (t2 - t1)) },

@@ -37,6 +37,7 @@ interface IndexJson {
   dirty: boolean;
   parsed: number;
   timings: { linkMs: number };
+  link: { kept: boolean; sameFacts: number };
   dependencies: { missing: { importPath: string; version: string | null }[] };
 }
 
@@ -44,6 +45,13 @@ async function index(db: string): Promise<IndexJson> {
   const run = await runCli(['index', '--repo', repo.root, '--db', db, '-o', 'json'], { env });
   expect(run.code, run.stderr).toBe(0);
   return JSON.parse(run.stdout) as IndexJson;
+}
+
+/** What `index` prints for a person. */
+async function indexText(db: string): Promise<string> {
+  const run = await runCli(['index', '--repo', repo.root, '--db', db], { env });
+  expect(run.code, run.stderr).toBe(0);
+  return run.stdout;
 }
 
 /** Every derived row of the database's one tree, in rowid order where the table has rowids. */
@@ -100,12 +108,17 @@ describe('index after HEAD moved with the same files', () => {
     const again = await index(db);
     expect(again).toMatchObject({ commit: docs, dirty: false, parsed: 0 });
     expect(again.timings.linkMs).toBe(0);
+    expect(again.link).toEqual({ kept: true, sameFacts: 0 });
     const after = await rows(db);
     expect(after.tree).not.toEqual(before.tree);
     expect({ ...after, tree: [] }).toEqual({ ...before, tree: [] });
 
     const fresh = await freshIndex('fresh-docs');
     expect(fresh.run.timings.linkMs).toBeGreaterThan(0);
+    expect(fresh.run.link).toEqual({ kept: false, sameFacts: 0 });
+    expect(await indexText(db)).toContain(
+      '\n  calls: as linked before (no file the link reads changed)\n',
+    );
     expect(fresh.rows).toEqual(after);
     const kept = await trace(db);
     expect(kept.stderr).not.toContain('warning');
@@ -149,6 +162,7 @@ describe('index after HEAD moved with the same files', () => {
     const again = await index(db);
     expect(again).toMatchObject({ commit: changed, dirty: false, parsed: 1 });
     expect(again.timings.linkMs).toBeGreaterThan(0);
+    expect(again.link).toEqual({ kept: false, sameFacts: 0 });
     expect((await freshIndex('fresh-changed')).rows).toEqual(await rows(db));
   });
 
@@ -163,6 +177,7 @@ describe('index after HEAD moved with the same files', () => {
     const again = await index(db);
     expect(again).toMatchObject({ commit: edited, parsed: 1 });
     expect(again.timings.linkMs).toBe(0);
+    expect(again.link).toEqual({ kept: true, sameFacts: 1 });
     const fresh = await freshIndex('fresh-comment');
     expect(fresh.rows).toEqual(await rows(db));
     expect(await trace(db)).toEqual(await trace(fresh.db));
@@ -197,9 +212,11 @@ describe('index after HEAD moved with the same files', () => {
     editFile(RUNNER, (text) => text.replace('// the health loop\n', '// the health loop,\n'));
     editFile('go.mod', (text) => text.replace('go 1.18', 'go 1.21'));
     repo.commit('a comment, and the go version');
-    const again = await index(db);
-    expect(again).toMatchObject({ parsed: 1 });
-    expect(again.timings.linkMs).toBe(0);
+    const again = await indexText(db);
+    expect(again).toContain(' files (1 parsed, ');
+    expect(again).toContain(
+      '\n  calls: as linked before (1 file changed, none in what the link reads: calls, types, values)\n',
+    );
     expect((await freshIndex('fresh-go-directive')).rows).toEqual(await rows(db));
   });
 

@@ -196,16 +196,23 @@ describe('k8s-read index on an unchanged git checkout', () => {
     expect(first.stamped).toBe(false);
     const second = await run();
     expect(second.stamped).toBe(true);
-    // The same answer, but for what the first run parsed.
-    const { parsed, reused, megabytes, ...same } = second.summary as Summary & {
+    // The same answer, but for what the first run parsed and linked.
+    const { parsed, reused, megabytes, link, ...same } = second.summary as Summary & {
       megabytes: number;
+      link: unknown;
     };
     expect([parsed, reused, megabytes]).toEqual([0, first.summary.files, 0]);
+    expect(link).toEqual({ kept: true, sameFacts: 0 });
+    expect((first.summary as Summary & { link: unknown }).link).toEqual({
+      kept: false,
+      sameFacts: 0,
+    });
     expect(same).toEqual({
       ...first.summary,
       parsed: undefined,
       reused: undefined,
       megabytes: undefined,
+      link: undefined,
     });
     repo.write('more.go', 'package app\n\nfunc More() { App() }\n');
     const third = await run();

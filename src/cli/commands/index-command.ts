@@ -75,6 +75,7 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
         `  ${summary.repo}${summary.commit ? ` @ ${summary.commit.slice(0, 12)}` : ''}${summary.version ? ` (${summary.version})` : ''}${summary.dirty ? ' with local edits' : ''}\n`,
       );
       ctx.stdout.write(`  database: ${summary.db}\n`);
+      if (summary.link.kept) ctx.stdout.write(`  calls: ${keptLink(summary.link.sameFacts)}\n`);
       const { describeSources } = await import('../tree-sources.js');
       const sources = describeSources(summary, { verbose: Boolean(flags.verbose) });
       for (const line of sources.found) ctx.stdout.write(`  ${line}\n`);
@@ -95,6 +96,13 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
             ctx.stderr.write(`  ${p.path}: ${p.status}${p.message ? ` (${p.message})` : ''}\n`);
       }
     });
+}
+
+/** Why the last link's calls stand (a link of the whole tree takes seconds to a minute). */
+function keptLink(sameFacts: number): string {
+  if (sameFacts === 0) return 'as linked before (no file the link reads changed)';
+  const files = sameFacts === 1 ? '1 file' : `${sameFacts} files`;
+  return `as linked before (${files} changed, none in what the link reads: calls, types, values)`;
 }
 
 /**
