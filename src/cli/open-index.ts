@@ -38,7 +38,7 @@ export async function openIndex(
   ctx.replay?.watch(choice, options);
   if (!behaviour.quiet) announceRepo(choice, ctx);
   // Asked of git while the index opens: the answer is needed only once the index is open.
-  const head = behaviour.quiet ? undefined : gitHead(choice.root);
+  const head = behaviour.quiet ? undefined : gitHead(choice.root, ctx.env);
   let opened = await tryOpen(choice);
   if (!opened.found) {
     if (behaviour.autoIndex === false) throw new IndexMissingError(choice.root);
@@ -101,8 +101,8 @@ async function tryOpen(choice: RepoChoice): Promise<Opened> {
 }
 
 /** The checkout's HEAD commit, or undefined when it is not a git checkout (or git is missing). */
-function gitHead(root: string): Promise<string | undefined> {
-  const head = readHeadFromFiles(root);
+function gitHead(root: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const head = readHeadFromFiles(root, env);
   if (head) return Promise.resolve(head);
   // A plain git call: simple-git costs ~90 ms to load, a tenth of the TUI's first-screen budget.
   return new Promise((resolve) =>

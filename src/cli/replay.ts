@@ -246,7 +246,7 @@ function observe(
   ctx: CliContext,
 ): State | undefined {
   const head =
-    readHeadFromFiles(choice.root) ?? (outsideGit(choice.root, ctx) ? 'none' : undefined);
+    readHeadFromFiles(choice.root, ctx.env) ?? (outsideGit(choice.root, ctx) ? 'none' : undefined);
   const build = readBuildId();
   if (!head || !build) return undefined;
   // A WAL with content (a writer's transactions not yet in the file) is a state not told: a miss.

@@ -3,8 +3,10 @@
  * `trace` asks for it (to say when the index is older than HEAD), and starting `git rev-parse`
  * took ~10 ms of a trace answered from the kept answers. Only the plain layouts are read: `.git`
  * as a directory or as a `gitdir:` file (a worktree, a submodule), HEAD naming a commit or a
- * branch, the branch as a loose ref or in packed-refs. Anything else (a root below the top of its
- * checkout, reftable, a HEAD that names nothing yet) is undefined, and the caller asks git.
+ * branch, the branch as a loose ref or in packed-refs. A root below the top of its checkout is
+ * read from the top's git directory when the caller gives the environment (checkoutOf). Anything
+ * else (reftable, a HEAD that names nothing yet, GIT_DIR and the like set) is undefined, and the
+ * caller asks git.
  *
  * `blame` asks the same files for what it used to start two gits for (`rev-parse` and `remote
  * get-url origin`, ~35 ms of a ~310 ms answer given from its cache): readRepoFromFiles.
@@ -12,18 +14,23 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  checkoutOf,
   commonDirOf,
   GIT_LOCATION_VARIABLES,
-  gitDirOf,
   otherConfigs,
   readIfFile,
 } from '../shared/git-dir.js';
 
 const COMMIT = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
-export function readHeadFromFiles(root: string): string | undefined {
+/**
+ * HEAD's commit, or undefined. With `env` (the environment git would run in), a root below the top
+ * of its checkout is read too.
+ */
+export function readHeadFromFiles(root: string, env?: NodeJS.ProcessEnv): string | undefined {
+  if (env && GIT_LOCATION_VARIABLES.some((name) => env[name] !== undefined)) return undefined;
   try {
-    const gitDir = gitDirOf(root);
+    const gitDir = checkoutOf(root, env)?.gitDir;
     return gitDir ? headOf(gitDir) : undefined;
   } catch {
     return undefined;
@@ -33,6 +40,8 @@ export function readHeadFromFiles(root: string): string | undefined {
 /** What GitRepository.open asks git at a checkout's top level, read from its git directory. */
 export interface RepoFromFiles {
   head: string;
+  /** The work tree's top level: the root, or the ancestor of it with the `.git`. */
+  toplevel: string;
   /** The file a shallow clone lists its cut-off commits in (`git rev-parse --git-path shallow`). */
   shallowFile: string;
   /**
@@ -43,16 +52,17 @@ export interface RepoFromFiles {
 }
 
 /**
- * The facts of a checkout whose root is its top level, or undefined (a root below the top, a
- * layout readHeadFromFiles does not read, GIT_DIR and the like in the environment): then the
- * caller asks git.
+ * The facts of the checkout `root` is in (at its top or below it), or undefined (a layout
+ * readHeadFromFiles does not read, GIT_DIR and the like in the environment): then the caller asks
+ * git.
  */
 export function readRepoFromFiles(root: string, env: NodeJS.ProcessEnv): RepoFromFiles | undefined {
   if (GIT_LOCATION_VARIABLES.some((name) => env[name] !== undefined)) return undefined;
   try {
-    const gitDir = gitDirOf(root);
+    const checkout = checkoutOf(root, env);
+    const gitDir = checkout?.gitDir;
     const head = gitDir ? headOf(gitDir) : undefined;
-    if (!gitDir || !head) return undefined;
+    if (!checkout || !gitDir || !head) return undefined;
     const common = commonDirOf(gitDir);
     const config = readIfFile(path.join(common, 'config')) ?? '';
     const rewritten = [config, ...otherConfigs(gitDir, env).map((f) => readIfFile(f) ?? '')].some(
@@ -60,6 +70,7 @@ export function readRepoFromFiles(root: string, env: NodeJS.ProcessEnv): RepoFro
     );
     return {
       head,
+      toplevel: checkout.top,
       shallowFile: path.join(common, 'shallow'),
       originUrl: rewritten ? undefined : originUrlOf(config),
     };

@@ -53,10 +53,10 @@ export class GitRepository {
     if (!existsSync(root) || !statSync(root).isDirectory()) {
       throw new GitError(`${root} is not a directory; pass --repo PATH to a git checkout`);
     }
-    // A root at the top of a plain checkout: its git directory's files say what git would.
+    // A root in a plain checkout: its git directory's files say what git would.
     const files = env && readRepoFromFiles(root, env);
     if (files) {
-      const repo = GitRepository.withShallowFile(root, root, files.shallowFile);
+      const repo = GitRepository.withShallowFile(root, files.toplevel, files.shallowFile);
       repo.headCommit = Promise.resolve(files.head);
       if (files.originUrl !== undefined)
         repo.remote = Promise.resolve(parseGithubRemote(files.originUrl));

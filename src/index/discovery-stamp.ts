@@ -19,9 +19,13 @@
  * write: a file's change time cannot be set back, so an edit that keeps the modification time
  * (`touch -r`, `cp -p`) still shows.
  *
- * Where the stamp could be wrong it is not used, and git is asked: outside git or below the top of
- * a checkout; with GIT_DIR, GIT_INDEX_FILE and the like set; a config that includes another (what
- * it says cannot be followed here); a tree that takes dependencies from other checkouts (`--with`,
+ * A root below the top of its checkout (a module in a monorepo, a GOPATH tree inside a larger
+ * repository) also watches the directories above it up to the top, and their ignore and attribute
+ * files.
+ *
+ * Where the stamp could be wrong it is not used, and git is asked: outside git; with GIT_DIR,
+ * GIT_INDEX_FILE and the like set; a config that includes another (what it says cannot be
+ * followed here); a tree that takes dependencies from other checkouts (`--with`,
  * a go.work or replace outside the tree); and, as git itself guards its index, when any watched
  * path changed less than RACY_MS before discovery began (a second write within the same clock tick
  * could leave the same stat): then no stamp is written, and the next run asks git again.
@@ -31,9 +35,9 @@ import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  checkoutOf,
   commonDirOf,
   GIT_LOCATION_VARIABLES,
-  gitDirOf,
   otherConfigs,
   readIfFile,
 } from '../shared/git-dir.js';
@@ -83,16 +87,17 @@ interface GitFiles {
 }
 
 /**
- * Git's files for a checkout whose top level is `root`, or undefined where a stamp must not be
- * used (the environment redirects git, a config includes another, sets the work tree elsewhere,
- * or names a file in a way not read here: quoted, escaped, `~user/`).
+ * Git's files for the checkout `root` is in (at its top level or below it), or undefined where a
+ * stamp must not be used (the environment redirects git, a config includes another, sets the work
+ * tree elsewhere, or names a file in a way not read here: quoted, escaped, `~user/`).
  */
 function gitFilesOf(root: string, env: NodeJS.ProcessEnv): GitFiles | undefined {
   if ([...GIT_LOCATION_VARIABLES, ...GIT_LISTING_VARIABLES].some((v) => env[v] !== undefined))
     return undefined;
   try {
-    const gitDir = gitDirOf(root);
-    if (!gitDir) return undefined;
+    const checkout = checkoutOf(root, env);
+    if (!checkout) return undefined;
+    const { top, gitDir } = checkout;
     const common = commonDirOf(gitDir);
     const configs = [path.join(common, 'config'), ...otherConfigs(gitDir, env)];
     const home = env.HOME ?? os.homedir();
@@ -114,7 +119,7 @@ function gitFilesOf(root: string, env: NodeJS.ProcessEnv): GitFiles | undefined 
     // `.git` itself only as a worktree's file: a directory's times change with every write git
     // makes in it (a lock file, FETCH_HEAD); the files that matter are watched each.
     const watched = [
-      ...(gitDir === path.join(root, '.git') ? [] : [path.join(root, '.git')]),
+      ...(gitDir === path.join(top, '.git') ? [] : [path.join(top, '.git')]),
       ...['HEAD', 'index', 'commondir', 'config.worktree'].map((f) => path.join(gitDir, f)),
       ...['packed-refs', 'shallow', 'info/exclude', 'info/attributes', 'reftable'].map((f) =>
         path.join(common, f),
@@ -122,6 +127,12 @@ function gitFilesOf(root: string, env: NodeJS.ProcessEnv): GitFiles | undefined 
       ...configs,
       ...named,
     ];
+    // Below the top: the directories above the root, whose ignore and attribute files apply to it
+    // too (one added or removed changes its directory's times; one edited, its own).
+    for (let dir = root; dir !== top;) {
+      dir = path.dirname(dir);
+      watched.push(dir, path.join(dir, '.gitignore'), path.join(dir, '.gitattributes'));
+    }
     const refDirs: string[] = [];
     walkDirectories(path.join(common, 'refs'), (dir) => refDirs.push(dir));
     return { watched, refDirs, configs };

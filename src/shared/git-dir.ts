@@ -19,6 +19,41 @@ export function gitDirOf(root: string): string | undefined {
   return target ? path.resolve(root, target) : undefined;
 }
 
+/**
+ * The top level and git directory of the checkout `root` is in, found as git finds them: the
+ * nearest directory at or above `root` that has a `.git`, not crossing into another file system.
+ * Undefined where git could answer otherwise: a `.git` that is no git directory (git would look
+ * further up), or none found. Without `env`, or with a variable in it that moves where git stops
+ * looking, only `root` itself is looked at.
+ */
+export function checkoutOf(
+  root: string,
+  env?: NodeJS.ProcessEnv,
+): { top: string; gitDir: string } | undefined {
+  const upward = env !== undefined && STOP_VARIABLES.every((name) => env[name] === undefined);
+  const device = statSync(root).dev;
+  for (let dir = root; ;) {
+    if (statSync(path.join(dir, '.git'), { throwIfNoEntry: false })) {
+      const gitDir = gitDirOf(dir);
+      return gitDir && isGitDirectory(gitDir) ? { top: dir, gitDir } : undefined;
+    }
+    const parent = path.dirname(dir);
+    if (!upward || parent === dir || statSync(parent).dev !== device) return undefined;
+    dir = parent;
+  }
+}
+
+/** Variables that change where git stops looking for a `.git` above the directory it runs in. */
+const STOP_VARIABLES = ['GIT_CEILING_DIRECTORIES', 'GIT_DISCOVERY_ACROSS_FILESYSTEM'];
+
+/** What git requires of a git directory: a HEAD, and objects (in the common directory). */
+function isGitDirectory(gitDir: string): boolean {
+  return Boolean(
+    statSync(path.join(gitDir, 'HEAD'), { throwIfNoEntry: false })?.isFile() &&
+    statSync(path.join(commonDirOf(gitDir), 'objects'), { throwIfNoEntry: false })?.isDirectory(),
+  );
+}
+
 /** The directory a worktree shares with its main checkout (refs, config); `gitDir` itself else. */
 export function commonDirOf(gitDir: string): string {
   const common = readIfFile(path.join(gitDir, 'commondir'))?.trim();

@@ -219,6 +219,34 @@ describe('a kept trace printed again', () => {
 });
 
 describe('a kept trace of the demo tree, k8s-read installed outside any git checkout', () => {
+  it('is printed for a tree below the top of its checkout, and not once HEAD moves there', async () => {
+    const mono = createTempRepo('k8s-read-trace-replay-mono-');
+    try {
+      const sub = path.join(mono.root, 'staging', 'proxy');
+      cpSync(repo.root, sub, { recursive: true, filter: (f) => path.basename(f) !== '.git' });
+      mono.commit('the proxy below the top');
+      const monoDb = path.join(tmp, 'mono.sqlite');
+      const trace = (env: Record<string, string> = {}) =>
+        runCli(['trace', 'kube-proxy', '--repo', sub, '--db', monoDb], {
+          env: { XDG_CACHE_HOME: path.join(tmp, 'mono-cache'), ...env },
+        });
+      const first = await trace();
+      expect(first.code, first.stderr).toBe(0);
+      await trace();
+      const again = await trace({ K8S_READ_DEBUG: 'replay' });
+      expect(again.stderr).toContain(REPLAYED);
+      expect(again.stdout).toBe(first.stdout);
+
+      mono.write('NOTES.md', 'a note at the top\n');
+      mono.commit('a note');
+      const moved = await trace({ K8S_READ_DEBUG: 'replay' });
+      expect(moved.stderr).not.toContain(REPLAYED);
+      expect(moved.stderr).toContain('warning: the index is of');
+    } finally {
+      rmSync(mono.root, { recursive: true, force: true });
+    }
+  });
+
   it('is printed again, and not once git could answer for the tree', async () => {
     const install = path.join(tmp, 'demo-install');
     const cli = copyInstall(install, [

@@ -48,10 +48,30 @@ describe('HEAD read from the git directory', () => {
     expect(readHeadFromFiles(worktree)).not.toBe(revParse(repo.root));
   });
 
+  it('is read below the top given the environment, as git finds the checkout', () => {
+    const sub = path.join(repo.root, 'sub', 'deeper');
+    mkdirSync(sub, { recursive: true });
+    mkdirSync(path.join(worktree, 'sub'), { recursive: true });
+    expect(readHeadFromFiles(sub, {})).toBe(revParse(sub));
+    expect(readHeadFromFiles(path.join(worktree, 'sub'), {})).toBe(revParse(worktree));
+    // Where git would stop looking, or look elsewhere, git is asked.
+    expect(readHeadFromFiles(sub, { GIT_CEILING_DIRECTORIES: repo.root })).toBeUndefined();
+    expect(readHeadFromFiles(sub, { GIT_DIR: path.join(repo.root, '.git') })).toBeUndefined();
+    // A `.git` that is no git directory: git would look further up; so is git asked.
+    const bogus = path.join(repo.root, 'sub');
+    writeFileSync(path.join(bogus, '.git'), 'not a gitdir line\n');
+    try {
+      expect(readHeadFromFiles(sub, {})).toBeUndefined();
+    } finally {
+      rmSync(path.join(bogus, '.git'));
+    }
+  });
+
   it('says nothing where it cannot tell: no .git, a branch with no commit yet', () => {
     const sub = path.join(repo.root, 'sub');
     mkdirSync(sub, { recursive: true });
     expect(readHeadFromFiles(sub)).toBeUndefined();
+    expect(readHeadFromFiles(os.tmpdir(), {})).toBeUndefined();
     const unborn = createTempRepo('k8s-read-head-unborn-');
     try {
       writeFileSync(path.join(unborn.root, 'x'), '');
@@ -70,11 +90,19 @@ describe("a repository's facts read from its git directory", () => {
   const gitPath = (root: string, name: string) =>
     path.resolve(root, repo.git('-C', root, 'rev-parse', '--git-path', name).trim());
 
-  it('are what git says: HEAD, the shallow file, the origin URL, in a clone and a worktree', () => {
+  it('are what git says: HEAD, the top, the shallow file, the origin URL, in a clone and a worktree, at the top and below', () => {
     repo.git('remote', 'add', 'origin', 'https://github.com/kubernetes/client-go.git');
-    for (const root of [repo.root, worktree]) {
+    mkdirSync(path.join(repo.root, 'sub'), { recursive: true });
+    mkdirSync(path.join(worktree, 'sub'), { recursive: true });
+    for (const root of [
+      repo.root,
+      worktree,
+      path.join(repo.root, 'sub'),
+      path.join(worktree, 'sub'),
+    ]) {
       const files = readRepoFromFiles(root, quiet);
       expect(files?.head).toBe(revParse(root));
+      expect(files?.toplevel).toBe(repo.git('-C', root, 'rev-parse', '--show-toplevel').trim());
       expect(files?.shallowFile).toBe(gitPath(root, 'shallow'));
       expect(files?.originUrl).toBe(repo.git('-C', root, 'remote', 'get-url', 'origin').trim());
     }
@@ -82,7 +110,7 @@ describe("a repository's facts read from its git directory", () => {
 
   it('leave git to answer where a plain reading could differ', () => {
     expect(readRepoFromFiles(repo.root, { GIT_DIR: path.join(repo.root, '.git') })).toBeUndefined();
-    expect(readRepoFromFiles(path.join(repo.root, 'sub'), quiet)).toBeUndefined();
+    expect(readRepoFromFiles(os.tmpdir(), quiet)).toBeUndefined();
     // A rewrite in the user's config, or an include there, leaves the URL to git.
     for (const text of [
       '[url "https://github.com/"]\n\tinsteadOf = gh:\n',

@@ -191,7 +191,7 @@ describe('the discovery stamp', () => {
     ).toBeUndefined();
   });
 
-  it('is not made where a config includes another, or outside the top of a checkout', async () => {
+  it('is not made where a config includes another', async () => {
     const repo = makeRepo();
     repo.git('config', 'include.path', path.join(home, 'more.gitconfig'));
     const tree = await discoverTree(repo.root, options);
@@ -201,10 +201,56 @@ describe('the discovery stamp', () => {
     expect(makeStamp(tree, serializeTree(tree), context(), later)).toBeDefined();
     repo.git('config', 'core.excludesFile', '~other/ignore');
     expect(makeStamp(tree, serializeTree(tree), context(), later)).toBeUndefined();
+  });
 
-    const below = path.join(makeRepo().root, 'pkg');
-    const sub = await discoverTree(below, options);
-    expect(makeStamp(sub, serializeTree(sub), context(), later)).toBeUndefined();
+  describe('below the top of its checkout (a module of a monorepo)', () => {
+    /** makeRepo's, with a module two directories down and an untracked file in it. */
+    function makeMonorepo(): { repo: TempRepo; root: string } {
+      const repo = makeRepo();
+      repo.write('mods/mod/go.mod', 'module example.com/mod\n\ngo 1.22\n');
+      repo.write('mods/mod/a/a.go', 'package a\n\nfunc A() {}\n');
+      repo.commit('a module below the top');
+      repo.write('mods/mod/a/extra.go', 'package a\n');
+      return { repo, root: path.join(repo.root, 'mods', 'mod') };
+    }
+
+    it('gives back what discovery found, and stands changes elsewhere in the checkout', async () => {
+      const { repo, root } = makeMonorepo();
+      const { tree, stamp } = await stampNow(root);
+      expect(stamp).toBeDefined();
+      expect(tree.files.map((f) => f.path).sort()).toEqual(['a/a.go', 'a/extra.go']);
+      const again = treeFromStamp(root, context(), stamp);
+      expect(again && serializeTree(again)).toBe(serializeTree(tree));
+      repo.write('pkg/lib/more.go', 'package lib\n');
+      repo.write('docs/README.md', 'the docs, edited\n');
+      expect(treeFromStamp(root, context(), stamp)).toBeDefined();
+      // Where git would not look above the root, neither does the stamp.
+      const ceiling = { ...process.env, GIT_CEILING_DIRECTORIES: repo.root };
+      expect(treeFromStamp(root, context({ env: ceiling }), stamp)).toBeUndefined();
+    });
+
+    const above: [string, (repo: TempRepo) => void][] = [
+      [
+        "the top's .gitignore edited in place",
+        (repo) => appendFileSync(path.join(repo.root, '.gitignore'), 'extra.go\n'),
+      ],
+      [
+        'a .gitignore added between the top and the root',
+        (repo) => repo.write('mods/.gitignore', 'extra.go\n'),
+      ],
+      ['a commit', (repo) => repo.git('commit', '-q', '--allow-empty', '-m', 'second')],
+    ];
+    for (const [what, change] of above) {
+      it(`is not used after ${what}`, async () => {
+        const { repo, root } = makeMonorepo();
+        const { tree, stamp } = await stampNow(root);
+        expect(stamp).toBeDefined();
+        change(repo);
+        expect(treeFromStamp(root, context(), stamp)).toBeUndefined();
+        const fresh = await discoverTree(root, options);
+        expect(serializeTree(fresh)).not.toBe(serializeTree(tree));
+      });
+    }
   });
 
   it('watches the module cache for the modules it did not find, and is not made with --with', async () => {
