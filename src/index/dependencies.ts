@@ -328,8 +328,10 @@ async function localProviders(
     module?: string,
     checkout?: Checkout | null,
   ) => {
-    const goMod = readGoMod(path.join(dir, 'go.mod'));
-    const name = module ?? goMod?.module ?? godepsImportPathOf(dir);
+    // Read through `look`: what a checkout's go.mod says (its module path, its requirements)
+    // decides what it provides, and a stamp watches what was looked at.
+    const goMod = readGoMod(look(path.join(dir, 'go.mod')));
+    const name = module ?? goMod?.module ?? godepsImportPathOf(dir, look);
     if (!name) {
       warnings.push(
         `${source === 'with' ? '--with' : source} ${dir}: no go.mod or Godeps/Godeps.json says its module path; not used`,
@@ -343,7 +345,7 @@ async function localProviders(
       source,
       version: git?.commit.slice(0, 12) ?? null,
       required: required.get(name)?.version ?? null,
-      permalink: git ? checkoutPermalink(git, dir, name) : null,
+      permalink: git ? checkoutPermalink(git, dir, name, look) : null,
       goMod,
     });
     // A checkout of Kubernetes brings its staging modules, which its go.mod replaces in-tree.
@@ -415,9 +417,9 @@ function readGoMod(file: string): GoModFile | null {
   }
 }
 
-function godepsImportPathOf(dir: string): string | null {
+function godepsImportPathOf(dir: string, look: (p: string) => string): string | null {
   try {
-    return godepsImportPath(readFileSync(path.join(dir, 'Godeps', 'Godeps.json'), 'utf8'));
+    return godepsImportPath(readFileSync(look(path.join(dir, 'Godeps', 'Godeps.json')), 'utf8'));
   } catch {
     return null;
   }
@@ -444,10 +446,16 @@ async function checkoutOf(dir: string): Promise<Checkout | null> {
  * A checkout's files at its commit: under the repository that holds the checkout's top directory
  * (its own module, or Kubernetes for a staging directory of a Kubernetes checkout).
  */
-function checkoutPermalink(git: Checkout, dir: string, module: string): string | null {
+function checkoutPermalink(
+  git: Checkout,
+  dir: string,
+  module: string,
+  look: (p: string) => string,
+): string | null {
   const rel = path.relative(git.top, dir).split(path.sep).join('/');
   if (!rel) return modulePermalinkBase(module, { commit: git.commit });
-  const topModule = readGoMod(path.join(git.top, 'go.mod'))?.module ?? godepsImportPathOf(git.top);
+  const topModule =
+    readGoMod(look(path.join(git.top, 'go.mod')))?.module ?? godepsImportPathOf(git.top, look);
   const base = topModule ? modulePermalinkBase(topModule, { commit: git.commit }) : null;
   return base ? `${base}/${rel}` : null;
 }

@@ -9,8 +9,10 @@
  *   modification time), every `.gitignore` and `.gitattributes` in them;
  * - the files the index reads (the Go files it keeps, go.mod, go.work, Godeps.json,
  *   vendor/modules.txt): an edit in place changes only the file's own times;
- * - what dependency resolution looked at in the module cache: each module's directory, there or
- *   not (a `go mod download` makes it appear), its go.mod, the directories of its packages;
+ * - what dependency resolution looked at in the module cache and in the checkouts a go.work or
+ *   `replace` names: each module's directory, there or not (a `go mod download` makes it appear),
+ *   its go.mod (and the go.mod at the top of a checkout, which names its permalinks), the
+ *   directories of its packages;
  * - git's own files: `.git`, HEAD, the index, refs (every directory under `refs/`, `packed-refs`),
  *   `shallow`, the configs git reads and the ignore and attribute files they name.
  *
@@ -21,13 +23,14 @@
  *
  * A root below the top of its checkout (a module in a monorepo, a GOPATH tree inside a larger
  * repository) also watches the directories above it up to the top, and their ignore and attribute
- * files.
+ * files; modules its go.work or go.mod `replace` takes from elsewhere in the same checkout
+ * (Kubernetes' staging modules) are watched as those of the module cache are.
  *
  * Where the stamp could be wrong it is not used, and git is asked: outside git; with GIT_DIR,
  * GIT_INDEX_FILE and the like set; a config that includes another (what it says cannot be
- * followed here); a tree that takes dependencies from other checkouts (`--with`,
- * a go.work or replace outside the tree); and, as git itself guards its index, when any watched
- * path changed less than RACY_MS before discovery began (a second write within the same clock tick
+ * followed here); a tree that takes dependencies from other checkouts (`--with`, a go.work or
+ * replace into another work tree); and, as git itself guards its index, when any watched path
+ * changed less than RACY_MS before discovery began (a second write within the same clock tick
  * could leave the same stat): then no stamp is written, and the next run asks git again.
  */
 import { createHash } from 'node:crypto';
@@ -78,6 +81,8 @@ const GIT_LISTING_VARIABLES = [
 ];
 
 interface GitFiles {
+  /** The checkout's top level (the root or an ancestor of it). */
+  top: string;
   /** Absolute paths of git's files and of the configs, ignore and attribute files it reads. */
   watched: string[];
   /** Directories under the common directory's `refs/` (absolute). */
@@ -135,7 +140,7 @@ function gitFilesOf(root: string, env: NodeJS.ProcessEnv): GitFiles | undefined 
     }
     const refDirs: string[] = [];
     walkDirectories(path.join(common, 'refs'), (dir) => refDirs.push(dir));
-    return { watched, refDirs, configs };
+    return { top, watched, refDirs, configs };
   } catch {
     return undefined;
   }
@@ -238,12 +243,17 @@ export function makeStamp(
   startedAt: number,
 ): StampRow | undefined {
   const { root } = tree;
-  // Dependencies from checkouts (`--with`, a go.work or replace outside the tree) are work trees
-  // of their own, with edits and a HEAD; those from the module cache are read-only, watched below.
+  // Dependencies from other checkouts (`--with`, a go.work or replace into another work tree)
+  // have edits and a HEAD of their own. Those from the module cache are read-only, and those of a
+  // go.work or replace into this same checkout (a monorepo's modules, Kubernetes' staging) share
+  // its HEAD and git files: for both, what dependency resolution read (`tree.read`: each go.mod,
+  // the directories looked in) and each of their files are watched below.
   if (!tree.isGit || context.options.with.length > 0) return undefined;
-  if (tree.dependencies.roots.some((r) => r.source !== 'module cache')) return undefined;
   const git = gitFilesOf(root, context.env);
   if (!git) return undefined;
+  for (const r of tree.dependencies.roots)
+    if (r.source !== 'module cache' && checkoutOf(r.dir, context.env)?.top !== git.top)
+      return undefined;
   const list: string[] = [...git.watched, ...git.refDirs];
   // Every directory of the work tree, and the ignore and attribute files in them; a nested
   // checkout (a directory with a `.git` of its own) is watched but not entered, as git lists

@@ -229,6 +229,72 @@ describe('the discovery stamp', () => {
       expect(treeFromStamp(root, context({ env: ceiling }), stamp)).toBeUndefined();
     });
 
+    /**
+     * A module that replaces its dependency with a directory beside it in the same checkout (or
+     * where `dep` says, relative to the module), the dependency requiring a module of its own.
+     */
+    function makeReplacing(dep = (_root: string) => '../dep'): { repo: TempRepo; root: string } {
+      const repo = makeRepo();
+      const root = path.join(repo.root, 'mods', 'mod');
+      repo.write(
+        'mods/mod/go.mod',
+        `module example.com/mod\n\ngo 1.22\n\nrequire example.com/dep v0.0.0\n\nreplace example.com/dep => ${dep(root)}\n`,
+      );
+      repo.write(
+        'mods/mod/a/a.go',
+        'package a\n\nimport "example.com/dep/lib"\n\nfunc A() { lib.Lib() }\n',
+      );
+      repo.write('mods/dep/go.mod', DEP_GO_MOD);
+      repo.write(
+        'mods/dep/lib/lib.go',
+        'package lib\n\nimport "example.com/far/x"\n\nfunc Lib() { x.X() }\n',
+      );
+      repo.commit('a module and the module it replaces');
+      return { repo, root };
+    }
+    const DEP_GO_MOD = 'module example.com/dep\n\ngo 1.22\n\nrequire example.com/far v1.0.0\n';
+
+    const replaced: [string, (repo: TempRepo) => void][] = [
+      [
+        'a Go file added to a package it takes',
+        (repo) => repo.write('mods/dep/lib/more.go', 'package lib\n'),
+      ],
+      [
+        "the replaced module's go.mod edited",
+        (repo) => repo.write('mods/dep/go.mod', DEP_GO_MOD.replace('v1.0.0', 'v1.1.0')),
+      ],
+      [
+        "the go.mod at the top, which names the permalinks' repository",
+        (repo) => repo.write('go.mod', 'module github.com/example/app\n\ngo 1.22\n'),
+      ],
+    ];
+    for (const [what, change] of replaced) {
+      it(`stands with a module replaced from the same checkout, and is not used after ${what}`, async () => {
+        const { repo, root } = makeReplacing();
+        const { tree, stamp } = await stampNow(root);
+        expect(tree.dependencies.roots).toMatchObject([
+          { module: 'example.com/dep', source: 'replace', files: 1 },
+        ]);
+        expect(stamp).toBeDefined();
+        expect(serializeTree(treeFromStamp(root, context(), stamp)!)).toBe(serializeTree(tree));
+        change(repo);
+        expect(treeFromStamp(root, context(), stamp)).toBeUndefined();
+        expect(serializeTree(await discoverTree(root, options))).not.toBe(serializeTree(tree));
+      });
+    }
+
+    it('is not made with a module replaced from another checkout', async () => {
+      const other = createTempRepo();
+      other.write('go.mod', 'module example.com/dep\n\ngo 1.22\n');
+      other.write('lib/lib.go', 'package lib\n\nfunc Lib() {}\n');
+      other.commit('the dependency, checked out on its own');
+      const { root } = makeReplacing((from) => path.relative(from, other.root));
+      const tree = await discoverTree(root, options);
+      expect(tree.dependencies.roots).toMatchObject([{ source: 'replace', files: 1 }]);
+      const later = Date.now() + RACY_MS + 1000;
+      expect(makeStamp(tree, serializeTree(tree), context(), later)).toBeUndefined();
+    });
+
     const above: [string, (repo: TempRepo) => void][] = [
       [
         "the top's .gitignore edited in place",
