@@ -61,7 +61,7 @@ export const DEPS_PREFIX = '_deps/';
 export interface GoModFile {
   module: string | null;
   go?: string;
-  /** `replace` directives whose target is a directory (`./x`, `../x`), as written. */
+  /** `replace` directives whose target is a directory (`./x`, `../x`, `/abs/x`), as written. */
   replaces: { from: string; to: string }[];
   /** `replace` directives whose target is another module version. */
   versionReplaces: { from: string; fromVersion?: string; to: string; toVersion: string }[];
@@ -78,7 +78,14 @@ export function parseGoMod(text: string): GoModFile {
     const m = /^\s*(\S+)(?:\s+(\S+))?\s*=>\s*(\S+)(?:\s+(\S+))?\s*$/.exec(line);
     if (!m?.[1] || !m[3]) return;
     const [, from, fromVersion, to, toVersion] = m;
-    if (to.startsWith('./') || to.startsWith('../') || to === '.' || to === '..')
+    // The go command's rule: a path, relative (`./`, `../`) or absolute, names a directory.
+    if (
+      to.startsWith('./') ||
+      to.startsWith('../') ||
+      to === '.' ||
+      to === '..' ||
+      path.isAbsolute(to)
+    )
       replaces.push({ from, to });
     else if (toVersion)
       versionReplaces.push({ from, ...(fromVersion ? { fromVersion } : {}), to, toVersion });
@@ -148,6 +155,9 @@ export function buildModuleLayout(
   // In-tree replace targets take the replaced path when their own go.mod says otherwise (or is absent).
   for (const [dir, text] of goMods) {
     for (const r of parseGoMod(text).replaces) {
+      // An absolute target is another directory of the machine (that is not mapped here: the
+      // dependencies take it), or this tree by a path that depends on where it is checked out.
+      if (path.isAbsolute(r.to)) continue;
       const target = normalize(path.posix.join(dir, r.to));
       if (target.startsWith('..')) continue;
       const existing = byDir.get(target);

@@ -283,16 +283,20 @@ describe('the discovery stamp', () => {
       });
     }
 
-    it('is not made with a module replaced from another checkout', async () => {
+    it('is not made with a module replaced from another checkout, by a relative or an absolute path', async () => {
       const other = createTempRepo();
       other.write('go.mod', 'module example.com/dep\n\ngo 1.22\n');
       other.write('lib/lib.go', 'package lib\n\nfunc Lib() {}\n');
       other.commit('the dependency, checked out on its own');
-      const { root } = makeReplacing((from) => path.relative(from, other.root));
-      const tree = await discoverTree(root, options);
-      expect(tree.dependencies.roots).toMatchObject([{ source: 'replace', files: 1 }]);
-      const later = Date.now() + RACY_MS + 1000;
-      expect(makeStamp(tree, serializeTree(tree), context(), later)).toBeUndefined();
+      for (const dep of [(from: string) => path.relative(from, other.root), () => other.root]) {
+        const { root } = makeReplacing(dep);
+        const tree = await discoverTree(root, options);
+        expect(tree.dependencies.roots).toMatchObject([
+          { source: 'replace', dir: other.root, files: 1 },
+        ]);
+        const later = Date.now() + RACY_MS + 1000;
+        expect(makeStamp(tree, serializeTree(tree), context(), later)).toBeUndefined();
+      }
     });
 
     const above: [string, (repo: TempRepo) => void][] = [

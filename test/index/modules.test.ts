@@ -60,6 +60,7 @@ describe('module layout', () => {
         'replace (',
         '\tgithub.com/MakeNowJust/heredoc => github.com/fork/heredoc v1.0.1',
         '\tk8s.io/client-go => ../client-go',
+        '\tk8s.io/apimachinery => /src/apimachinery',
         ')',
       ].join('\n'),
     );
@@ -76,7 +77,17 @@ describe('module layout', () => {
       },
       { from: 'k8s.io/api', fromVersion: 'v0.31.0', to: 'k8s.io/api', toVersion: 'v0.31.1' },
     ]);
-    expect(parsed.replaces).toEqual([{ from: 'k8s.io/client-go', to: '../client-go' }]);
+    // A path names a directory, relative or absolute, as the go command reads it.
+    expect(parsed.replaces).toEqual([
+      { from: 'k8s.io/client-go', to: '../client-go' },
+      { from: 'k8s.io/apimachinery', to: '/src/apimachinery' },
+    ]);
+    // An absolute target maps no directory of the tree.
+    const layout = buildModuleLayout(
+      new Map([['sub', 'module example.com/sub\nreplace example.com/x => /x\n']]),
+      undefined,
+    );
+    expect(layout.importPathOf('sub/x')).toBe('example.com/sub/x');
   });
 
   it('says how each directory’s path was found: go.mod, a comment, a root, vendor/, a dependency', () => {
