@@ -103,16 +103,20 @@ function checkDirectory(dir: string): string {
 
 /**
  * The nearest ancestor that has a .git and a go.mod, or a Godeps/Godeps.json for a tree from
- * before go.mod (a Go checkout), if any.
+ * before go.mod (a Go checkout), if any. When the top of the checkout is no Go tree itself (a
+ * monorepo), the nearest Go tree between the directory and the top: the module you are in.
  */
 function findGoCheckout(start: string): string | undefined {
+  const goTree = (dir: string) =>
+    existsSync(path.join(dir, 'go.mod')) || existsSync(path.join(dir, 'Godeps', 'Godeps.json'));
+  let nearest: string | undefined;
   let dir = path.resolve(start);
   for (;;) {
     if (existsSync(path.join(dir, '.git'))) {
-      const goTree =
-        existsSync(path.join(dir, 'go.mod')) || existsSync(path.join(dir, 'Godeps', 'Godeps.json'));
-      return goTree ? realpathSync(dir) : undefined;
+      if (goTree(dir)) return realpathSync(dir);
+      return nearest && realpathSync(nearest);
     }
+    if (!nearest && goTree(dir)) nearest = dir;
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
