@@ -89,7 +89,10 @@ export async function discoverTree(root: string, options: DiscoverOptions = {}):
   // Whether this is a git work tree, what git says of HEAD and the listing, asked at once;
   // outside git every answer but the first is undefined and none is used.
   const answers = await gitBatch(root, GIT_QUESTIONS);
-  const isGit = answers[INSIDE]?.toString('utf8').trim() === 'true';
+  // A tree the enclosing work tree ignores (k8s-read's demo tree under a project's node_modules/)
+  // has none of its files in git, which would list nothing: it is read as a plain directory.
+  const isGit =
+    answers[INSIDE]?.toString('utf8').trim() === 'true' && answers[IGNORED] === undefined;
   const listed = isGit ? listGitFiles(root, answers) : listDirectoryFiles(root);
   const described = isGit ? describeHead(answers) : undefined;
   const skipped = { vendor: 0, tests: 0, duplicates: 0 };
@@ -408,9 +411,11 @@ const GIT_QUESTIONS: readonly (readonly string[])[] = [
   ['ls-files', '-s', '-z', '--', ...LISTED],
   ['diff', '--name-status', '-z', '--relative', '--', ...LISTED],
   ['ls-files', '-o', '--exclude-standard', '-z', '--', ...LISTED],
+  // Exits 0 (an answer) when the work tree ignores the root itself.
+  ['check-ignore', '-q', '.'],
 ];
-const [INSIDE, HEAD, ORIGIN, DESCRIBED, OUTSIDE, STAGED, CHANGED, UNTRACKED] = [
-  0, 1, 2, 3, 4, 5, 6, 7,
+const [INSIDE, HEAD, ORIGIN, DESCRIBED, OUTSIDE, STAGED, CHANGED, UNTRACKED, IGNORED] = [
+  0, 1, 2, 3, 4, 5, 6, 7, 8,
 ] as const;
 
 interface Listing {

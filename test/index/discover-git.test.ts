@@ -66,4 +66,20 @@ describe('discoverTree in a git work tree', () => {
     ]);
     expect(tree.dependencies.vendor).toBe('not indexed');
   });
+
+  it('reads a tree the work tree ignores as a plain directory (a package under node_modules/)', async () => {
+    const repo = createTempRepo();
+    repo.write('.gitignore', 'node_modules\n');
+    repo.write('README.md', 'a project that installed a Go tree\n');
+    repo.commit('first');
+    repo.write('node_modules/pkg/tree/go.mod', 'module example.com/tree\n\ngo 1.22\n');
+    repo.write('node_modules/pkg/tree/cmd/app/main.go', 'package main\n\nfunc main() {}\n');
+    const tree = await discoverTree(path.join(repo.root, 'node_modules', 'pkg', 'tree'));
+    expect(tree.files.map((f) => f.path)).toEqual(['cmd/app/main.go']);
+    expect(tree.layout.importPathOf('cmd/app')).toBe('example.com/tree/cmd/app');
+    // Not of the project's history: no commit of it is named.
+    expect(tree.isGit).toBe(false);
+    expect(tree.commit).toBeNull();
+    rmSync(repo.root, { recursive: true, force: true });
+  });
 });
