@@ -4,14 +4,25 @@
 // Node's headers from `nodedir` (or its cache), so nothing is downloaded when they are present.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
+
+// Where npm put the two packages: beside this one's own node_modules in a clone, hoisted above it
+// when k8s-read is installed as a dependency. binding.gyp takes them as variables (GYP_DEFINES).
+// Relative to this package: gyp's make rules take a source's path below the object directory,
+// which an absolute path does not fit.
+const require = createRequire(path.resolve('package.json'));
+const packageDir = (name) =>
+  path.relative(process.cwd(), path.dirname(require.resolve(`${name}/package.json`))) || '.';
+const treeSitter = packageDir('tree-sitter');
+const treeSitterGo = packageDir('tree-sitter-go');
 
 const output = 'build/Release/k8s_read_native.node';
 const sources = [
   'binding.gyp',
   'src/native/capture-walk.c',
-  'node_modules/tree-sitter/vendor/tree-sitter/lib/src/lib.c',
-  'node_modules/tree-sitter-go/src/parser.c',
+  path.join(treeSitter, 'vendor/tree-sitter/lib/src/lib.c'),
+  path.join(treeSitterGo, 'src/parser.c'),
 ];
 const built = existsSync(output) ? statSync(output).mtimeMs : 0;
 const stale = sources.filter((s) => !existsSync(s) || statSync(s).mtimeMs > built);
@@ -41,9 +52,22 @@ const nodedir =
   process.env.npm_config_nodedir ??
   (existsSync(path.join(prefix, 'include', 'node', 'node_api.h')) ? prefix : undefined);
 if (nodedir) args.push(`--nodedir=${nodedir}`);
+// gyp splits GYP_DEFINES as a shell would: each value quoted.
+const quote = (value) => `'${value.replace(/'/g, `'\\''`)}'`;
+const env = {
+  ...process.env,
+  GYP_DEFINES: [
+    process.env.GYP_DEFINES,
+    `tree_sitter_dir=${quote(treeSitter)}`,
+    `tree_sitter_go_dir=${quote(treeSitterGo)}`,
+  ]
+    .filter(Boolean)
+    .join(' '),
+};
+const stdio = ['ignore', 'ignore', 'inherit'];
 const r = nodeGyp
-  ? spawnSync(process.execPath, [nodeGyp, ...args], { stdio: ['ignore', 'ignore', 'inherit'] })
-  : spawnSync('node-gyp', args, { stdio: ['ignore', 'ignore', 'inherit'], shell: true });
+  ? spawnSync(process.execPath, [nodeGyp, ...args], { stdio, env })
+  : spawnSync('node-gyp', args, { stdio, env, shell: true });
 if (r.status !== 0) {
   console.error(
     `build-native: node-gyp ${args.join(' ')} failed (exit ${r.status}); k8s-read index needs a C compiler, make and python3, as sqlite3 does`,
