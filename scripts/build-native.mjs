@@ -4,18 +4,10 @@
 // Node's headers from `nodedir` (or its cache), so nothing is downloaded when they are present.
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { grammarPackages } from './grammar-packages.mjs';
 
-// Where npm put the two packages: beside this one's own node_modules in a clone, hoisted above it
-// when k8s-read is installed as a dependency. binding.gyp takes them as variables (GYP_DEFINES).
-// Relative to this package: gyp's make rules take a source's path below the object directory,
-// which an absolute path does not fit.
-const require = createRequire(path.resolve('package.json'));
-const packageDir = (name) =>
-  path.relative(process.cwd(), path.dirname(require.resolve(`${name}/package.json`))) || '.';
-const treeSitter = packageDir('tree-sitter');
-const treeSitterGo = packageDir('tree-sitter-go');
+const { treeSitter, treeSitterGo } = grammarPackages(process.cwd());
 
 const output = 'build/Release/k8s_read_native.node';
 const sources = [
