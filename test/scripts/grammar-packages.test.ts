@@ -17,14 +17,19 @@ function writePackage(dir: string, name: string): void {
   writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name, version: '0.0.0' }));
 }
 
+/** k8s-read's package at `k8sRead`, and the two grammar packages under `modules`. */
+function layout(k8sRead: string, modules: string): void {
+  writePackage(k8sRead, 'k8s-read');
+  for (const name of ['tree-sitter', 'tree-sitter-go'])
+    writePackage(path.join(modules, name), name);
+}
+
 type Found = { treeSitter: string; treeSitterGo: string };
 
 describe('the grammar packages for the native build', () => {
   it("are the package's own in a clone", () => {
     const clone = path.join(tmp, 'clone');
-    writePackage(clone, 'k8s-read');
-    writePackage(path.join(clone, 'node_modules', 'tree-sitter'), 'tree-sitter');
-    writePackage(path.join(clone, 'node_modules', 'tree-sitter-go'), 'tree-sitter-go');
+    layout(clone, path.join(clone, 'node_modules'));
     expect(grammarPackages(clone) as Found).toEqual({
       treeSitter: path.join('node_modules', 'tree-sitter'),
       treeSitterGo: path.join('node_modules', 'tree-sitter-go'),
@@ -34,9 +39,7 @@ describe('the grammar packages for the native build', () => {
   it("are the project's, hoisted beside k8s-read, when it is installed as a dependency", () => {
     const project = path.join(tmp, 'project');
     const installed = path.join(project, 'node_modules', 'k8s-read');
-    writePackage(installed, 'k8s-read');
-    writePackage(path.join(project, 'node_modules', 'tree-sitter'), 'tree-sitter');
-    writePackage(path.join(project, 'node_modules', 'tree-sitter-go'), 'tree-sitter-go');
+    layout(installed, path.join(project, 'node_modules'));
     expect(grammarPackages(installed) as Found).toEqual({
       treeSitter: path.join('..', 'tree-sitter'),
       treeSitterGo: path.join('..', 'tree-sitter-go'),
