@@ -4,9 +4,9 @@
  * took ~10 ms of a trace answered from the kept answers. Only the plain layouts are read: `.git`
  * as a directory or as a `gitdir:` file (a worktree, a submodule), HEAD naming a commit or a
  * branch, the branch as a loose ref or in packed-refs. A root below the top of its checkout is
- * read from the top's git directory when the caller gives the environment (checkoutOf). Anything
- * else (reftable, a HEAD that names nothing yet, GIT_DIR and the like set) is undefined, and the
- * caller asks git.
+ * read from the top's git directory when the caller gives the environment (locateCheckout).
+ * Anything else (reftable, a HEAD that names nothing yet, GIT_DIR and the like set) is undefined,
+ * and the caller asks git.
  *
  * `blame` asks the same files for what it used to start two gits for (`rev-parse` and `remote
  * get-url origin`, ~35 ms of a ~310 ms answer given from its cache): readRepoFromFiles.
@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
-  checkoutOf,
+  locateCheckout,
   commonDirOf,
   GIT_LOCATION_VARIABLES,
   otherConfigs,
@@ -30,7 +30,7 @@ const COMMIT = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 export function readHeadFromFiles(root: string, env?: NodeJS.ProcessEnv): string | undefined {
   if (env && GIT_LOCATION_VARIABLES.some((name) => env[name] !== undefined)) return undefined;
   try {
-    const gitDir = checkoutOf(root, env)?.gitDir;
+    const gitDir = locateCheckout(root, env)?.gitDir;
     return gitDir ? headOf(gitDir) : undefined;
   } catch {
     return undefined;
@@ -59,10 +59,10 @@ export interface RepoFromFiles {
 export function readRepoFromFiles(root: string, env: NodeJS.ProcessEnv): RepoFromFiles | undefined {
   if (GIT_LOCATION_VARIABLES.some((name) => env[name] !== undefined)) return undefined;
   try {
-    const checkout = checkoutOf(root, env);
-    const gitDir = checkout?.gitDir;
-    const head = gitDir ? headOf(gitDir) : undefined;
-    if (!checkout || !gitDir || !head) return undefined;
+    const checkout = locateCheckout(root, env);
+    const head = checkout && headOf(checkout.gitDir);
+    if (!checkout || !head) return undefined;
+    const { gitDir } = checkout;
     const common = commonDirOf(gitDir);
     const config = readIfFile(path.join(common, 'config')) ?? '';
     const rewritten = [config, ...otherConfigs(gitDir, env).map((f) => readIfFile(f) ?? '')].some(

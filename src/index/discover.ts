@@ -22,6 +22,7 @@ import {
   type ModuleLayout,
 } from './modules.js';
 import { gitBlobId } from '../shared/git-blob.js';
+import { dirOf } from '../shared/repo-path.js';
 
 export interface DiscoverOptions {
   /** @default false */
@@ -353,11 +354,6 @@ function countImportPaths(
     if (source) counts[source] = (counts[source] ?? 0) + 1;
   }
   return counts;
-}
-
-function dirOf(p: string): string {
-  const at = p.lastIndexOf('/');
-  return at < 0 ? '' : p.slice(0, at);
 }
 
 function readTreeText(root: string, p: string): string | null {

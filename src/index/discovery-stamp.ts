@@ -38,7 +38,7 @@ import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
-  checkoutOf,
+  locateCheckout,
   commonDirOf,
   GIT_LOCATION_VARIABLES,
   otherConfigs,
@@ -100,7 +100,7 @@ function gitFilesOf(root: string, env: NodeJS.ProcessEnv): GitFiles | undefined 
   if ([...GIT_LOCATION_VARIABLES, ...GIT_LISTING_VARIABLES].some((v) => env[v] !== undefined))
     return undefined;
   try {
-    const checkout = checkoutOf(root, env);
+    const checkout = locateCheckout(root, env);
     if (!checkout) return undefined;
     const { top, gitDir } = checkout;
     const common = commonDirOf(gitDir);
@@ -252,7 +252,7 @@ export function makeStamp(
   const git = gitFilesOf(root, context.env);
   if (!git) return undefined;
   for (const r of tree.dependencies.roots)
-    if (r.source !== 'module cache' && checkoutOf(r.dir, context.env)?.top !== git.top)
+    if (r.source !== 'module cache' && locateCheckout(r.dir, context.env)?.top !== git.top)
       return undefined;
   const list: string[] = [...git.watched, ...git.refDirs];
   // Every directory of the work tree, and the ignore and attribute files in them; a nested

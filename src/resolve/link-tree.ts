@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IndexProgress, ParsedTree } from '../index/index-repository.js';
+import { dirOf } from '../shared/repo-path.js';
 import { linkerId } from './linker-id.js';
 import type { Store } from '../store/db.js';
 import {
@@ -61,7 +62,8 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     // whatever its fingerprint says: read commands trust that name too. Another commit with the
     // same facts (its files the same: a commit of the files indexed with local edits, one that
     // changed only tests, docs or the version of a module whose files are not indexed; or files
-    // changed where no fact did, a comment) links the same: its rows stand, and the tree's row names the new commit.
+    // changed where no fact did, a comment) links the same: its rows stand, and the tree's row
+    // names the new commit.
     const moved =
       summary.linker !== linkerId()
         ? undefined
@@ -286,9 +288,8 @@ function linkFingerprint(
   // only bumps a version).
   const { layout } = parsed.tree;
   for (const f of [...parsed.files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
-    const dir = f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '';
     hash.update(
-      `${f.path}\0${blobOf.get(f.path) ?? f.blob}\0${f.status}\0${layout.importPathOf(dir)}\n`,
+      `${f.path}\0${blobOf.get(f.path) ?? f.blob}\0${f.status}\0${layout.importPathOf(dirOf(f.path))}\n`,
     );
   }
   for (const file of extraRules) {

@@ -6,6 +6,7 @@
 import type { Expr, FileFacts, FuncFact, LocalFact, TypeFact, ValueFact } from '../index/facts.js';
 import type { ModuleLayout } from '../index/modules.js';
 import { push } from '../shared/multimap.js';
+import { dirOf } from '../shared/repo-path.js';
 import type { TypeScope } from './types.js';
 
 export interface FileModel {
@@ -137,7 +138,7 @@ export function buildModel(
       excluded.set(input.path, why);
       continue;
     }
-    const dir = input.path.includes('/') ? input.path.slice(0, input.path.lastIndexOf('/')) : '';
+    const dir = dirOf(input.path);
     const importPath = layout.importPathOf(dir);
     if (!importPath || !input.facts.package) {
       excluded.set(input.path, 'outside every module');

@@ -26,7 +26,7 @@ export function gitDirOf(root: string): string | undefined {
  * further up), or none found. Without `env`, or with a variable in it that moves where git stops
  * looking, only `root` itself is looked at.
  */
-export function checkoutOf(
+export function locateCheckout(
   root: string,
   env?: NodeJS.ProcessEnv,
 ): { top: string; gitDir: string } | undefined {

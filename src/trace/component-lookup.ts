@@ -5,6 +5,7 @@
  * `cmd/controller` is the module `.../controller-binary`). The reader types what they see in the
  * tree, so the directory answers too: `cmd/controller`, or `controller` for `cmd/controller`.
  */
+import { dirOf } from '../shared/repo-path.js';
 import type { ComponentEntry } from './trace-component.js';
 
 export interface ComponentMatch {
@@ -48,9 +49,4 @@ function cmdName(c: ComponentEntry): string | undefined {
   const dir = dirOf(c.main.file);
   const m = /(?:^|\/)cmd\/([^/]+)$/.exec(dir);
   return m?.[1];
-}
-
-/** The directory of a repository-relative file path (`''` at the root). */
-export function dirOf(file: string): string {
-  return file.includes('/') ? file.slice(0, file.lastIndexOf('/')) : '';
 }

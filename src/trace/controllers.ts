@@ -30,7 +30,8 @@ import {
   type PNode,
   type ProgramGraph,
 } from './program-graph.js';
-import { componentListing, dirOf, lookupComponent } from './component-lookup.js';
+import { dirOf } from '../shared/repo-path.js';
+import { componentListing, lookupComponent } from './component-lookup.js';
 import { programScope, type PackageInfo } from './program-scope.js';
 import type { StructView } from './queries.js';
 import {

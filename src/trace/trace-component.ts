@@ -22,7 +22,8 @@ import {
 } from './program-graph.js';
 import { push } from '../shared/multimap.js';
 import { underPackage } from '../shared/go-symbol.js';
-import { componentListing, dirOf, lookupComponent } from './component-lookup.js';
+import { dirOf } from '../shared/repo-path.js';
+import { componentListing, lookupComponent } from './component-lookup.js';
 import { programScope, type PackageInfo, type ProgramScope } from './program-scope.js';
 import { chooseSpine, hopKey } from './spine.js';
 import type { NodeKind, Trace, TraceEdge, TraceNode, TraceUnresolved } from './types.js';
