@@ -1,11 +1,11 @@
 /**
  * Which repository a command works on and where its index lives. Order: --repo, KUBERNETES_SRC,
- * the Go checkout (a git work tree with a go.mod or Godeps/ at its top) around the current
- * directory, then the bundled demo tree — announced in one line on stderr so nobody mistakes it
+ * the Go checkout (a git work tree with a go.mod or Godeps/ at its top, else the module or GOPATH
+ * project inside it) around the current directory, then the bundled demo tree — announced in one line on stderr so nobody mistakes it
  * for their checkout. Also where the packages it imports from outside itself may be.
  */
 import type * as Crypto from 'node:crypto';
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -104,7 +104,9 @@ function checkDirectory(dir: string): string {
 /**
  * The nearest ancestor that has a .git and a go.mod, or a Godeps/Godeps.json for a tree from
  * before go.mod (a Go checkout), if any. When the top of the checkout is no Go tree itself (a
- * monorepo), the nearest Go tree between the directory and the top: the module you are in.
+ * monorepo), the Go tree the directory is in: the nearest module between the directory and the
+ * top, or a project kept in a GOPATH layout (`src/k8s.io/kubernetes`, its Godeps/ gone, as forks
+ * of old releases keep it), whichever holds the other.
  */
 function findGoCheckout(start: string): string | undefined {
   const goTree = (dir: string) =>
@@ -114,13 +116,69 @@ function findGoCheckout(start: string): string | undefined {
   for (;;) {
     if (existsSync(path.join(dir, '.git'))) {
       if (goTree(dir)) return realpathSync(dir);
-      return nearest && realpathSync(nearest);
+      const gopath = gopathProject(path.resolve(start), dir);
+      const chosen =
+        gopath && (!nearest || isWithin(nearest, gopath)) ? gopath : (nearest ?? gopath);
+      return chosen && realpathSync(chosen);
     }
     if (!nearest && goTree(dir)) nearest = dir;
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
   }
+}
+
+/**
+ * Hosts whose import paths name an owner before the repository (`github.com/owner/repo`); under
+ * any other host whose name has a dot the repository is the next element (`k8s.io/kubernetes`).
+ */
+const OWNER_HOSTS = new Set(['github.com', 'gitlab.com', 'bitbucket.org', 'golang.org']);
+
+/**
+ * The project a directory is in when it lies under `…/src/<host>/…` (a GOPATH), at or below the
+ * top of its checkout: the outermost such `src`, so `staging/src/k8s.io/client-go` inside
+ * `src/k8s.io/kubernetes` is Kubernetes, as a checkout's top wins over its nested modules.
+ */
+function gopathProject(dir: string, top: string): string | undefined {
+  const parts = dir.split(path.sep);
+  for (let i = 0; i < parts.length - 2; i++) {
+    if (parts[i] !== 'src' || !parts[i + 1]!.includes('.')) continue;
+    const depth = OWNER_HOSTS.has(parts[i + 1]!) ? 3 : 2;
+    if (i + depth >= parts.length) continue;
+    const project = parts.slice(0, i + 1 + depth).join(path.sep) || path.sep;
+    if (isWithin(project, top) && holdsGo(project)) return project;
+  }
+  return undefined;
+}
+
+/**
+ * Whether a directory is a Go project: Go files at its top or in a command under `cmd/`. A
+ * checkout kept under `~/src/github.com/owner/` by habit (ghq's layout) is no Go tree for that.
+ */
+function holdsGo(dir: string): boolean {
+  const goFiles = (d: string) => {
+    try {
+      return readdirSync(d, { withFileTypes: true }).some(
+        (e) => e.isFile() && e.name.endsWith('.go'),
+      );
+    } catch {
+      return false;
+    }
+  };
+  if (goFiles(dir)) return true;
+  try {
+    return readdirSync(path.join(dir, 'cmd'), { withFileTypes: true }).some(
+      (e) => e.isDirectory() && goFiles(path.join(dir, 'cmd', e.name)),
+    );
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `dir` is `base` or below it. */
+function isWithin(dir: string, base: string): boolean {
+  const rel = path.relative(base, dir);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /**

@@ -4,7 +4,9 @@
  * still means Kubernetes), else the Go module the directory is in (a monorepo); the demo tree only
  * where there is neither.
  */
-import { mkdirSync, realpathSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,8 +15,10 @@ import { chooseRoot } from '../../src/cli/repo.js';
 import { createTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 
 const repos: TempRepo[] = [];
+const dirs: string[] = [];
 afterAll(() => {
   for (const r of repos) rmSync(r.root, { recursive: true, force: true });
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 function repo(files: Record<string, string>): TempRepo {
@@ -65,5 +69,88 @@ describe('the checkout around the working directory', () => {
     // Outside every module of the checkout: no Go tree around, so the demo tree.
     expect(chosenFrom(path.join(mono.root, 'services/web')).source).toBe('demo');
     expect(chosenFrom(mono.root).source).toBe('demo');
+  });
+
+  it('is a project kept in a GOPATH layout inside the checkout, from any directory in it', () => {
+    // A fork of an old release: the top holds `src/k8s.io/kubernetes`, with no go.mod or Godeps/.
+    const fork = repo({
+      'README.md': 'Kubernetes 1.14\n',
+      'src/k8s.io/kubernetes/cmd/kube-scheduler/scheduler.go': 'package main\n\nfunc main() {}\n',
+      'src/k8s.io/kubernetes/pkg/scheduler/scheduler.go': 'package scheduler\n',
+      'src/k8s.io/kubernetes/staging/src/k8s.io/client-go/tools/cache/cache.go': 'package cache\n',
+      'src/k8s.io/kubernetes/staging/src/k8s.io/api/go.mod': 'module k8s.io/api\n',
+      'src/k8s.io/kubernetes/staging/src/k8s.io/api/core/v1/types.go': 'package v1\n',
+      'src/k8s.io/kubernetes/staging/src/k8s.io/code-generator/tools.go': 'package codegenerator\n',
+      'src/k8s.io/kubernetes/staging/src/k8s.io/code-generator/cmd/gen/main.go': 'package main\n',
+    });
+    const kubernetes = {
+      root: realpathSync(path.join(fork.root, 'src/k8s.io/kubernetes')),
+      source: 'cwd',
+    };
+    expect(chosenFrom(path.join(fork.root, 'src/k8s.io/kubernetes'))).toEqual(kubernetes);
+    expect(chosenFrom(path.join(fork.root, 'src/k8s.io/kubernetes/pkg/scheduler'))).toEqual(
+      kubernetes,
+    );
+    // Its staging/src is a GOPATH too, and a module with a go.mod sits in it: the outer project,
+    // which holds both, is the tree (as a Go tree at the top wins over its nested modules).
+    const staging = 'src/k8s.io/kubernetes/staging/src/k8s.io';
+    expect(chosenFrom(path.join(fork.root, staging, 'client-go/tools/cache'))).toEqual(kubernetes);
+    expect(chosenFrom(path.join(fork.root, staging, 'api/core/v1'))).toEqual(kubernetes);
+    expect(chosenFrom(path.join(fork.root, staging, 'code-generator/cmd/gen'))).toEqual(kubernetes);
+    // Above the project (no project there yet), the demo tree.
+    expect(chosenFrom(path.join(fork.root, 'src/k8s.io')).source).toBe('demo');
+    expect(chosenFrom(fork.root).source).toBe('demo');
+  });
+
+  it('names a project under an owner on github.com and the like by three elements', () => {
+    const fork = repo({
+      'src/github.com/owner/tool/main.go': 'package main\n\nfunc main() {}\n',
+      'src/github.com/owner/tool/internal/run/run.go': 'package run\n',
+    });
+    expect(chosenFrom(path.join(fork.root, 'src/github.com/owner/tool/internal/run'))).toEqual({
+      root: realpathSync(path.join(fork.root, 'src/github.com/owner/tool')),
+      source: 'cwd',
+    });
+    expect(chosenFrom(path.join(fork.root, 'src/github.com/owner')).source).toBe('demo');
+  });
+
+  it('is a GOPATH project only if it holds Go: a checkout kept by path out of habit is none', () => {
+    const gopath = mkdtempSync(path.join(os.tmpdir(), 'k8s-read-gopath-'));
+    dirs.push(gopath);
+    const checkout = (dir: string, files: Record<string, string>) => {
+      const root = path.join(gopath, dir);
+      for (const [file, text] of Object.entries(files)) {
+        mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+        writeFileSync(path.join(root, file), text);
+      }
+      execFileSync('git', ['init', '-q'], { cwd: root });
+      return root;
+    };
+    // The top of the checkout is the project: Go in a command, no go.mod.
+    const tool = checkout('src/example.com/tool', {
+      'cmd/tool/main.go': 'package main\n\nfunc main() {}\n',
+      'lib/lib.go': 'package lib\n',
+    });
+    expect(chosenFrom(path.join(tool, 'lib'))).toEqual({ root: realpathSync(tool), source: 'cwd' });
+    // A project without Go, kept under the same layout (ghq's habit): not a Go tree.
+    const site = checkout('src/github.com/me/site', {
+      'package.json': '{}\n',
+      'cmd/build/index.js': '\n',
+      'fixtures/tree/cmd/demo/main.go': 'package main\n',
+    });
+    expect(chosenFrom(path.join(site, 'fixtures/tree')).source).toBe('demo');
+    expect(chosenFrom(site).source).toBe('demo');
+  });
+
+  it('is the module the directory is in when a GOPATH shape lies inside that module', () => {
+    const mono = repo({
+      'README.md': 'services\n',
+      'services/api/go.mod': 'module example.com/api\n',
+      'services/api/testdata/src/example.com/dep/dep.go': 'package dep\n',
+    });
+    expect(chosenFrom(path.join(mono.root, 'services/api/testdata/src/example.com/dep'))).toEqual({
+      root: realpathSync(path.join(mono.root, 'services/api')),
+      source: 'cwd',
+    });
   });
 });
