@@ -88,6 +88,12 @@ export async function blameFile(
   const both = await repo.tryRun(['rev-parse', `HEAD:./${file}`]);
   if (!both.ok) {
     await repo.head(); // says so when there is no commit at all
+    // A tree in a directory its work tree ignores (the demo tree of a package installed under a
+    // project's node_modules/) has no history at all: committing is not the way.
+    if ((await repo.tryRun(['check-ignore', '-q', '--', file])).ok)
+      throw new UsageError(
+        `${file} has no git history: the git work tree at ${repo.toplevel} ignores it, so blame has nothing to read; blame a file of a checkout whose files are committed (--repo PATH)`,
+      );
     throw new UsageError(
       `${file} is not in HEAD (untracked or only staged); commit it first: blame reads git history`,
     );

@@ -130,6 +130,18 @@ describe('k8s-read blame', () => {
     });
   });
 
+  it('says a file the work tree ignores has no history, rather than to commit it', async () => {
+    repo.write('.gitignore', 'scratch/\n');
+    repo.commit('ignore scratch/');
+    repo.write('scratch/notes.go', 'package scratch\n');
+    const result = await cli(['blame', 'scratch/notes.go']);
+    expect(result).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `error: scratch/notes.go has no git history: the git work tree at ${repo.root} ignores it, so blame has nothing to read; blame a file of a checkout whose files are committed (--repo PATH)\n`,
+    });
+  });
+
   it('says a directory that is not a git repository cannot be blamed', async () => {
     const plain = path.join(scratch, 'elsewhere');
     const result = await runCli([
