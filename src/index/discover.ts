@@ -407,7 +407,8 @@ const GIT_QUESTIONS: readonly (readonly string[])[] = [
   ['ls-files', '-s', '-z', '--', ...LISTED],
   ['diff', '--name-status', '-z', '--relative', '--', ...LISTED],
   ['ls-files', '-o', '--exclude-standard', '-z', '--', ...LISTED],
-  // Exits 0 (an answer) when the work tree ignores the root itself.
+  // Exits 0 (an answer) when the work tree ignores the root itself. It looks in git's index: a
+  // root under an ignore pattern whose files were added with --force is not ignored.
   ['check-ignore', '-q', '.'],
 ];
 const [INSIDE, HEAD, ORIGIN, DESCRIBED, OUTSIDE, STAGED, CHANGED, UNTRACKED, IGNORED] = [

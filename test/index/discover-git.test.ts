@@ -82,4 +82,24 @@ describe('discoverTree in a git work tree', () => {
     expect(tree.commit).toBeNull();
     rmSync(repo.root, { recursive: true, force: true });
   });
+
+  it('reads a tree under an ignore pattern through git when git tracks files there (--force)', async () => {
+    const repo = createTempRepo();
+    repo.write('.gitignore', 'third_party/\n');
+    repo.write('third_party/tree/go.mod', 'module example.com/tree\n\ngo 1.22\n');
+    repo.write('third_party/tree/cmd/app/main.go', 'package main\n\nfunc main() {}\n');
+    repo.git('add', '.gitignore');
+    repo.git('add', '--force', 'third_party/tree/go.mod', 'third_party/tree/cmd/app/main.go');
+    const commit = repo.commit('first');
+    // Not added: git does not hold it, so it is not of the tree, as in any checkout.
+    repo.write('third_party/tree/cmd/app/scratch.go', 'package main\n');
+    const tree = await discoverTree(path.join(repo.root, 'third_party', 'tree'));
+    expect(tree.isGit).toBe(true);
+    expect(tree.commit).toBe(commit);
+    expect(tree.files.map((f) => f.path)).toEqual(['cmd/app/main.go']);
+    expect(tree.files[0]!.blob).toBe(
+      repo.git('rev-parse', 'HEAD:third_party/tree/cmd/app/main.go').trim(),
+    );
+    rmSync(repo.root, { recursive: true, force: true });
+  });
 });
