@@ -370,7 +370,7 @@ async function localProviders(
     if (outside(dir) && existsSync(look(dir))) await add(dir, 'replace', r.from);
   }
   for (const dir of options.with) {
-    if (!existsSync(dir)) warnings.push(`--with ${dir}: no such directory; not used`);
+    if (!existsSync(look(dir))) warnings.push(`--with ${dir}: no such directory; not used`);
     else await add(dir, 'with');
   }
   return providers;

@@ -26,12 +26,15 @@
  * files; modules its go.work or go.mod `replace` takes from elsewhere in the same checkout
  * (Kubernetes' staging modules) are watched as those of the module cache are.
  *
+ * Modules taken from another checkout (`--with`, a go.work or replace into another work tree)
+ * are watched the same way, with that checkout's git files (its HEAD names their permalinks).
+ *
  * Where the stamp could be wrong it is not used, and git is asked: outside git; with GIT_DIR,
  * GIT_INDEX_FILE and the like set; a config that includes another (what it says cannot be
- * followed here); a tree that takes dependencies from other checkouts (`--with`, a go.work or
- * replace into another work tree); and, as git itself guards its index, when any watched path
- * changed less than RACY_MS before discovery began (a second write within the same clock tick
- * could leave the same stat): then no stamp is written, and the next run asks git again.
+ * followed here); a tree that takes dependencies from a directory outside git; and, as git
+ * itself guards its index, when any watched path changed less than RACY_MS before discovery began
+ * (a second write within the same clock tick could leave the same stat): then no stamp is
+ * written, and the next run asks git again.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
@@ -243,18 +246,25 @@ export function makeStamp(
   startedAt: number,
 ): StampRow | undefined {
   const { root } = tree;
-  // Dependencies from other checkouts (`--with`, a go.work or replace into another work tree)
-  // have edits and a HEAD of their own. Those from the module cache are read-only, and those of a
-  // go.work or replace into this same checkout (a monorepo's modules, Kubernetes' staging) share
-  // its HEAD and git files: for both, what dependency resolution read (`tree.read`: each go.mod,
-  // the directories looked in) and each of their files are watched below.
-  if (!tree.isGit || context.options.with.length > 0) return undefined;
+  // For every dependency, what its resolution read (`tree.read`: each go.mod, the directories
+  // looked in) and each of its files are watched below. Those from the module cache are read-only,
+  // and those of a go.work or replace into this same checkout (a monorepo's modules, Kubernetes'
+  // staging) share its HEAD and git files. One from another checkout (`--with`, a go.work or
+  // replace into another work tree) has a HEAD of its own, which its permalinks name: that
+  // checkout's git files are watched too, as the tree's own. One from a directory outside git
+  // leaves the tree to git (a `git init` there would give it permalinks unseen).
+  if (!tree.isGit) return undefined;
   const git = gitFilesOf(root, context.env);
   if (!git) return undefined;
-  for (const r of tree.dependencies.roots)
-    if (r.source !== 'module cache' && locateCheckout(r.dir, context.env)?.top !== git.top)
-      return undefined;
   const list: string[] = [...git.watched, ...git.refDirs];
+  for (const r of tree.dependencies.roots) {
+    if (r.source === 'module cache') continue;
+    const top = locateCheckout(r.dir, context.env)?.top;
+    if (top === git.top) continue;
+    const theirs = top === undefined ? undefined : gitFilesOf(r.dir, context.env);
+    if (!theirs) return undefined;
+    list.push(...theirs.watched, ...theirs.refDirs);
+  }
   // Every directory of the work tree, and the ignore and attribute files in them; a nested
   // checkout (a directory with a `.git` of its own) is watched but not entered, as git lists
   // nothing inside it. A name that is not UTF-8 leaves the tree to git.

@@ -283,20 +283,64 @@ describe('the discovery stamp', () => {
       });
     }
 
-    it('is not made with a module replaced from another checkout, by a relative or an absolute path', async () => {
+    /** A checkout of the dependency on its own, beside the tree's. */
+    function otherCheckout(): TempRepo {
       const other = createTempRepo();
-      other.write('go.mod', 'module example.com/dep\n\ngo 1.22\n');
-      other.write('lib/lib.go', 'package lib\n\nfunc Lib() {}\n');
+      other.write('go.mod', DEP_GO_MOD);
+      other.write(
+        'lib/lib.go',
+        'package lib\n\nimport "example.com/far/x"\n\nfunc Lib() { x.X() }\n',
+      );
       other.commit('the dependency, checked out on its own');
-      for (const dep of [(from: string) => path.relative(from, other.root), () => other.root]) {
-        const { root } = makeReplacing(dep);
-        const tree = await discoverTree(root, options);
-        expect(tree.dependencies.roots).toMatchObject([
-          { source: 'replace', dir: other.root, files: 1 },
-        ]);
-        const later = Date.now() + RACY_MS + 1000;
-        expect(makeStamp(tree, serializeTree(tree), context(), later)).toBeUndefined();
-      }
+      other.git('checkout', '-q', '-b', 'side');
+      other.git('commit', '-q', '--allow-empty', '-m', 'on a side branch');
+      other.git('checkout', '-q', 'main');
+      return other;
+    }
+    const elsewhere: [string, (other: TempRepo) => void][] = [
+      ['a commit there', (other) => other.git('commit', '-q', '--allow-empty', '-m', 'second')],
+      ['another branch checked out there', (other) => other.git('checkout', '-q', 'side')],
+      [
+        'a Go file added to a package it takes there',
+        (other) => other.write('lib/more.go', 'package lib\n'),
+      ],
+      [
+        "that checkout's go.mod edited",
+        (other) => other.write('go.mod', DEP_GO_MOD.replace('v1.0.0', 'v1.1.0')),
+      ],
+    ];
+    for (const [what, change] of elsewhere) {
+      it(`stands with a module replaced from another checkout, and is not used after ${what}`, async () => {
+        const other = otherCheckout();
+        for (const dep of [(from: string) => path.relative(from, other.root), () => other.root]) {
+          const { root } = makeReplacing(dep);
+          const { tree, stamp } = await stampNow(root);
+          expect(tree.dependencies.roots).toMatchObject([
+            { source: 'replace', dir: other.root, files: 1 },
+          ]);
+          expect(stamp).toBeDefined();
+          expect(serializeTree(treeFromStamp(root, context(), stamp)!)).toBe(serializeTree(tree));
+        }
+        const { root } = makeReplacing(() => other.root);
+        const { tree, stamp } = await stampNow(root);
+        change(other);
+        expect(treeFromStamp(root, context(), stamp)).toBeUndefined();
+        // What git then says differs indeed (the commit in the permalinks, or the files).
+        expect(serializeTree(await discoverTree(root, options))).not.toBe(serializeTree(tree));
+      });
+    }
+
+    it('is not made with a module replaced from a directory outside git', async () => {
+      const plain = mkdtempSync(path.join(os.tmpdir(), 'k8s-read-plain-dep-'));
+      writeFileSync(path.join(plain, 'go.mod'), 'module example.com/dep\n\ngo 1.22\n');
+      mkdirSync(path.join(plain, 'lib'));
+      writeFileSync(path.join(plain, 'lib', 'lib.go'), 'package lib\n\nfunc Lib() {}\n');
+      const { root } = makeReplacing(() => plain);
+      const tree = await discoverTree(root, options);
+      expect(tree.dependencies.roots).toMatchObject([{ source: 'replace', dir: plain, files: 1 }]);
+      const later = Date.now() + RACY_MS + 1000;
+      expect(makeStamp(tree, serializeTree(tree), context(), later)).toBeUndefined();
+      rmSync(plain, { recursive: true, force: true });
     });
 
     const above: [string, (repo: TempRepo) => void][] = [
@@ -323,7 +367,7 @@ describe('the discovery stamp', () => {
     }
   });
 
-  it('watches the module cache for the modules it did not find, and is not made with --with', async () => {
+  it('watches the module cache for the modules it did not find, and is not made with --with a directory outside git', async () => {
     const repo = createTempRepo();
     repo.write('go.mod', 'module example.com/app\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n');
     repo.write('app.go', 'package app\n\nimport "example.com/dep"\n\nvar _ = dep.X\n');
@@ -361,6 +405,48 @@ describe('the discovery stamp', () => {
       makeStamp(viaWith, serializeTree(viaWith), context({ options: given }), later),
     ).toBeUndefined();
     rmSync(cache, { recursive: true, force: true });
+  });
+
+  it('stands with --with a checkout, and is not used after a commit there or once it is gone', async () => {
+    const repo = createTempRepo();
+    repo.write('go.mod', 'module example.com/app\n\ngo 1.22\n\nrequire example.com/dep v1.0.0\n');
+    repo.write('app.go', 'package app\n\nimport "example.com/dep"\n\nvar _ = dep.X\n');
+    repo.commit('first');
+    const dep = createTempRepo();
+    dep.write('go.mod', 'module example.com/dep\n\ngo 1.22\n');
+    dep.write('dep.go', 'package dep\n\nvar X = 1\n');
+    dep.commit('the dependency');
+    const given = { ...options, with: [dep.root] };
+    const ctx = context({ options: given });
+    const stampWith = async () => {
+      const tree = await discoverTree(repo.root, given);
+      const stamp = makeStamp(tree, serializeTree(tree), ctx, Date.now() + RACY_MS + 1000);
+      await delay(30);
+      return { tree, stamp };
+    };
+    const first = await stampWith();
+    expect(first.tree.dependencies.roots).toMatchObject([{ source: 'with', dir: dep.root }]);
+    expect(first.stamp).toBeDefined();
+    expect(serializeTree(treeFromStamp(repo.root, ctx, first.stamp)!)).toBe(
+      serializeTree(first.tree),
+    );
+    // The stamp is kept per options: without --with, it is not this one.
+    expect(treeFromStamp(repo.root, context(), first.stamp)).toBeUndefined();
+    dep.git('commit', '-q', '--allow-empty', '-m', 'second');
+    expect(treeFromStamp(repo.root, ctx, first.stamp)).toBeUndefined();
+    const second = await stampWith();
+    expect(serializeTree(second.tree)).not.toBe(serializeTree(first.tree));
+    expect(second.stamp).toBeDefined();
+    rmSync(dep.root, { recursive: true, force: true });
+    expect(treeFromStamp(repo.root, ctx, second.stamp)).toBeUndefined();
+    const gone = await discoverTree(repo.root, given);
+    expect(gone.dependencies.warnings).toEqual([`--with ${dep.root}: no such directory; not used`]);
+    // A stamp made while the checkout is missing does not stand once it is there again.
+    const missing = makeStamp(gone, serializeTree(gone), ctx, Date.now() + RACY_MS + 1000);
+    expect(missing).toBeDefined();
+    await delay(30);
+    mkdirSync(dep.root);
+    expect(treeFromStamp(repo.root, ctx, missing)).toBeUndefined();
   });
 });
 
