@@ -12,6 +12,7 @@ import type { ChangedFile, PullRequestDetails } from '../git/types.js';
 import type { GitRepository } from '../git/repository.js';
 import type { ModuleInfo } from '../index/modules.js';
 import type { SymbolKind } from '../store/symbols.js';
+import { dirOf } from '../shared/repo-path.js';
 
 export interface TouchedSymbol {
   symbol: string;
@@ -88,7 +89,7 @@ export async function findSymbolsAtMerge(
   for (const file of changed) {
     const source = sources.get(file.path);
     if (!source) continue;
-    const dir = file.path.includes('/') ? file.path.slice(0, file.path.lastIndexOf('/')) : '';
+    const dir = dirOf(file.path);
     let pkgPath = layout.importPathOf(dir);
     if (!pkgPath) {
       fromIndex ??= await indexedPackages();

@@ -4,6 +4,7 @@
  */
 import type { RowShape, Store } from './db.js';
 import type { BindingRow, EdgeInsert, PackageRow } from './index-store.js';
+import { dirOf } from '../shared/repo-path.js';
 
 /**
  * `imethod`: a method of an interface, the callee of a dispatch whose implementation is not known.
@@ -459,7 +460,6 @@ export async function findPackagesByDirectory(
     [treeId],
   );
   const byDir = new Map<string, string>();
-  for (const r of rows)
-    byDir.set(r.path.includes('/') ? r.path.slice(0, r.path.lastIndexOf('/')) : '', r.package);
+  for (const r of rows) byDir.set(dirOf(r.path), r.package);
   return byDir;
 }
