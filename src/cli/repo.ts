@@ -106,7 +106,7 @@ function checkDirectory(dir: string): string {
  * before go.mod (a Go checkout), if any. When the top of the checkout is no Go tree itself (a
  * monorepo), the Go tree the directory is in: the nearest module between the directory and the
  * top, or a project kept in a GOPATH layout (`src/k8s.io/kubernetes`, its Godeps/ gone, as forks
- * of old releases keep it), whichever holds the other.
+ * of old releases keep it), whichever holds the other. At the top of such a fork, its one project.
  */
 function findGoCheckout(start: string): string | undefined {
   const goTree = (dir: string) =>
@@ -116,7 +116,9 @@ function findGoCheckout(start: string): string | undefined {
   for (;;) {
     if (existsSync(path.join(dir, '.git'))) {
       if (goTree(dir)) return realpathSync(dir);
-      const gopath = gopathProject(path.resolve(start), dir);
+      const gopath =
+        gopathProject(path.resolve(start), dir) ??
+        (dir === path.resolve(start) ? soleGopathProjectBelow(dir) : undefined);
       const chosen =
         gopath && (!nearest || isWithin(nearest, gopath)) ? gopath : (nearest ?? gopath);
       return chosen && realpathSync(chosen);
@@ -173,6 +175,30 @@ function holdsGo(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * At the top of a checkout that keeps one project in a GOPATH layout (`src/k8s.io/kubernetes`,
+ * as a fork of an old release does), that project; none when there are several (or none).
+ */
+function soleGopathProjectBelow(top: string): string | undefined {
+  const subdirs = (dir: string) => {
+    try {
+      return readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .map((e) => path.join(dir, e.name));
+    } catch {
+      return [];
+    }
+  };
+  const found: string[] = [];
+  for (const host of subdirs(path.join(top, 'src'))) {
+    if (!path.basename(host).includes('.')) continue;
+    const owners = OWNER_HOSTS.has(path.basename(host)) ? subdirs(host) : [host];
+    for (const owner of owners) for (const project of subdirs(owner)) found.push(project);
+  }
+  const projects = found.filter(holdsGo);
+  return projects.length === 1 ? projects[0] : undefined;
 }
 
 /** Whether `dir` is `base` or below it. */

@@ -75,6 +75,8 @@ describe('the checkout around the working directory', () => {
     // A fork of an old release: the top holds `src/k8s.io/kubernetes`, with no go.mod or Godeps/.
     const fork = repo({
       'README.md': 'Kubernetes 1.14\n',
+      // Kept beside it, and no Go project: it does not make the top ambiguous.
+      'src/k8s.io/website/README.md': 'the docs\n',
       'src/k8s.io/kubernetes/cmd/kube-scheduler/scheduler.go': 'package main\n\nfunc main() {}\n',
       'src/k8s.io/kubernetes/pkg/scheduler/scheduler.go': 'package scheduler\n',
       'src/k8s.io/kubernetes/staging/src/k8s.io/client-go/tools/cache/cache.go': 'package cache\n',
@@ -97,9 +99,16 @@ describe('the checkout around the working directory', () => {
     expect(chosenFrom(path.join(fork.root, staging, 'client-go/tools/cache'))).toEqual(kubernetes);
     expect(chosenFrom(path.join(fork.root, staging, 'api/core/v1'))).toEqual(kubernetes);
     expect(chosenFrom(path.join(fork.root, staging, 'code-generator/cmd/gen'))).toEqual(kubernetes);
-    // Above the project (no project there yet), the demo tree.
+    // At the top of the fork, its one project; between the two, none (the demo tree).
+    expect(chosenFrom(fork.root)).toEqual(kubernetes);
     expect(chosenFrom(path.join(fork.root, 'src/k8s.io')).source).toBe('demo');
+    // Two projects kept there: which one is meant is not guessed.
+    fork.write('src/k8s.io/kubectl/cmd/kubectl/kubectl.go', 'package main\n');
     expect(chosenFrom(fork.root).source).toBe('demo');
+    expect(chosenFrom(path.join(fork.root, 'src/k8s.io/kubectl/cmd'))).toEqual({
+      root: realpathSync(path.join(fork.root, 'src/k8s.io/kubectl')),
+      source: 'cwd',
+    });
   });
 
   it('names a project under an owner on github.com and the like by three elements', () => {
@@ -112,6 +121,10 @@ describe('the checkout around the working directory', () => {
       source: 'cwd',
     });
     expect(chosenFrom(path.join(fork.root, 'src/github.com/owner')).source).toBe('demo');
+    expect(chosenFrom(fork.root)).toEqual({
+      root: realpathSync(path.join(fork.root, 'src/github.com/owner/tool')),
+      source: 'cwd',
+    });
   });
 
   it('is a GOPATH project only if it holds Go: a checkout kept by path out of habit is none', () => {
