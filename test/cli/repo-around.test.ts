@@ -30,6 +30,9 @@ function repo(files: Record<string, string>): TempRepo {
 }
 
 const quiet = new Writable({ write: (_c, _e, done) => done() });
+/** What chooseRoot says of a tree found around the working directory. */
+const found = (dir: string) => ({ root: realpathSync(dir), source: 'cwd' });
+
 function chosenFrom(cwd: string): ReturnType<typeof chooseRoot> {
   mkdirSync(cwd, { recursive: true });
   const ctx: CliContext = { stdout: quiet, stderr: quiet, env: {}, cwd };
@@ -43,12 +46,10 @@ describe('the checkout around the working directory', () => {
       'staging/src/k8s.io/client-go/go.mod': 'module k8s.io/client-go\n',
       'staging/src/k8s.io/client-go/tools/cache/cache.go': 'package cache\n',
     });
-    const top = realpathSync(k.root);
-    expect(chosenFrom(path.join(k.root, 'staging/src/k8s.io/client-go/tools'))).toEqual({
-      root: top,
-      source: 'cwd',
-    });
-    expect(chosenFrom(k.root)).toEqual({ root: top, source: 'cwd' });
+    expect(chosenFrom(path.join(k.root, 'staging/src/k8s.io/client-go/tools'))).toEqual(
+      found(k.root),
+    );
+    expect(chosenFrom(k.root)).toEqual(found(k.root));
   });
 
   it('is the module the directory is in when the top of the checkout is no Go tree', () => {
@@ -58,14 +59,12 @@ describe('the checkout around the working directory', () => {
       'services/api/cmd/api/main.go': 'package main\n\nfunc main() {}\n',
       'services/web/package.json': '{}\n',
     });
-    expect(chosenFrom(path.join(mono.root, 'services/api/cmd/api'))).toEqual({
-      root: realpathSync(path.join(mono.root, 'services/api')),
-      source: 'cwd',
-    });
-    expect(chosenFrom(path.join(mono.root, 'services/api'))).toEqual({
-      root: realpathSync(path.join(mono.root, 'services/api')),
-      source: 'cwd',
-    });
+    expect(chosenFrom(path.join(mono.root, 'services/api/cmd/api'))).toEqual(
+      found(path.join(mono.root, 'services/api')),
+    );
+    expect(chosenFrom(path.join(mono.root, 'services/api'))).toEqual(
+      found(path.join(mono.root, 'services/api')),
+    );
     // Outside every module of the checkout: no Go tree around, so the demo tree.
     expect(chosenFrom(path.join(mono.root, 'services/web')).source).toBe('demo');
     expect(chosenFrom(mono.root).source).toBe('demo');
@@ -85,10 +84,7 @@ describe('the checkout around the working directory', () => {
       'src/k8s.io/kubernetes/staging/src/k8s.io/code-generator/tools.go': 'package codegenerator\n',
       'src/k8s.io/kubernetes/staging/src/k8s.io/code-generator/cmd/gen/main.go': 'package main\n',
     });
-    const kubernetes = {
-      root: realpathSync(path.join(fork.root, 'src/k8s.io/kubernetes')),
-      source: 'cwd',
-    };
+    const kubernetes = found(path.join(fork.root, 'src/k8s.io/kubernetes'));
     expect(chosenFrom(path.join(fork.root, 'src/k8s.io/kubernetes'))).toEqual(kubernetes);
     expect(chosenFrom(path.join(fork.root, 'src/k8s.io/kubernetes/pkg/scheduler'))).toEqual(
       kubernetes,
@@ -105,10 +101,9 @@ describe('the checkout around the working directory', () => {
     // Two projects kept there: which one is meant is not guessed.
     fork.write('src/k8s.io/kubectl/cmd/kubectl/kubectl.go', 'package main\n');
     expect(chosenFrom(fork.root).source).toBe('demo');
-    expect(chosenFrom(path.join(fork.root, 'src/k8s.io/kubectl/cmd'))).toEqual({
-      root: realpathSync(path.join(fork.root, 'src/k8s.io/kubectl')),
-      source: 'cwd',
-    });
+    expect(chosenFrom(path.join(fork.root, 'src/k8s.io/kubectl/cmd'))).toEqual(
+      found(path.join(fork.root, 'src/k8s.io/kubectl')),
+    );
   });
 
   it('names a project under an owner on github.com and the like by three elements', () => {
@@ -116,15 +111,11 @@ describe('the checkout around the working directory', () => {
       'src/github.com/owner/tool/main.go': 'package main\n\nfunc main() {}\n',
       'src/github.com/owner/tool/internal/run/run.go': 'package run\n',
     });
-    expect(chosenFrom(path.join(fork.root, 'src/github.com/owner/tool/internal/run'))).toEqual({
-      root: realpathSync(path.join(fork.root, 'src/github.com/owner/tool')),
-      source: 'cwd',
-    });
+    expect(chosenFrom(path.join(fork.root, 'src/github.com/owner/tool/internal/run'))).toEqual(
+      found(path.join(fork.root, 'src/github.com/owner/tool')),
+    );
     expect(chosenFrom(path.join(fork.root, 'src/github.com/owner')).source).toBe('demo');
-    expect(chosenFrom(fork.root)).toEqual({
-      root: realpathSync(path.join(fork.root, 'src/github.com/owner/tool')),
-      source: 'cwd',
-    });
+    expect(chosenFrom(fork.root)).toEqual(found(path.join(fork.root, 'src/github.com/owner/tool')));
   });
 
   it('is a GOPATH project only if it holds Go: a checkout kept by path out of habit is none', () => {
@@ -144,7 +135,7 @@ describe('the checkout around the working directory', () => {
       'cmd/tool/main.go': 'package main\n\nfunc main() {}\n',
       'lib/lib.go': 'package lib\n',
     });
-    expect(chosenFrom(path.join(tool, 'lib'))).toEqual({ root: realpathSync(tool), source: 'cwd' });
+    expect(chosenFrom(path.join(tool, 'lib'))).toEqual(found(tool));
     // A project without Go, kept under the same layout (ghq's habit): not a Go tree.
     const site = checkout('src/github.com/me/site', {
       'package.json': '{}\n',
@@ -161,9 +152,8 @@ describe('the checkout around the working directory', () => {
       'services/api/go.mod': 'module example.com/api\n',
       'services/api/testdata/src/example.com/dep/dep.go': 'package dep\n',
     });
-    expect(chosenFrom(path.join(mono.root, 'services/api/testdata/src/example.com/dep'))).toEqual({
-      root: realpathSync(path.join(mono.root, 'services/api')),
-      source: 'cwd',
-    });
+    expect(chosenFrom(path.join(mono.root, 'services/api/testdata/src/example.com/dep'))).toEqual(
+      found(path.join(mono.root, 'services/api')),
+    );
   });
 });
