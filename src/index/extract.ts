@@ -641,10 +641,12 @@ function readType(node: Node, doc: string | undefined): TypeFact {
     const embeds: string[] = [];
     for (const el of typeNode.namedChildren) {
       if (el.type === 'method_elem') {
+        const params = readParams(el.childForFieldName('parameters'));
         methods.push({
           name: el.childForFieldName('name')?.text ?? '_',
-          params: readParams(el.childForFieldName('parameters')).list,
+          params: params.list,
           results: readResults(el.childForFieldName('result')),
+          ...(params.variadic ? { variadic: true as const } : {}),
           line: el.startPosition.row + 1,
         });
       } else if (el.type === 'type_elem') {
@@ -1006,13 +1008,16 @@ function literalEntries(literal: Node): {
 function typeText(node: Node): string {
   const text = node.text;
   if (!/[\s]/.test(text)) return text;
-  return text
-    .replace(/\/\/[^\n]*\n/g, '\n')
-    .replace(/\s+/g, ' ')
-    .replace(/\s*([[\](){},;*.])\s*/g, '$1')
-    .replace(/\b(func|chan|map|struct|interface)\b\s*/g, '$1')
-    .replace(/([\w\])])\s+(?=[\w*[])/g, '$1 ')
-    .trim();
+  return (
+    text
+      .replace(/\/\/[^\n]*\n/g, '\n')
+      .replace(/\s+/g, ' ')
+      .replace(/\s*([[\](){},;*.])\s*/g, '$1')
+      // `struct {` is `struct{`; but `chan Job` keeps its space: `chanJob` would read as a name.
+      .replace(/\b(func|chan|map|struct|interface)\b\s*(?![\p{L}\p{N}_])/gu, '$1')
+      .replace(/([\w\])])\s+(?=[\w*[])/g, '$1 ')
+      .trim()
+  );
 }
 
 function unquote(text: string): string {

@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 22;
+export const FACTS_VERSION = 23;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -86,7 +86,7 @@ export interface TypeFact {
   typeParams?: Param[];
   fields?: FieldFact[];
   /** Interface methods: name, params, results. */
-  methods?: { name: string; params: Param[]; results: Param[]; line: number }[];
+  methods?: { name: string; params: Param[]; results: Param[]; variadic?: true; line: number }[];
   /** Embedded interfaces (type text). */
   embeds?: string[];
   line: number;

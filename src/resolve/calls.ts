@@ -360,15 +360,23 @@ function abstractMethod(
     file: decl.file.path,
     line: method.line,
     col: 0,
-    detail: signatureText(method.params, method.results),
+    detail: signatureText(method.params, method.results, method.variadic),
   };
 }
 
 export function signatureText(
   paramList: readonly (readonly [string | null, string])[],
   resultList: readonly (readonly [string | null, string])[],
+  /** The last parameter is `...T` (its type is kept as `[]T`, as the function sees it). */
+  variadic = false,
 ): string {
-  const params = paramList.map(([n, t]) => (n ? `${n} ${t}` : t)).join(', ');
+  const last = paramList.length - 1;
+  const params = paramList
+    .map(([n, t], i) => {
+      const shown = variadic && i === last && t.startsWith('[]') ? `...${t.slice(2)}` : t;
+      return n ? `${n} ${shown}` : shown;
+    })
+    .join(', ');
   const results = resultList.map(([n, t]) => (n ? `${n} ${t}` : t));
   const res =
     results.length === 0

@@ -469,7 +469,7 @@ function declarationRows(
       line: f.fact.line,
       endLine: f.fact.endLine,
       col: f.fact.col,
-      detail: signatureText(f.fact.params, f.fact.results),
+      detail: signatureText(f.fact.params, f.fact.results, f.fact.variadic),
       doc: f.fact.doc ?? null,
     });
   }

@@ -10,7 +10,8 @@ export type GoType =
   | { k: 'ptr'; elem: GoType }
   | { k: 'slice'; elem: GoType }
   | { k: 'map'; key: GoType; elem: GoType }
-  | { k: 'chan'; elem: GoType }
+  /** `dir`: `<-chan T` receives only, `chan<- T` sends only; none for `chan T`. */
+  | { k: 'chan'; elem: GoType; dir?: 'recv' | 'send' }
   | { k: 'func'; params: GoType[]; results: GoType[]; variadic?: boolean }
   | { k: 'struct'; fields: { name: string | null; type: GoType }[] }
   | { k: 'iface'; methods: string[] }
@@ -126,11 +127,11 @@ class TypeParser {
     }
     if (this.eat('<-')) {
       this.eat('chan');
-      return { k: 'chan', elem: this.type() };
+      return { k: 'chan', elem: this.type(), dir: 'recv' };
     }
     if (this.peekKeyword('chan')) {
       this.eat('chan');
-      this.eat('<-');
+      if (this.eat('<-')) return { k: 'chan', elem: this.type(), dir: 'send' };
       return { k: 'chan', elem: this.type() };
     }
     if (this.peekKeyword('map')) {
@@ -320,7 +321,9 @@ function keyOf(t: GoType, args: boolean): string {
     case 'map':
       return `map[${key(t.key)}]${key(t.elem)}`;
     case 'chan':
-      return `chan ${key(t.elem)}`;
+      // The direction is part of the type: `Run(chan struct{})` does not implement an interface's
+      // `Run(<-chan struct{})`.
+      return `${t.dir === 'recv' ? '<-chan' : t.dir === 'send' ? 'chan<-' : 'chan'} ${key(t.elem)}`;
     case 'func': {
       const results = args && t.results.length > 0 ? ` (${t.results.map(key).join(', ')})` : '';
       return `func(${t.params.map(key).join(', ')})${results}`;

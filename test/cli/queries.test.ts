@@ -35,6 +35,17 @@ describe('k8s-read def', () => {
     expect(rows[0]!.signature).toBe('func(ctx context.Context)');
   });
 
+  it('writes a signature as Go does: channel types spaced, the variadic parameter as ...T', async () => {
+    const signature = async (name: string) =>
+      (await json<{ signature: string }[]>(['def', name]))[0]!.signature;
+    expect(await signature('StartWithChannel')).toBe(
+      'func(stopCh <-chan struct{}, f func(stopCh <-chan struct{}))',
+    );
+    expect(await signature('NewSchedulerCommand')).toBe(
+      'func(registryOptions ...Option) *cobra.Command',
+    );
+  });
+
   it('tells what the call at file:line:col resolves to', async () => {
     const scheduleOne = (await json<{ line: number }[]>(['def', 'scheduleOne']))[0]!;
     const callees = await json<{ hops: { to: string; site: string; kind: string }[] }>([

@@ -21,6 +21,23 @@ const scope = {
 };
 
 describe('Go types', () => {
+  it("keeps a channel's direction in its key, and reads `chan T` as a channel of T", () => {
+    expect(
+      ['<-chan cache.ObjectName', 'chan<- T', 'chan struct{}', 'chan T'].map((t) =>
+        typeKey(parseType(t, scope)),
+      ),
+    ).toEqual([
+      '<-chan k8s.io/client-go/tools/cache.ObjectName',
+      'chan<- T',
+      'chan struct{...}',
+      'chan T',
+    ]);
+    // Substituted, the direction stays.
+    const recv = parseType('<-chan T', scope);
+    const bound = new Map([['T', parseType('cache.ObjectName', scope)]]);
+    expect(typeKey(substitute(recv, bound))).toBe('<-chan k8s.io/client-go/tools/cache.ObjectName');
+  });
+
   it('parses an instantiation with its type arguments, a type parameter as one', () => {
     expect(parseType('*Typed[cache.ObjectName]', scope)).toEqual({
       k: 'ptr',
