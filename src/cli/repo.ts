@@ -1,11 +1,12 @@
 /**
  * Which repository a command works on and where its index lives. Order: --repo, KUBERNETES_SRC,
  * the Go checkout (a git work tree with a go.mod or Godeps/ at its top, else the module or GOPATH
- * project inside it) around the current directory, then the bundled demo tree — announced in one line on stderr so nobody mistakes it
- * for their checkout. Also where the packages it imports from outside itself may be.
+ * project inside it) around the current directory, then the bundled demo tree — announced in one
+ * line on stderr so nobody mistakes it for their checkout. Also where the packages it imports
+ * from outside itself may be.
  */
 import type * as Crypto from 'node:crypto';
-import { existsSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -112,13 +113,13 @@ function findGoCheckout(start: string): string | undefined {
   const goTree = (dir: string) =>
     existsSync(path.join(dir, 'go.mod')) || existsSync(path.join(dir, 'Godeps', 'Godeps.json'));
   let nearest: string | undefined;
-  let dir = path.resolve(start);
+  const from = path.resolve(start);
+  let dir = from;
   for (;;) {
     if (existsSync(path.join(dir, '.git'))) {
       if (goTree(dir)) return realpathSync(dir);
       const gopath =
-        gopathProject(path.resolve(start), dir) ??
-        (dir === path.resolve(start) ? soleGopathProjectBelow(dir) : undefined);
+        gopathProject(from, dir) ?? (dir === from ? soleGopathProjectBelow(dir) : undefined);
       const chosen =
         gopath && (!nearest || isWithin(nearest, gopath)) ? gopath : (nearest ?? gopath);
       return chosen && realpathSync(chosen);
@@ -158,23 +159,8 @@ function gopathProject(dir: string, top: string): string | undefined {
  * checkout kept under `~/src/github.com/owner/` by habit (ghq's layout) is no Go tree for that.
  */
 function holdsGo(dir: string): boolean {
-  const goFiles = (d: string) => {
-    try {
-      return readdirSync(d, { withFileTypes: true }).some(
-        (e) => e.isFile() && e.name.endsWith('.go'),
-      );
-    } catch {
-      return false;
-    }
-  };
-  if (goFiles(dir)) return true;
-  try {
-    return readdirSync(path.join(dir, 'cmd'), { withFileTypes: true }).some(
-      (e) => e.isDirectory() && goFiles(path.join(dir, 'cmd', e.name)),
-    );
-  } catch {
-    return false;
-  }
+  const goFiles = (d: string) => entries(d).some((e) => e.isFile() && e.name.endsWith('.go'));
+  return goFiles(dir) || subdirs(path.join(dir, 'cmd')).some(goFiles);
 }
 
 /**
@@ -182,15 +168,6 @@ function holdsGo(dir: string): boolean {
  * as a fork of an old release does), that project; none when there are several (or none).
  */
 function soleGopathProjectBelow(top: string): string | undefined {
-  const subdirs = (dir: string) => {
-    try {
-      return readdirSync(dir, { withFileTypes: true })
-        .filter((e) => e.isDirectory())
-        .map((e) => path.join(dir, e.name));
-    } catch {
-      return [];
-    }
-  };
   const found: string[] = [];
   for (const host of subdirs(path.join(top, 'src'))) {
     if (!path.basename(host).includes('.')) continue;
@@ -199,6 +176,22 @@ function soleGopathProjectBelow(top: string): string | undefined {
   }
   const projects = found.filter(holdsGo);
   return projects.length === 1 ? projects[0] : undefined;
+}
+
+/** A directory's entries; none when it cannot be read (or is not there). */
+function entries(dir: string): Dirent[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/** The directories in `dir`, as paths. */
+function subdirs(dir: string): string[] {
+  return entries(dir)
+    .filter((e) => e.isDirectory())
+    .map((e) => path.join(dir, e.name));
 }
 
 /** Whether `dir` is `base` or below it. */
