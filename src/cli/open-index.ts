@@ -6,8 +6,6 @@
  * by another process) is said as it is, with its fix: it is never mistaken for "no index yet".
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { IndexMissingError } from '../errors.js';
 import { readHeadFromFiles } from '../git/read-head.js';
 import { linkerId } from '../resolve/linker-id.js';
@@ -44,14 +42,9 @@ export async function openIndex(
     if (behaviour.autoIndex === false) throw new IndexMissingError(choice.root);
     ctx.stderr.write(`${opened.why}; indexing it now (once)\n`);
     const { runIndex } = await import('./run-index.js');
-    // A module that vendors its libraries and has no staging/ (sample-controller, an operator)
-    // is unreadable without them; Kubernetes keeps its own libraries in staging/.
-    const vendorOnly =
-      existsSync(path.join(choice.root, 'vendor')) &&
-      !existsSync(path.join(choice.root, 'staging'));
-    if (vendorOnly)
-      ctx.stderr.write('note: indexing vendor/ too: this module keeps its libraries there\n');
-    const summary = await runIndex(choice, ctx, { includeVendor: vendorOnly });
+    // Nothing kept for a tree not indexed yet: the defaults (vendor/ for a module that keeps its
+    // libraries there), and the `--with` checkouts given.
+    const summary = await runIndex(choice, ctx, {});
     ctx.stderr.write(
       `indexed ${summary.files} files in ${((summary.timings.totalMs ?? 0) / 1000).toFixed(1)}s\n`,
     );
@@ -60,6 +53,7 @@ export async function openIndex(
   }
   const { store, tree } = opened;
   if (!behaviour.quiet) warnIfLinkedByAnother(tree, ctx);
+  if (!behaviour.quiet && choice.with.length > 0) await warnIfWithoutCheckouts(choice, tree, ctx);
   if (head) warnIfStale(await head, tree, ctx);
   return { store, treeId: tree.id, tree, choice, close: () => store.close() };
 }
@@ -109,6 +103,24 @@ function gitHead(root: string, env: NodeJS.ProcessEnv): Promise<string | undefin
     execFile('git', ['rev-parse', 'HEAD'], { cwd: root }, (err, stdout) =>
       resolve(err ? undefined : stdout.trim() || undefined),
     ),
+  );
+}
+
+/**
+ * `--with` given to a command that reads an index made without those checkouts: they are read
+ * when indexing, so the answer comes from what the index took instead; said with the fix.
+ */
+async function warnIfWithoutCheckouts(
+  choice: RepoChoice,
+  tree: TreeRow,
+  ctx: CliContext,
+): Promise<void> {
+  const { keptChoices } = await import('./index-choices.js');
+  const read = new Set(keptChoices(tree.summary)?.with ?? []);
+  const unread = choice.with.filter((w) => !read.has(w));
+  if (unread.length === 0) return;
+  ctx.stderr.write(
+    `note: the index was made without ${unread.join(', ')}: --with is read when indexing; \`k8s-read index ${unread.map((w) => `--with ${w}`).join(' ')}\` indexes with it\n`,
   );
 }
 

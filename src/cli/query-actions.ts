@@ -13,6 +13,7 @@ import { resolvePosition } from '../trace/queries.js';
 import type { DependencyReport } from '../index/dependencies.js';
 import type { ImportPathSource } from '../index/modules.js';
 import type { CliContext } from './context.js';
+import { choiceFlags, keptChoices, type IndexChoices } from './index-choices.js';
 import { openIndex, type OpenIndex } from './open-index.js';
 import { writeJson } from './output.js';
 import type { RepoOptions } from './repo.js';
@@ -162,10 +163,12 @@ export async function runStats(
       linker: _l,
       importPaths,
       dependencies,
+      choices: _c,
       ...summary
     } = JSON.parse(index.tree.summary) as Record<string, number> & {
       fingerprint?: string;
       linker?: string;
+      choices?: unknown;
       importPaths?: Partial<Record<ImportPathSource, number>>;
       dependencies?: DependencyReport;
     };
@@ -181,6 +184,8 @@ export async function runStats(
       counts: summary,
       importPaths: importPaths ?? null,
       dependencies: dependencies ?? null,
+      /** How it was indexed, as the next `index` will do again (null: from before that was kept). */
+      choices: keptChoices(index.tree.summary) ?? null,
       symbols,
     };
     if (output === 'json') {
@@ -191,7 +196,7 @@ export async function runStats(
     ctx.stdout.write(
       [
         `${result.repo}${result.commit ? ` @ ${result.commit.slice(0, 12)}` : ''}${result.version ? ` (${result.version})` : ''}${result.dirty ? ', with local edits' : ''}`,
-        `  indexed ${result.indexedAt} into ${result.db}`,
+        `  indexed ${result.indexedAt} into ${result.db}${indexedWith(result.choices, result.repo)}`,
         `  ${c.files} files, ${c.packages} packages, ${c.functions} functions, ${c.methods} methods, ${c.types} types, ${c.literals} closures`,
         `  ${c.calls} calls: ${c.resolved} resolved, ${c.external} into unindexed packages, ${c.unresolved} unresolved, ${c.builtin} builtins/conversions`,
         `  ${c.edges} edges (${c.frameworkEdges} from framework rules)`,
@@ -214,4 +219,10 @@ export async function runStats(
   } finally {
     await index.close();
   }
+}
+
+/** ` with --include-tests --with /src/client-go`: what `index` will do again, when not the defaults. */
+function indexedWith(choices: Partial<IndexChoices> | null, root: string): string {
+  const flags = choices ? choiceFlags(choices, root) : [];
+  return flags.length > 0 ? ` with ${flags.join(' ')}` : '';
 }

@@ -45,7 +45,8 @@ export function addRepoOptions(cmd: Command): Command {
     .option(
       '--with <path>',
       'when indexing: a checkout of a module the repository imports (repeatable); looked in after vendor/ and go.work, before the Go module cache',
-      (value: string, previous: string[] = []) => [...previous, value],
+      // After `index --no-with` the previous value is `false`.
+      (value: string, previous: unknown) => [...(Array.isArray(previous) ? previous : []), value],
     );
 }
 

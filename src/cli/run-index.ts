@@ -21,6 +21,7 @@ import {
   checkTreeRows,
   invalidateTree,
   isK8sReadDatabase,
+  openK8sReadDatabase,
   quickCheck,
   recordChecked,
   removeDatabaseFiles,
@@ -28,16 +29,24 @@ import {
   unchangedSinceChecked,
 } from '../store/verify.js';
 import { debugLogger, type CliContext } from './context.js';
+import {
+  keptChoices,
+  settleChoices,
+  type GivenChoices,
+  type IndexChoices,
+} from './index-choices.js';
 import { readBuildId, readPackageVersion } from './package-info.js';
 import type { RepoChoice } from './repo.js';
 
 export interface RunIndexOptions {
   jobs?: number;
-  includeVendor?: boolean;
-  includeTests?: boolean;
-  maxFileBytes?: number;
-  rules?: string[];
-  /** Delete the database (a k8s-read one only) and index from scratch. @default false */
+  /**
+   * How to index, as the command line said it (`index-choices.ts`): what it leaves out is as the
+   * tree's last index had it, else the default. The `--with` checkouts of the repo choice count as
+   * said only when there are some.
+   */
+  given?: GivenChoices;
+  /** Delete the database (a k8s-read one only) and index from scratch, as the tree was indexed. @default false */
   rebuild?: boolean;
 }
 
@@ -63,6 +72,8 @@ export interface IndexRunSummary {
    * reads changed; `sameFacts` of those files changed, none in its facts (a comment edited in place).
    */
   link: { kept: boolean; sameFacts: number };
+  /** How the tree was indexed: kept with its index for the next run. */
+  choices: IndexChoices;
   timings: Record<string, number>;
   rebuiltFrom: string | null;
 }
@@ -110,7 +121,8 @@ export async function runIndex(
       })
     : undefined;
   try {
-    if (options.rebuild) await removeForRebuild(choice.dbPath, ctx);
+    // Read before a rebuild deletes them, or the check below clears an incomplete tree's row.
+    let kept = options.rebuild ? await removeForRebuild(choice, ctx) : undefined;
     created = !existsSync(choice.dbPath);
     // Asked before the database is opened: whether the file is exactly as the last finished run
     // left it (then SQLite's quick_check of every page is not needed again).
@@ -123,6 +135,15 @@ export async function runIndex(
         `note: the index at ${choice.dbPath} had schema version ${opened.rebuiltFrom}; rebuilding it\n`,
       );
     }
+    if (!created && !opened.rebuiltFrom)
+      kept = keptChoices((await findTree(store, choice.root).catch(() => undefined))?.summary);
+    const given: GivenChoices = {
+      ...options.given,
+      ...(choice.with.length > 0 ? { with: choice.with } : {}),
+    };
+    const settled = settleChoices(given, kept, choice.root);
+    const { choices } = settled;
+    sayChoices(settled, ctx);
     // The check reads the database on SQLite's thread while discovery runs git beside it.
     const debug = debugLogger(ctx, 'index');
     const checked =
@@ -143,11 +164,11 @@ export async function runIndex(
       root: choice.root,
       store,
       ...(options.jobs ? { jobs: options.jobs } : {}),
-      includeVendor: options.includeVendor ?? false,
-      includeTests: options.includeTests ?? false,
-      with: choice.with,
+      includeVendor: choices.includeVendor,
+      includeTests: choices.includeTests,
+      with: choices.with,
       moduleCache: choice.moduleCache,
-      ...(options.maxFileBytes ? { maxFileBytes: options.maxFileBytes } : {}),
+      maxFileBytes: choices.maxFileBytes,
       ...(checked ? { storeReady: checked } : {}),
       ...(buildId ? { stamp: { env: ctx.env, build: buildId } } : {}),
       signal,
@@ -184,7 +205,8 @@ export async function runIndex(
       store,
       parsed,
       onWarning: (message) => ctx.stderr.write(`warning: ${message}\n`),
-      ...(options.rules ? { rules: options.rules } : {}),
+      rules: choices.rules,
+      choices,
       onProgress: (p) => {
         // Nothing to count (a tree without calls): the bar of the stage before stays.
         if (!linkBar || (p.total === 0 && p.phase !== 'write')) return;
@@ -252,6 +274,7 @@ export async function runIndex(
       problems,
       counts: link.counts,
       link: { kept: link.unchanged, sameFacts: link.sameFacts },
+      choices,
       timings: {
         discoverMs: Math.round(parsed.timings.discoverMs),
         parseMs: Math.round(parsed.timings.parseMs),
@@ -328,9 +351,40 @@ async function checkBeforeReuse(
   }
 }
 
-/** `index --rebuild`: deletes the database, only when it is one that k8s-read made. */
-async function removeForRebuild(dbPath: string, ctx: CliContext): Promise<void> {
-  if (!existsSync(dbPath)) return;
+/**
+ * What a run follows that the command line did not say: said once on stderr, so that a re-index
+ * never reads other files than the user expects without saying why.
+ */
+function sayChoices(settled: ReturnType<typeof settleChoices>, ctx: CliContext): void {
+  if (settled.vendorByDefault)
+    ctx.stderr.write('note: indexing vendor/ too: this module keeps its libraries there\n');
+  for (const gone of settled.gone)
+    ctx.stderr.write(`note: ${gone}, which the last index read, is gone; indexing without it\n`);
+  if (settled.kept.length > 0) {
+    const undo = [...new Set(settled.kept.map(undoFlag))];
+    ctx.stderr.write(
+      `note: indexing as this tree was indexed before: ${settled.kept.join(' ')} (${undo.join(', ')} to change it)\n`,
+    );
+  }
+}
+
+/** The flag that undoes a kept one. */
+function undoFlag(kept: string): string {
+  if (kept.startsWith('--no-')) return kept.replace('--no-', '--');
+  if (kept.startsWith('--max-file-size')) return '--max-file-size <bytes>';
+  return `--no-${kept.slice(2).split(' ')[0]}`;
+}
+
+/**
+ * `index --rebuild`: deletes the database, only when it is one that k8s-read made. Hands back how
+ * the tree was indexed, read first (a database too damaged to read it from: nothing).
+ */
+async function removeForRebuild(
+  choice: RepoChoice,
+  ctx: CliContext,
+): Promise<Partial<IndexChoices> | undefined> {
+  const { dbPath } = choice;
+  if (!existsSync(dbPath)) return undefined;
   if (!(await isK8sReadDatabase(dbPath))) {
     throw new DatabasePathError(
       dbPath,
@@ -338,8 +392,27 @@ async function removeForRebuild(dbPath: string, ctx: CliContext): Promise<void> 
       '--rebuild deletes only its own databases: delete it yourself if it is an index, or pass --db with a new path',
     );
   }
+  const kept = await readKeptChoices(dbPath, choice.root);
   removeDatabaseFiles(dbPath);
   ctx.stderr.write(`note: deleted ${dbPath}; indexing from scratch\n`);
+  return kept;
+}
+
+async function readKeptChoices(
+  dbPath: string,
+  root: string,
+): Promise<Partial<IndexChoices> | undefined> {
+  try {
+    const opened = await openK8sReadDatabase(dbPath, 'read');
+    if (!opened) return undefined;
+    try {
+      return keptChoices((await findTree(opened.store, root))?.summary);
+    } finally {
+      await opened.store.close();
+    }
+  } catch {
+    return undefined;
+  }
 }
 
 async function holdsParsedFiles(store: Store | undefined): Promise<boolean> {

@@ -29,6 +29,8 @@ export interface LinkTreeOptions {
   onProgress?: (progress: IndexProgress) => void;
   /** Told what went wrong beside the index that did not stop it. */
   onWarning?: (message: string) => void;
+  /** How the tree was indexed (flags), kept in its summary for the next run to follow. */
+  choices?: unknown;
 }
 
 export interface LinkSummary {
@@ -57,6 +59,7 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
     const summary = JSON.parse(previous.summary) as Record<string, number> & {
       fingerprint?: string;
       linker?: string;
+      choices?: unknown;
     };
     // An index whose summary names another linker (or none, from before names) is linked again,
     // whatever its fingerprint says: read commands trust that name too. Another commit with the
@@ -92,11 +95,19 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
             fingerprint,
             importPaths: tree.importPaths,
             dependencies: tree.dependencies,
+            choices: options.choices,
           }),
         },
         moved,
       );
-      const { fingerprint: _, linker: _l, importPaths: _i, dependencies: _d, ...counts } = summary;
+      const {
+        fingerprint: _,
+        linker: _l,
+        importPaths: _i,
+        dependencies: _d,
+        choices: _c,
+        ...counts
+      } = summary;
       return {
         treeId: previous.id,
         unchanged: true,
@@ -157,6 +168,7 @@ export async function linkTree(options: LinkTreeOptions): Promise<LinkSummary> {
           linker: linkerId(),
           importPaths: tree.importPaths,
           dependencies: tree.dependencies,
+          choices: options.choices,
         },
         symbols: link.symbols,
         edges: link.edges,

@@ -1,16 +1,20 @@
 import os from 'node:os';
+import path from 'node:path';
 import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import type { CliContext } from '../context.js';
+import { DEFAULT_MAX_FILE_BYTES, type GivenChoices } from '../index-choices.js';
 import { outputOption, writeJson } from '../output.js';
 import { addRepoOptions, announceRepo, chooseRepo, type RepoOptions } from '../repo.js';
 
-interface IndexFlags extends RepoOptions {
+interface IndexFlags extends Omit<RepoOptions, 'with'> {
   jobs?: string;
+  /** Each of these: undefined when not given (then as the tree's last index had it). */
   includeVendor?: boolean;
   includeTests?: boolean;
   maxFileSize?: string;
-  rules?: string[];
+  rules?: string[] | false;
+  with?: string[] | false;
   rebuild?: boolean;
   verbose?: boolean;
   output: 'text' | 'json';
@@ -24,14 +28,20 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
     );
   addRepoOptions(cmd)
     .option('-j, --jobs <n>', 'parser worker threads (default: CPU count)')
-    .option('--include-vendor', 'also index vendor/ (staging is always indexed)')
+    .option('--no-with', 'forget the --with checkouts the last index of this tree read')
+    .option(
+      '--include-vendor',
+      'also index vendor/ (staging is always indexed; the default for a module with vendor/ and no staging/)',
+    )
+    .option('--no-include-vendor', 'leave vendor/ out')
     .option('--include-tests', 'also index _test.go files')
+    .option('--no-include-tests', 'leave _test.go files out')
     .option(
       '--max-file-size <bytes>',
-      'skip larger files (generated tables)',
-      String(2 * 1024 * 1024),
+      `skip larger files (generated tables) (default: ${DEFAULT_MAX_FILE_BYTES})`,
     )
     .option('--rules <file...>', 'extra framework rule files (see rules/frameworks.yaml)')
+    .option('--no-rules', 'forget the extra rule files the last index of this tree read')
     .option(
       '--rebuild',
       'delete the database and index from scratch (every tree in it; only a database k8s-read made)',
@@ -43,22 +53,29 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
     .addOption(outputOption(['text', 'json'], 'text'))
     .addHelpText(
       'after',
-      '\nExamples:\n  k8s-read index --repo ~/src/kubernetes\n  k8s-read index --repo ~/src/k8s-1.15 --db ~/.cache/k8s-read/shared.sqlite   # share parsed files between versions\n  k8s-read index --repo ~/src/sample-controller --with ~/src/client-go   # client-go from a checkout, the rest from the module cache\n',
+      '\nA tree is indexed again as it was last time (vendor/, tests, the size limit, rules, --with) unless a flag says otherwise; the run says what it kept.\n\nExamples:\n  k8s-read index --repo ~/src/kubernetes\n  k8s-read index --repo ~/src/k8s-1.15 --db ~/.cache/k8s-read/shared.sqlite   # share parsed files between versions\n  k8s-read index --repo ~/src/sample-controller --with ~/src/client-go   # client-go from a checkout, the rest from the module cache\n',
     )
     .action(async (flags: IndexFlags) => {
       const jobs = flags.jobs === undefined ? undefined : parseJobs(flags.jobs, ctx);
-      const maxFileBytes = Number(flags.maxFileSize);
-      if (!Number.isFinite(maxFileBytes) || maxFileBytes < 1)
+      const maxFileBytes = flags.maxFileSize === undefined ? undefined : Number(flags.maxFileSize);
+      if (maxFileBytes !== undefined && (!Number.isFinite(maxFileBytes) || maxFileBytes < 1))
         throw new UsageError(`--max-file-size must be a number of bytes, not ${flags.maxFileSize}`);
-      const choice = chooseRepo(flags, ctx);
+      const { with: checkouts, ...repoFlags } = flags;
+      const choice = chooseRepo({ ...repoFlags, ...(checkouts ? { with: checkouts } : {}) }, ctx);
       announceRepo(choice, ctx);
+      const given: GivenChoices = {
+        ...(flags.includeVendor !== undefined ? { includeVendor: flags.includeVendor } : {}),
+        ...(flags.includeTests !== undefined ? { includeTests: flags.includeTests } : {}),
+        ...(maxFileBytes !== undefined ? { maxFileBytes } : {}),
+        ...(flags.rules !== undefined
+          ? { rules: flags.rules ? flags.rules.map((r) => path.resolve(ctx.cwd, r)) : [] }
+          : {}),
+        ...(checkouts === false ? { with: [] } : {}),
+      };
       const { runIndex } = await import('../run-index.js');
       const summary = await runIndex(choice, ctx, {
         ...(jobs ? { jobs } : {}),
-        includeVendor: Boolean(flags.includeVendor),
-        includeTests: Boolean(flags.includeTests),
-        maxFileBytes,
-        ...(flags.rules ? { rules: flags.rules } : {}),
+        given,
         rebuild: Boolean(flags.rebuild),
       });
       if (flags.output === 'json') {
