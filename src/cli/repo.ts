@@ -108,7 +108,8 @@ function checkDirectory(dir: string): string {
  * before go.mod (a Go checkout), if any. When the top of the checkout is no Go tree itself (a
  * monorepo), the Go tree the directory is in: the nearest module between the directory and the
  * top, or a project kept in a GOPATH layout (`src/k8s.io/kubernetes`, its Godeps/ gone, as forks
- * of old releases keep it), whichever holds the other. At the top of such a fork, its one project.
+ * of old releases keep it), whichever holds the other. At the top of such a fork, its one project
+ * (with several, a usage error that names them).
  */
 function findGoCheckout(start: string): string | undefined {
   const goTree = (dir: string) =>
@@ -169,14 +170,33 @@ function holdsGo(dir: string): boolean {
  * as a fork of an old release does), that project; none when there are several (or none).
  */
 function soleGopathProjectBelow(top: string): string | undefined {
+  const projects = gopathProjectsBelow(top);
+  if (projects.length > 1) throw new SeveralProjectsError(top, projects);
+  return projects[0];
+}
+
+/** The Go projects a checkout keeps in a GOPATH layout (`src/<host>/[<owner>/]<repo>`). */
+function gopathProjectsBelow(top: string): string[] {
   const found: string[] = [];
   for (const host of subdirs(path.join(top, 'src'))) {
     if (!path.basename(host).includes('.')) continue;
     const owners = OWNER_HOSTS.has(path.basename(host)) ? subdirs(host) : [host];
     for (const owner of owners) for (const project of subdirs(owner)) found.push(project);
   }
-  const projects = found.filter(holdsGo);
-  return projects.length === 1 ? projects[0] : undefined;
+  return found.filter(holdsGo);
+}
+
+/**
+ * At the top of a checkout holding several GOPATH projects, none is guessed, nor is the demo tree
+ * read in their place: the user is in Go code, and an answer about other code would mislead.
+ */
+class SeveralProjectsError extends UsageError {
+  constructor(top: string, projects: string[]) {
+    const named = projects.map((p) => path.relative(top, p)).sort();
+    super(
+      `${top} holds ${named.length} Go projects under src/ (${named.slice(0, 4).join(', ')}${named.length > 4 ? `, and ${named.length - 4} more` : ''}); say which to read with --repo, or run k8s-read from inside it`,
+    );
+  }
 }
 
 /** A directory's entries; none when it cannot be read (or is not there). */

@@ -98,9 +98,11 @@ describe('the checkout around the working directory', () => {
     // At the top of the fork, its one project; between the two, none (the demo tree).
     expect(chosenFrom(fork.root)).toEqual(kubernetes);
     expect(chosenFrom(path.join(fork.root, 'src/k8s.io')).source).toBe('demo');
-    // Two projects kept there: which one is meant is not guessed.
+    // Two projects kept there: which one is meant is not guessed, nor the demo tree read instead.
     fork.write('src/k8s.io/kubectl/cmd/kubectl/kubectl.go', 'package main\n');
-    expect(chosenFrom(fork.root).source).toBe('demo');
+    expect(() => chosenFrom(fork.root)).toThrow(
+      `${fork.root} holds 2 Go projects under src/ (src/k8s.io/kubectl, src/k8s.io/kubernetes); say which to read with --repo, or run k8s-read from inside it`,
+    );
     expect(chosenFrom(path.join(fork.root, 'src/k8s.io/kubectl/cmd'))).toEqual(
       found(path.join(fork.root, 'src/k8s.io/kubectl')),
     );
