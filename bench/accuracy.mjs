@@ -165,8 +165,11 @@ function precision(t) {
     inBoth.filter((e) => excludedFile(fileOf.get(e.caller)) || excludedFile(fileOf.get(e.callee))),
   );
   const edges = inBoth.filter((e) => !outsideBuild.has(e));
-  const plain = edges.filter((e) => e.kind !== 'framework');
+  // A channel hand-off (a send to the function that receives it) is no call: no call graph has it,
+  // so it is counted beside, as framework hops are, and read against the source.
+  const plain = edges.filter((e) => e.kind !== 'framework' && e.kind !== 'channel');
   const framework = edges.filter((e) => e.kind === 'framework');
+  const channel = edges.filter((e) => e.kind === 'channel');
   const misses = plain.filter((e) => !hasVta(e.caller, e.callee));
   // An edge VTA lacks at a call site where VTA found no callee at all is not a contradiction:
   // the type-checked analysis lost the values flowing there (plugins built by registered
@@ -198,6 +201,7 @@ function precision(t) {
       edges: framework.length,
       alsoInVtaDirectly: framework.filter((e) => hasVta(e.caller, e.callee)).length,
     },
+    channelHandOffs: channel.map((e) => `${e.caller} -> ${e.callee} ${e.site}`),
     interfaceMethodHops: dispatch.size,
     ...(oracleTags.length > 0 ? { outsideOracleBuild: outsideBuild.size } : {}),
     oracleColumns: oracleHasColumns,

@@ -57,7 +57,10 @@ export function describeDependencies(
     found.push('dependencies: in vendor/, not indexed (--include-vendor indexes them)');
   else if (report.vendor === 'indexed')
     found.push(
-      `dependencies: vendor/ (${plural(report.roots.length, 'module')} in vendor/modules.txt)`,
+      report.roots.length > 0
+        ? `dependencies: vendor/ (${plural(report.roots.length, 'module')} in vendor/modules.txt)`
+        : // A tree from before modules (Godeps, glide, dep) vendors packages, not modules.
+          'dependencies: vendor/ (no vendor/modules.txt: its packages are named by their paths)',
     );
   if (outside.length > 0) {
     const bySource = new Map<DependencySource, number>();

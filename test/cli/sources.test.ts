@@ -36,6 +36,24 @@ describe('a tree without go.mod', () => {
     expect(r.stderr).not.toContain('warning');
   });
 
+  it('says that a vendor/ from before modules names packages, not modules, when it indexes it', async () => {
+    const r = await runCli(
+      [
+        'index',
+        '--repo',
+        gopathTree,
+        '--db',
+        path.join(tmp, 'gopath-vendor.sqlite'),
+        '--include-vendor',
+      ],
+      { env },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      '  dependencies: vendor/ (no vendor/modules.txt: its packages are named by their paths)\n',
+    );
+  });
+
   it('stats tells the same, in text and in JSON', async () => {
     const text = await runCli(['stats', '--repo', gopathTree, '--db', db], { env });
     expect(text.code, text.stderr).toBe(0);
