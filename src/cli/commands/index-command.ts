@@ -27,8 +27,8 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
       'Parse a Go checkout with tree-sitter and resolve its calls into the index (SQLite). Re-runs parse only files whose content changed (one where nothing changed does not even ask git), and a new commit in which the files it reads say the same (edits committed, tests, docs or the required versions of modules it does not index changed, a comment edited without moving a line) is only recorded, not linked again; a database shared by two checkouts parses each file content once. Ctrl-C stops it safely: the files parsed so far are kept for the next run, and the previous index stays as it was.',
     );
   addRepoOptions(cmd)
-    .option('-j, --jobs <n>', 'parser worker threads (default: CPU count)')
     .option('--no-with', 'forget the --with checkouts the last index of this tree read')
+    .option('-j, --jobs <n>', 'parser worker threads (default: CPU count)')
     .option(
       '--include-vendor',
       'also index vendor/ (staging is always indexed; the default for a module with vendor/ and no staging/)',
@@ -53,7 +53,7 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
     .addOption(outputOption(['text', 'json'], 'text'))
     .addHelpText(
       'after',
-      '\nA tree is indexed again as it was last time (vendor/, tests, the size limit, rules, --with) unless a flag says otherwise; the run says what it kept.\n\nExamples:\n  k8s-read index --repo ~/src/kubernetes\n  k8s-read index --repo ~/src/k8s-1.15 --db ~/.cache/k8s-read/shared.sqlite   # share parsed files between versions\n  k8s-read index --repo ~/src/sample-controller --with ~/src/client-go   # client-go from a checkout, the rest from the module cache\n',
+      '\nA tree is indexed again as it was last time (vendor/, tests, the size limit, rules,\n--with) unless a flag says otherwise; the run says what it kept, and `stats` shows it.\n\nExamples:\n  k8s-read index --repo ~/src/kubernetes\n  k8s-read index --repo ~/src/k8s-1.15 --db ~/.cache/k8s-read/shared.sqlite   # share parsed files between versions\n  k8s-read index --repo ~/src/sample-controller --with ~/src/client-go   # client-go from a checkout, the rest from the module cache\n',
     )
     .action(async (flags: IndexFlags) => {
       const jobs = flags.jobs === undefined ? undefined : parseJobs(flags.jobs, ctx);
