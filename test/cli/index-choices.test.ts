@@ -7,7 +7,7 @@ import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { settleChoices } from '../../src/cli/index-choices.js';
-import { projectRoot, runCli } from '../helpers/run-cli.js';
+import { isolatedEnv, projectRoot, runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tmp = useTempDir('k8s-read-choices-');
@@ -23,12 +23,7 @@ const clientGoInCache = path.join(
   'k8s.io',
   'client-go@v0.31.0',
 );
-const env = {
-  XDG_CACHE_HOME: path.join(tmp, 'cache'),
-  HOME: tmp,
-  GOMODCACHE: undefined,
-  GOPATH: undefined,
-};
+const env = isolatedEnv(tmp);
 
 describe('index, a second time', () => {
   const db = path.join(tmp, 'vendored.sqlite');

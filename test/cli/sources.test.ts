@@ -5,20 +5,14 @@
 import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot, runCli } from '../helpers/run-cli.js';
+import { isolatedEnv, projectRoot, runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tmp = useTempDir('k8s-read-sources-');
 const gopathTree = path.join(projectRoot, 'fixtures', 'gopath-tree');
 const app = path.join(projectRoot, 'fixtures', 'modcache', 'sample-controller');
 const gopath = path.join(projectRoot, 'fixtures', 'modcache', 'gopath');
-/** No module cache unless a test names one. */
-const env = {
-  XDG_CACHE_HOME: path.join(tmp, 'cache'),
-  HOME: tmp,
-  GOMODCACHE: undefined,
-  GOPATH: undefined,
-};
+const env = isolatedEnv(tmp);
 
 describe('a tree without go.mod', () => {
   const db = path.join(tmp, 'gopath.sqlite');

@@ -5,17 +5,12 @@
  */
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/run-cli.js';
+import { isolatedEnv, runCli } from '../helpers/run-cli.js';
 import { createTempRepo, type TempRepo } from '../helpers/temp-repo.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
 const tmp = useTempDir('k8s-read-own-module-');
-const env = {
-  XDG_CACHE_HOME: path.join(tmp, 'cache'),
-  HOME: tmp,
-  GOMODCACHE: undefined,
-  GOPATH: undefined,
-};
+const env = isolatedEnv(tmp);
 
 interface Edge {
   caller: string;

@@ -31,6 +31,19 @@ export interface RunCliOptions {
   cli?: string;
 }
 
+/**
+ * An environment in which the CLI sees nothing of this machine's: caches and home under `dir`, and
+ * no Go module cache unless a test names one.
+ */
+export function isolatedEnv(dir: string): Record<string, string | undefined> {
+  return {
+    XDG_CACHE_HOME: path.join(dir, 'cache'),
+    HOME: dir,
+    GOMODCACHE: undefined,
+    GOPATH: undefined,
+  };
+}
+
 /** True when `unprivileged` changes the user: the tests run as root. */
 export const dropsPrivileges = process.getuid?.() === 0;
 
