@@ -67,9 +67,10 @@ export interface Trace {
   /** The program traced: the import closure of `from` (the main package, or the symbol's, or
    * `--in`'s), its size in indexed packages, and how many calls were cut as outside it. */
   scope?: { from: string; packages: number; cut: number };
-  /** The size of the full trace (every function and call reachable within the depth, before the
-   * view chose what to show), of which the view shows `nodes`: "showing 140 of 4,806
-   * functions". Absent when unknown. */
+  /** The size of the full trace (every function and call the expansion reached within the
+   * depth, before the view chose what to show: without --all, the component's own code and the
+   * first call into each library; --all follows libraries too), of which the view shows `nodes`:
+   * "showing 140 of 4,806 functions". Absent when unknown. */
   total?: { functions: number; edges: number };
   /**
    * Where the depth stopped the trace: the depth, and how many functions at it call further (their
