@@ -194,6 +194,22 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
       case 'local.typeswitch':
         readTypeSwitch(node, fnOf(node), facts, expr, localStarts);
         break;
+      case 'local.receive': {
+        // `case v, ok := <-ch:` declares as `v, ok := <-ch` does, in the scope of its case;
+        // `case v = <-ch:` assigns as `v = <-ch` does.
+        const right = node.childForFieldName('right');
+        if (!right) break;
+        const left = node.childForFieldName('left')?.namedChildren ?? [];
+        if (!node.children.some((c) => c.type === ':=')) {
+          assignEach(node, left, [right], fnOf(node), facts, expr, indentOf);
+          break;
+        }
+        const from = facts.locals.length;
+        bindNames(left, [right], fnOf(node), facts, expr, indentOf(node.startIndex));
+        declared(from, node.startIndex);
+        rightSides.push(spanOf(right, node));
+        break;
+      }
       case 'assignment':
         readAssignment(node, fnOf(node), facts, expr, indentOf);
         break;
@@ -427,6 +443,19 @@ function readAssignment(
   const right = node.childForFieldName('right')?.namedChildren ?? [];
   const op = node.childForFieldName('operator')?.text ?? '=';
   if (op !== '=') return;
+  assignEach(node, left, right, fn, facts, expr, indentOf);
+}
+
+/** `a, b = x, y` (or `v, ok = <-ch`): what each target is assigned. */
+function assignEach(
+  node: Node,
+  left: readonly Node[],
+  right: readonly Node[],
+  fn: number,
+  facts: FileFacts,
+  expr: ToExpr,
+  indentOf: (startIndex: number) => number,
+): void {
   for (let i = 0; i < left.length; i++) {
     const target = left[i]!;
     if (target.type === 'identifier' && target.text === '_') continue;

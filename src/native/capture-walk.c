@@ -338,6 +338,8 @@ static const KnownPattern KNOWN[] = {
     {"(range_clause) @local.range", "range_clause", NULL, NULL, NULL, NULL, 0, "local.range"},
     {"(type_switch_statement alias: (_)) @local.typeswitch", "type_switch_statement", NULL,
      "alias", NULL, NULL, 0, "local.typeswitch"},
+    {"(receive_statement left: (_)) @local.receive", "receive_statement", NULL, "left", NULL, NULL,
+     0, "local.receive"},
     {"(assignment_statement) @assignment", "assignment_statement", NULL, NULL, NULL, NULL, 0,
      "assignment"},
     {"(return_statement) @reference.return", "return_statement", NULL, NULL, NULL, NULL, 0,

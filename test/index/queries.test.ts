@@ -127,6 +127,57 @@ func f() {
     ]);
   });
 
+  it('assignments.scm captures what a select case receives into, declared or assigned', () => {
+    const q = new Parser.Query(
+      goLanguage(),
+      sources.find((s) => s.file === 'assignments.scm')!.source,
+    );
+    const text = `package p
+
+func pump(in chan int, stop chan struct{}) {
+	var last int
+	select {
+	case v, ok := <-in:
+		_, _ = v, ok
+	case last = <-in:
+	case <-stop:
+	}
+}
+`;
+    expect(rows(q, text).filter((r) => r.capture === 'local.receive')).toEqual([
+      { capture: 'local.receive', line: 6, text: 'v, ok := <-in' },
+      { capture: 'local.receive', line: 8, text: 'last = <-in' },
+    ]);
+  });
+
+  it('the extractor makes locals of a select case receive, scoped to its case', async () => {
+    const { extractText } = await import('../../src/index/parse-file.js');
+    const text = `package p
+
+func pump(in chan int, stop chan struct{}) {
+	var last int
+	select {
+	case v, ok := <-in:
+		_, _ = v, ok
+	case last = <-in:
+	case <-stop:
+	}
+}
+`;
+    const facts = extractText(text);
+    const received = facts.locals.filter((l) => l.name === 'v' || l.name === 'ok');
+    expect(received.map(({ name, line, index, end }) => ({ name, line, index, end }))).toEqual([
+      { name: 'v', line: 6, index: 0, end: 7 },
+      { name: 'ok', line: 6, index: 1, end: 7 },
+    ]);
+    expect(
+      received.every((l) => JSON.stringify(l.value) === JSON.stringify(['u', '<-', ['i', 'in']])),
+    ).toBe(true);
+    expect(facts.assigns.map(({ lhs, rhs, line }) => ({ lhs, rhs, line }))).toEqual([
+      { lhs: ['i', 'last'], rhs: ['u', '<-', ['i', 'in']], line: 8 },
+    ]);
+  });
+
   it('channels.scm captures sends and receives, select cases included', () => {
     const q = new Parser.Query(
       goLanguage(),
