@@ -307,7 +307,8 @@ export class TypeChecker {
       // A variable is in scope from the end of its statement to the end of its block: on its
       // own line a name that is also an import is the package (`cleaner := cleaner.New(...)`),
       // in the declaration's own right-hand side the name is the binding before it (`f := f`),
-      // and past its block the name is another binding again.
+      // and past its block the name is another binding again. Above its declaration it is not yet
+      // declared: the name is what an enclosing function, the package or an import binds.
       const shadows = file.imports.has(name);
       if (candidates) {
         let best: LocalFact | undefined;
@@ -325,8 +326,6 @@ export class TypeChecker {
       const ri = f.results.findIndex(([n]) => n === name);
       if (ri >= 0) return { k: 'param', file, fn, index: -1 - ri, type: f.results[ri]![1] };
       if (f.recv?.name === name) return { k: 'recv', file, fn };
-      if (candidates?.[0] && !shadows && inScope(candidates[0], ctx))
-        return { k: 'local', local: candidates[0], file };
       fn = f.kind === 'lit' ? (f.parent ?? -1) : -1;
     }
     const pkg = file.pkg;
