@@ -1040,11 +1040,18 @@ function typeText(node: Node): string {
   return (
     text
       .replace(/\/\/[^\n]*\n/g, '\n')
+      // A line break ends a field or a method where Go would end a statement (after a name, a
+      // literal or a closing bracket): `struct {\n\tsync.Mutex\n\trand *rand.Rand\n}` keeps
+      // its two fields apart, `struct{sync.Mutex;rand*rand.Rand;}`. Inside parentheses a line
+      // ends after a comma or an opening bracket, and the break is only space.
+      .replace(/([\p{L}\p{N}_)\]}`"])[ \t]*\r?\n/gu, '$1;')
       .replace(/\s+/g, ' ')
       .replace(/\s*([[\](){},;*.])\s*/g, '$1')
       // `struct {` is `struct{`; but `chan Job` keeps its space: `chanJob` would read as a name.
       .replace(/\b(func|chan|map|struct|interface)\b\s*(?![\p{L}\p{N}_])/gu, '$1')
       .replace(/([\w\])])\s+(?=[\w*[])/g, '$1 ')
+      // The separator a last line keeps before the closing bracket: `n int,\n)` is `n int)`.
+      .replace(/[;,](?=[)\]}])/g, '')
       .trim()
   );
 }

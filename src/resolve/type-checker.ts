@@ -1087,7 +1087,10 @@ export class TypeChecker {
    */
   unindexedOwner(t: GoType, name: string): { type: GoType; iface: boolean } | undefined {
     const base = deref(t);
-    if (base.k !== 'named' || !this.model.packages.has(base.pkg)) return undefined;
+    // A named type of the index, or a struct type written out (`var rng = struct{ sync.Mutex;
+    // ... }{...}`).
+    if (base.k !== 'struct' && (base.k !== 'named' || !this.model.packages.has(base.pkg)))
+      return undefined;
     for (const cur of this.embeddedTypes(base)) {
       if (!this.unindexedMethods(cur)?.has(name)) continue;
       return { type: cur, iface: this.external.stdInterfaces?.has(typeKey(cur)) ?? false };

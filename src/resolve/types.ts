@@ -250,10 +250,15 @@ class TypeParser {
   private structBody(): GoType {
     const body = this.braced();
     const fields: { name: string | null; type: GoType }[] = [];
-    for (const line of body.split(/[;\n]/)) {
+    for (const line of members(body)) {
       const text = line.replace(/`[^`]*`|"[^"]*"$/g, '').trim();
       if (!text) continue;
-      const m = /^([\p{L}_][\p{L}\p{N}_]*(?:\s*,\s*[\p{L}_][\p{L}\p{N}_]*)*)\s+(.+)$/u.exec(text);
+      // Stored type text has no space before `*` or `[`: `rand*rand.Rand`, `xs[]string` are
+      // fields; `Base[T]`, with nothing after its brackets, embeds a generic type.
+      const m =
+        /^([\p{L}_][\p{L}\p{N}_]*(?:\s*,\s*[\p{L}_][\p{L}\p{N}_]*)*)(?:\s+|(?=\*)|(?=\[[^\]]*\].))(.+)$/u.exec(
+          text,
+        );
       if (m && !/^\*|\./.test(m[1]!)) {
         const t = parseType(m[2]!, this.scope);
         for (const name of m[1]!.split(',')) fields.push({ name: name.trim(), type: t });
@@ -265,7 +270,7 @@ class TypeParser {
   private interfaceBody(): GoType {
     const body = this.braced();
     const methods: string[] = [];
-    for (const line of body.split(/[;\n]/)) {
+    for (const line of members(body)) {
       const m = /^\s*([\p{L}_][\p{L}\p{N}_]*)\s*\(/u.exec(line);
       if (m) methods.push(m[1]!);
     }
@@ -290,6 +295,27 @@ class TypeParser {
     }
     return this.s.slice(start);
   }
+}
+
+/**
+ * The members of a struct or interface body, split where a `;` (or a line break) ends one at the
+ * body's own depth: a nested `struct{a int;b int}` stays one member.
+ */
+function members(body: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === '{' || c === '(' || c === '[') depth++;
+    else if (c === '}' || c === ')' || c === ']') depth--;
+    else if ((c === ';' || c === '\n') && depth === 0) {
+      out.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(body.slice(start));
+  return out;
 }
 
 /** `*T` -> T; anything else unchanged. */

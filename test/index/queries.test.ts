@@ -150,6 +150,34 @@ func pump(in chan int, stop chan struct{}) {
     ]);
   });
 
+  it('the extractor stores a type written over several lines as it stores it on one line', async () => {
+    const { extractText } = await import('../../src/index/parse-file.js');
+    const text = `package p
+
+var rng = struct {
+	sync.Mutex // guards rand
+	rand *rand.Rand
+}{}
+
+var one = struct{ sync.Mutex; rand *rand.Rand }{}
+
+var hook func(
+	name string,
+	n int,
+) error
+
+var hook1 func(name string, n int) error
+`;
+    const facts = extractText(text);
+    const typeOf = (name: string) => {
+      const v = facts.values.find((x) => x.name === name)!;
+      return v.type ?? (v.value as [string, string])[1];
+    };
+    expect(typeOf('rng')).toBe('struct{sync.Mutex;rand*rand.Rand}');
+    expect(typeOf('one')).toBe(typeOf('rng'));
+    expect(typeOf('hook')).toBe(typeOf('hook1'));
+  });
+
   it('the extractor makes locals of a select case receive, scoped to its case', async () => {
     const { extractText } = await import('../../src/index/parse-file.js');
     const text = `package p

@@ -38,6 +38,27 @@ describe('Go types', () => {
     expect(typeKey(substitute(recv, bound))).toBe('<-chan k8s.io/client-go/tools/cache.ObjectName');
   });
 
+  it('reads a struct written out as stored: fields apart, `name*T` and `xs[]T` as fields', () => {
+    const t = parseType(
+      'struct{sync.Mutex;src*cache.Store;names[]string;Base[T];limits struct{lo int;hi int};a,b int}',
+      { ...scope, imports: new Map([...scope.imports, ['sync', 'sync']]) },
+    );
+    expect(t.k === 'struct' && t.fields.map((f) => [f.name, typeKey(f.type)])).toEqual([
+      [null, 'sync.Mutex'],
+      ['src', '*k8s.io/client-go/tools/cache.Store'],
+      ['names', '[]string'],
+      [null, 'k8s.io/client-go/util/workqueue.Base'],
+      ['limits', 'struct{...}'],
+      ['a', 'int'],
+      ['b', 'int'],
+    ]);
+  });
+
+  it('reads every method of an interface written out over several lines', () => {
+    const t = parseType('interface{Close() error;Name() string}', scope);
+    expect(t).toEqual({ k: 'iface', methods: ['Close', 'Name'] });
+  });
+
   it('parses an instantiation with its type arguments, a type parameter as one', () => {
     expect(parseType('*Typed[cache.ObjectName]', scope)).toEqual({
       k: 'ptr',
