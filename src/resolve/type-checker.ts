@@ -14,6 +14,7 @@ import {
   bindTypeArgs,
   builtin,
   deref,
+  fieldOwnerKey,
   instanceKey,
   isBuiltinType,
   isOpen,
@@ -823,12 +824,12 @@ export class TypeChecker {
         if (u.k !== 'struct') continue;
         for (const field of u.fields) {
           if (field.name === name)
-            return { k: 'field', type: field.type, owner: typeKey(cur), name, depth };
+            return { k: 'field', type: field.type, owner: fieldOwnerKey(cur), name, depth };
           if (field.name === null) {
             const embedded = deref(field.type);
             const fieldName = embedded.k === 'named' ? embedded.name : '';
             if (embedded.k === 'named' && embedded.name === name) {
-              return { k: 'field', type: field.type, owner: typeKey(cur), name, depth };
+              return { k: 'field', type: field.type, owner: fieldOwnerKey(cur), name, depth };
             }
             reachedVia.set(embedded, `${typeKey(cur)}.${fieldName}`);
             next.push(embedded);

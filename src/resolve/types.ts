@@ -13,7 +13,11 @@ export type GoType =
   /** `dir`: `<-chan T` receives only, `chan<- T` sends only; none for `chan T`. */
   | { k: 'chan'; elem: GoType; dir?: 'recv' | 'send' }
   | { k: 'func'; params: GoType[]; results: GoType[]; variadic?: boolean }
-  | { k: 'struct'; fields: { name: string | null; type: GoType }[] }
+  /**
+   * `pkg`: for a struct type written out, the package whose text writes it; its fields' values are
+   * told apart from another package's struct of the same shape (fieldOwnerKey).
+   */
+  | { k: 'struct'; fields: { name: string | null; type: GoType }[]; pkg?: string }
   | { k: 'iface'; methods: string[] }
   | { k: 'tuple'; items: GoType[] }
   /** A type parameter; `bound`: its constraint when that is a named interface (its methods). */
@@ -264,7 +268,7 @@ class TypeParser {
         for (const name of m[1]!.split(',')) fields.push({ name: name.trim(), type: t });
       } else fields.push({ name: null, type: parseType(text, this.scope) });
     }
-    return { k: 'struct', fields };
+    return { k: 'struct', fields, pkg: this.scope.pkg };
   }
 
   private interfaceBody(): GoType {
@@ -329,6 +333,18 @@ export function typeKey(t: GoType): string {
 }
 
 /** typeKey with the type arguments of instantiations: `pkg.List[*pkg.Item]` (memo keys). */
+/**
+ * Whose field a selected field is, as value flow keys what is stored there: a named type's key;
+ * for a struct type written out (`var cache struct{ sync.RWMutex; m map[reflect.Type]encoderFunc }`),
+ * its package and its fields' names and types, so that two packages' copies of the same code
+ * (encoding/json forked twice in vendor/) keep their stores apart.
+ */
+export function fieldOwnerKey(t: GoType): string {
+  if (t.k !== 'struct') return typeKey(t);
+  const fields = t.fields.map((f) => `${f.name ?? ''} ${fieldOwnerKey(f.type)}`).join(';');
+  return `${t.pkg ?? ''}.struct{${fields}}`;
+}
+
 export function instanceKey(t: GoType): string {
   return keyOf(t, true);
 }
