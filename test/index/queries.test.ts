@@ -33,6 +33,20 @@ func Run(ctx context.Context) {
 }
 `;
 
+/** A select whose cases receive into names declared there, into a variable, and into nothing. */
+const selectCases = `package p
+
+func pump(in chan int, stop chan struct{}) {
+	var last int
+	select {
+	case v, ok := <-in:
+		_, _ = v, ok
+	case last = <-in:
+	case <-stop:
+	}
+}
+`;
+
 function rows(query: Parser.Query, text = source) {
   const tree = createGoParser().parse(text);
   return query.captures(tree.rootNode).map((c) => ({
@@ -132,19 +146,7 @@ func f() {
       goLanguage(),
       sources.find((s) => s.file === 'assignments.scm')!.source,
     );
-    const text = `package p
-
-func pump(in chan int, stop chan struct{}) {
-	var last int
-	select {
-	case v, ok := <-in:
-		_, _ = v, ok
-	case last = <-in:
-	case <-stop:
-	}
-}
-`;
-    expect(rows(q, text).filter((r) => r.capture === 'local.receive')).toEqual([
+    expect(rows(q, selectCases).filter((r) => r.capture === 'local.receive')).toEqual([
       { capture: 'local.receive', line: 6, text: 'v, ok := <-in' },
       { capture: 'local.receive', line: 8, text: 'last = <-in' },
     ]);
@@ -180,19 +182,7 @@ var hook1 func(name string, n int) error
 
   it('the extractor makes locals of a select case receive, scoped to its case', async () => {
     const { extractText } = await import('../../src/index/parse-file.js');
-    const text = `package p
-
-func pump(in chan int, stop chan struct{}) {
-	var last int
-	select {
-	case v, ok := <-in:
-		_, _ = v, ok
-	case last = <-in:
-	case <-stop:
-	}
-}
-`;
-    const facts = extractText(text);
+    const facts = extractText(selectCases);
     const received = facts.locals.filter((l) => l.name === 'v' || l.name === 'ok');
     expect(received.map(({ name, line, index, end }) => ({ name, line, index, end }))).toEqual([
       { name: 'v', line: 6, index: 0, end: 7 },
