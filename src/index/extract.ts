@@ -110,6 +110,8 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
   const localStarts: number[] = [];
   const callStarts: number[] = [];
   const rightSides: Span[] = [];
+  /** The last const spec's type and values, which a spec of its group without either repeats. */
+  const constGroup: ConstGroup = { type: null, values: [] };
   let anyNode: Node | undefined;
   const declared = (from: number, start: number) => {
     for (let i = from; i < facts.locals.length; i++) localStarts.push(start);
@@ -152,7 +154,7 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
         const fn = fnOf(node);
         const doc = fn >= 0 ? undefined : valueDoc(capture.docs, docOf);
         const from = facts.locals.length;
-        readValueSpec(node, doc, name === 'definition.const', fn, facts, expr);
+        readValueSpec(node, doc, name === 'definition.const', fn, facts, expr, constGroup);
         declared(from, node.startIndex);
         const value = fn >= 0 ? node.childForFieldName('value') : null;
         if (value) rightSides.push(spanOf(value, node));
@@ -689,6 +691,11 @@ function readType(node: Node, doc: string | undefined): TypeFact {
   return { ...base, kind: 'named', underlying: typeNode ? typeText(typeNode) : '?' };
 }
 
+interface ConstGroup {
+  type: Node | null;
+  values: Node[];
+}
+
 function readValueSpec(
   node: Node,
   doc: string | undefined,
@@ -696,10 +703,24 @@ function readValueSpec(
   fn: number,
   facts: FileFacts,
   expr: ToExpr,
+  group: ConstGroup,
 ): void {
   const names = node.childrenForFieldName('name');
-  const typeNode = node.childForFieldName('type');
-  const values = node.childForFieldName('value')?.namedChildren ?? [];
+  let typeNode = node.childForFieldName('type');
+  let values = node.childForFieldName('value')?.namedChildren ?? [];
+  if (isConst) {
+    // `const ( ControlPlane EgressType = iota; Etcd; Cluster )`: a spec with neither type nor
+    // values repeats the type and values of the one before it (the Go spec's textual
+    // substitution), so Etcd and Cluster are EgressTypes. Specs come in document order, and only
+    // one of the same group can precede such a spec.
+    if (!typeNode && values.length === 0) {
+      typeNode = group.type;
+      values = group.values;
+    } else {
+      group.type = typeNode;
+      group.values = values;
+    }
+  }
   const type = typeNode ? typeText(typeNode) : undefined;
   if (fn >= 0) {
     // A `var` inside a function is a local binding.
