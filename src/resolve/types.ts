@@ -332,7 +332,6 @@ export function typeKey(t: GoType): string {
   return keyOf(t, false);
 }
 
-/** typeKey with the type arguments of instantiations: `pkg.List[*pkg.Item]` (memo keys). */
 /**
  * Whose field a selected field is, as value flow keys what is stored there: a named type's key;
  * for a struct type written out (`var cache struct{ sync.RWMutex; m map[reflect.Type]encoderFunc }`),
@@ -345,6 +344,7 @@ export function fieldOwnerKey(t: GoType): string {
   return `${t.pkg ?? ''}.struct{${fields}}`;
 }
 
+/** typeKey with the type arguments of instantiations: `pkg.List[*pkg.Item]` (memo keys). */
 export function instanceKey(t: GoType): string {
   return keyOf(t, true);
 }
