@@ -26,10 +26,16 @@ export type GivenChoices = Partial<IndexChoices>;
 
 export const DEFAULT_MAX_FILE_BYTES = 2 * 1024 * 1024;
 
+/** A choice said as the flag that gives it, and the flag that undoes it. */
+export interface ChoiceFlag {
+  flag: string;
+  undo: string;
+}
+
 export interface SettledChoices {
   choices: IndexChoices;
   /** The kept choices this run follows that differ from the defaults, as flags (`--include-vendor`). */
-  kept: string[];
+  kept: ChoiceFlag[];
   /** Kept paths that are gone (a `--with` checkout or a rules file removed since), left out. */
   gone: string[];
   /** vendor/ taken in by the default (a module that keeps its libraries there), not by a flag. */
@@ -80,16 +86,23 @@ export function settleChoices(
   };
 }
 
-/** Choices that differ from the defaults for this tree, as the flags that give them. */
-export function choiceFlags(choices: Partial<IndexChoices>, root: string): string[] {
-  const flags: string[] = [];
+/** Choices that differ from the defaults for this tree, as the flags that give and undo them. */
+export function choiceFlags(choices: Partial<IndexChoices>, root: string): ChoiceFlag[] {
+  const flags: ChoiceFlag[] = [];
   if (choices.includeVendor !== undefined && choices.includeVendor !== keepsLibrariesInVendor(root))
-    flags.push(choices.includeVendor ? '--include-vendor' : '--no-include-vendor');
-  if (choices.includeTests) flags.push('--include-tests');
+    flags.push(
+      choices.includeVendor
+        ? { flag: '--include-vendor', undo: '--no-include-vendor' }
+        : { flag: '--no-include-vendor', undo: '--include-vendor' },
+    );
+  if (choices.includeTests) flags.push({ flag: '--include-tests', undo: '--no-include-tests' });
   if (choices.maxFileBytes !== undefined && choices.maxFileBytes !== DEFAULT_MAX_FILE_BYTES)
-    flags.push(`--max-file-size ${choices.maxFileBytes}`);
-  for (const r of choices.rules ?? []) flags.push(`--rules ${r}`);
-  for (const w of choices.with ?? []) flags.push(`--with ${w}`);
+    flags.push({
+      flag: `--max-file-size ${choices.maxFileBytes}`,
+      undo: '--max-file-size <bytes>',
+    });
+  for (const r of choices.rules ?? []) flags.push({ flag: `--rules ${r}`, undo: '--no-rules' });
+  for (const w of choices.with ?? []) flags.push({ flag: `--with ${w}`, undo: '--no-with' });
   return flags;
 }
 
@@ -101,12 +114,15 @@ function keepsLibrariesInVendor(root: string): boolean {
 /** The choices kept in a tree's summary (an index from before they were kept has none). */
 export function keptChoices(summary: string | undefined): Partial<IndexChoices> | undefined {
   if (!summary) return undefined;
-  let parsed: unknown;
   try {
-    parsed = (JSON.parse(summary) as { choices?: unknown }).choices;
+    return readChoices((JSON.parse(summary) as { choices?: unknown }).choices);
   } catch {
     return undefined;
   }
+}
+
+/** A summary's `choices`, each kept only when it is of its type. */
+export function readChoices(parsed: unknown): Partial<IndexChoices> | undefined {
   if (!parsed || typeof parsed !== 'object') return undefined;
   const c = parsed as Record<string, unknown>;
   const strings = (v: unknown) =>

@@ -13,7 +13,7 @@ import { resolvePosition } from '../trace/queries.js';
 import type { DependencyReport } from '../index/dependencies.js';
 import type { ImportPathSource } from '../index/modules.js';
 import type { CliContext } from './context.js';
-import { choiceFlags, keptChoices, type IndexChoices } from './index-choices.js';
+import { choiceFlags, readChoices, type IndexChoices } from './index-choices.js';
 import { openIndex, type OpenIndex } from './open-index.js';
 import { writeJson } from './output.js';
 import type { RepoOptions } from './repo.js';
@@ -163,7 +163,7 @@ export async function runStats(
       linker: _l,
       importPaths,
       dependencies,
-      choices: _c,
+      choices,
       ...summary
     } = JSON.parse(index.tree.summary) as Record<string, number> & {
       fingerprint?: string;
@@ -185,7 +185,7 @@ export async function runStats(
       importPaths: importPaths ?? null,
       dependencies: dependencies ?? null,
       /** How it was indexed, as the next `index` will do again (null: from before that was kept). */
-      choices: keptChoices(index.tree.summary) ?? null,
+      choices: readChoices(choices) ?? null,
       symbols,
     };
     if (output === 'json') {
@@ -224,5 +224,5 @@ export async function runStats(
 /** ` with --include-tests --with /src/client-go`: what `index` will do again, when not the defaults. */
 function indexedWith(choices: Partial<IndexChoices> | null, root: string): string {
   const flags = choices ? choiceFlags(choices, root) : [];
-  return flags.length > 0 ? ` with ${flags.join(' ')}` : '';
+  return flags.length > 0 ? ` with ${flags.map((f) => f.flag).join(' ')}` : '';
 }

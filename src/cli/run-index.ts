@@ -361,18 +361,11 @@ function sayChoices(settled: ReturnType<typeof settleChoices>, ctx: CliContext):
   for (const gone of settled.gone)
     ctx.stderr.write(`note: ${gone}, which the last index read, is gone; indexing without it\n`);
   if (settled.kept.length > 0) {
-    const undo = [...new Set(settled.kept.map(undoFlag))];
+    const undo = [...new Set(settled.kept.map((k) => k.undo))];
     ctx.stderr.write(
-      `note: indexing as this tree was indexed before: ${settled.kept.join(' ')} (${undo.join(', ')} to change it)\n`,
+      `note: indexing as this tree was indexed before: ${settled.kept.map((k) => k.flag).join(' ')} (${undo.join(', ')} to change it)\n`,
     );
   }
-}
-
-/** The flag that undoes a kept one. */
-function undoFlag(kept: string): string {
-  if (kept.startsWith('--no-')) return kept.replace('--no-', '--');
-  if (kept.startsWith('--max-file-size')) return '--max-file-size <bytes>';
-  return `--no-${kept.slice(2).split(' ')[0]}`;
 }
 
 /**

@@ -138,7 +138,10 @@ describe('settleChoices', () => {
       rules: [path.join(tmp, 'rules.yaml')],
       with: [],
     });
-    expect(settled.kept).toEqual(['--include-tests', `--rules ${path.join(tmp, 'rules.yaml')}`]);
+    expect(settled.kept.map((k) => k.flag)).toEqual([
+      '--include-tests',
+      `--rules ${path.join(tmp, 'rules.yaml')}`,
+    ]);
     expect(settled.gone).toEqual([]);
   });
 
