@@ -257,12 +257,15 @@ export function makeStamp(
   const git = gitFilesOf(root, context.env);
   if (!git) return undefined;
   const list: string[] = [...git.watched, ...git.refDirs];
+  // Each checkout's git files once, however many of its modules the tree takes.
+  const watchedTops = new Set([git.top]);
   for (const r of tree.dependencies.roots) {
     if (r.source === 'module cache') continue;
     const top = locateCheckout(r.dir, context.env)?.top;
-    if (top === git.top) continue;
+    if (top !== undefined && watchedTops.has(top)) continue;
     const theirs = top === undefined ? undefined : gitFilesOf(r.dir, context.env);
     if (!theirs) return undefined;
+    watchedTops.add(theirs.top);
     list.push(...theirs.watched, ...theirs.refDirs);
   }
   // Every directory of the work tree, and the ignore and attribute files in them; a nested
