@@ -137,6 +137,8 @@ export async function runIndex(
     }
     if (!created && !opened.rebuiltFrom)
       kept = keptChoices((await findTree(store, choice.root).catch(() => undefined))?.summary);
+    else if (opened.rebuiltFrom && !kept)
+      kept = keptChoices(opened.droppedSummaries.get(choice.root));
     const given: GivenChoices = {
       ...options.given,
       ...(choice.with.length > 0 ? { with: choice.with } : {}),

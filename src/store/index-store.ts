@@ -27,6 +27,11 @@ export interface OpenedIndex {
   store: Store;
   /** Set when an index of another schema version was found and dropped. */
   rebuiltFrom: string | null;
+  /**
+   * The dropped index's trees, root -> summary (what each was indexed with), when they could be
+   * read: a schema change rebuilds the rows, not how the user chose to index.
+   */
+  droppedSummaries: Map<string, string>;
 }
 
 export async function openIndexStore(
@@ -34,10 +39,15 @@ export async function openIndexStore(
   options: { readonly?: boolean } = {},
 ): Promise<OpenedIndex> {
   if (options.readonly)
-    return { store: await Store.open(dbPath, { readonly: true }), rebuiltFrom: null };
+    return {
+      store: await Store.open(dbPath, { readonly: true }),
+      rebuiltFrom: null,
+      droppedSummaries: new Map(),
+    };
   // Only a database k8s-read made is ever rebuilt; anything else is refused untouched.
   const { store } = await openK8sReadDatabase(dbPath, 'write');
   let rebuiltFrom: string | null = null;
+  const droppedSummaries = new Map<string, string>();
   const hasMeta = await store.get(
     "SELECT 1 AS x FROM sqlite_master WHERE type = 'table' AND name = 'meta'",
   );
@@ -47,12 +57,25 @@ export async function openIndexStore(
     );
     if (row && row.value !== String(SCHEMA_VERSION)) {
       rebuiltFrom = row.value;
+      for (const tree of await readTreeSummaries(store))
+        droppedSummaries.set(tree.root, tree.summary);
       await dropIndexTables(store);
     }
   }
   await store.exec(readSql('schema.sql'));
   await setMeta(store, 'schema_version', String(SCHEMA_VERSION));
-  return { store, rebuiltFrom };
+  return { store, rebuiltFrom, droppedSummaries };
+}
+
+/** Every tree's root and summary in an index of any schema that has them; none otherwise. */
+async function readTreeSummaries(store: Store): Promise<{ root: string; summary: string }[]> {
+  try {
+    return await store.all<{ root: string; summary: string }>(
+      "SELECT root, summary FROM trees WHERE typeof(root) = 'text' AND typeof(summary) = 'text'",
+    );
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { settleChoices } from '../../src/cli/index-choices.js';
+import { Store } from '../../src/store/db.js';
 import { isolatedEnv, projectRoot, runCli } from '../helpers/run-cli.js';
 import { useTempDir } from '../helpers/temp-dir.js';
 
@@ -76,6 +77,23 @@ describe('index, a second time', () => {
     );
     expect(rebuilt.stderr).toContain(`${skipped} too large (skipped)`);
     expect(rebuilt.stdout).toMatch(/^indexed 78 files /);
+  });
+
+  it('keeps the choices when an index of another schema is rebuilt', async () => {
+    const older = path.join(tmp, 'older-schema.sqlite');
+    const args = ['--repo', vendored, '--db', older];
+    const out = await runCli(['index', ...args, '--no-include-vendor'], { env });
+    expect(out.code, out.stderr).toBe(0);
+    const store = await Store.open(older);
+    await store.run("UPDATE meta SET value = '1' WHERE key = 'schema_version'");
+    await store.close();
+    const again = await runCli(['index', ...args], { env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('had schema version 1; rebuilding it\n');
+    expect(again.stderr).toContain(
+      'note: indexing as this tree was indexed before: --no-include-vendor (--include-vendor to change it)\n',
+    );
+    expect(again.stdout).toMatch(/^indexed 16 files \(16 parsed, 0 unchanged\)/);
   });
 });
 
