@@ -120,7 +120,12 @@ const BUILTIN_FUNCS = new Set([
 ]);
 
 export class TypeChecker {
-  private readonly typeMemo = new WeakMap<object, GoType>();
+  /**
+   * Expressions, locals, values and functions -> their types; UNKNOWN while one is computed, so a
+   * use reached again inside its own computation is unknown. A Map, not a WeakMap: its keys (the
+   * facts) live as long as the checker, and a WeakMap's ephemerons cost every collection.
+   */
+  private readonly typeMemo = new Map<object, GoType>();
   private readonly parseMemo = new WeakMap<TypeScope, Map<string, GoType>>();
   private readonly ifaceMemo = new Map<string, Map<string, MethodShape>>();
   private readonly shapeMemo = new Map<number, string>();
@@ -137,7 +142,6 @@ export class TypeChecker {
   >();
   /** A type declaration's scope: its file's, with its own type parameters. */
   private readonly declScopeMemo = new WeakMap<TypeDecl, TypeScope>();
-  private readonly inProgress = new WeakSet<object>();
   private readonly underlyingMemo = new Map<string, GoType>();
   private methodIndex: Map<string, Set<string>> | undefined;
   private readonly implMemo = new Map<string, GoType[]>();
@@ -322,10 +326,12 @@ export class TypeChecker {
             best = c;
         if (best) return { k: 'local', local: best, file };
       }
-      const pi = f.params.findIndex(([n]) => n === name);
-      if (pi >= 0) return { k: 'param', file, fn, index: pi, type: f.params[pi]![1] };
-      const ri = f.results.findIndex(([n]) => n === name);
-      if (ri >= 0) return { k: 'param', file, fn, index: -1 - ri, type: f.results[ri]![1] };
+      for (let i = 0; i < f.params.length; i++)
+        if (f.params[i]![0] === name)
+          return { k: 'param', file, fn, index: i, type: f.params[i]![1] };
+      for (let i = 0; i < f.results.length; i++)
+        if (f.results[i]![0] === name)
+          return { k: 'param', file, fn, index: -1 - i, type: f.results[i]![1] };
       if (f.recv?.name === name) return { k: 'recv', file, fn };
       fn = f.kind === 'lit' ? (f.parent ?? -1) : -1;
     }
@@ -347,10 +353,9 @@ export class TypeChecker {
   typeOf(expr: Expr, ctx: Ctx): GoType {
     const memo = this.typeMemo.get(expr);
     if (memo) return memo;
-    if (this.inProgress.has(expr)) return UNKNOWN;
-    this.inProgress.add(expr);
+    // UNKNOWN until computed: a use reached again while its own type is computed is unknown.
+    this.typeMemo.set(expr, UNKNOWN);
     const t = this.computeType(expr, ctx);
-    this.inProgress.delete(expr);
     this.typeMemo.set(expr, t);
     return t;
   }
@@ -635,13 +640,10 @@ export class TypeChecker {
     const memo = this.typeMemo.get(decl.fact);
     if (memo) return memo;
     const ctx: Ctx = { file: decl.file, fn: -1, line: decl.fact.line };
+    this.typeMemo.set(decl.fact, UNKNOWN);
     let t: GoType = UNKNOWN;
-    if (!this.inProgress.has(decl.fact)) {
-      this.inProgress.add(decl.fact);
-      if (decl.fact.type) t = this.parse(decl.fact.type, ctx.file.scope);
-      else if (decl.fact.value) t = pick(this.typeOf(decl.fact.value, ctx), decl.fact.index);
-      this.inProgress.delete(decl.fact);
-    }
+    if (decl.fact.type) t = this.parse(decl.fact.type, ctx.file.scope);
+    else if (decl.fact.value) t = pick(this.typeOf(decl.fact.value, ctx), decl.fact.index);
     this.typeMemo.set(decl.fact, t);
     return t;
   }
@@ -649,8 +651,7 @@ export class TypeChecker {
   typeOfLocal(local: LocalFact, file: FileModel): GoType {
     const memo = this.typeMemo.get(local);
     if (memo) return memo;
-    if (this.inProgress.has(local)) return UNKNOWN;
-    this.inProgress.add(local);
+    this.typeMemo.set(local, UNKNOWN);
     const ctx = declCtx(file, local);
     let t: GoType = UNKNOWN;
     if (local.type) t = this.parse(local.type, this.scopeFor(ctx));
@@ -681,7 +682,6 @@ export class TypeChecker {
           before = c;
       if (before) t = this.typeOfLocal(before, file);
     }
-    this.inProgress.delete(local);
     this.typeMemo.set(local, t);
     return t;
   }
