@@ -28,6 +28,10 @@ func main() {
 	fset := token.NewFileSet()
 	imp := importer.ForCompiler(fset, "source", nil)
 	table := map[string][]string{}
+	// For a concrete type, the methods not declared on *T itself: the symbol of the method a call
+	// reaches, as go/ssa names it: (time.Time).Add, or (*bufio.Writer).Flush promoted into
+	// bufio.ReadWriter. A method missing here is (*T).Name.
+	declared := map[string]map[string]string{}
 	var interfaces []string
 	for _, path := range strings.Fields(string(out)) {
 		if strings.Contains(path, "internal") || strings.HasPrefix(path, "vendor/") || strings.HasPrefix(path, "cmd/") {
@@ -55,8 +59,21 @@ func main() {
 			}
 			var names []string
 			for i := 0; i < ms.Len(); i++ {
-				if m := ms.At(i).Obj(); m.Exported() {
-					names = append(names, m.Name())
+				m := ms.At(i).Obj()
+				if !m.Exported() {
+					continue
+				}
+				names = append(names, m.Name())
+				if types.IsInterface(tn.Type()) {
+					continue
+				}
+				recv := m.Type().(*types.Signature).Recv().Type()
+				symbol := "(" + types.TypeString(recv, nil) + ")." + m.Name()
+				if symbol != "(*"+path+"."+name+")."+m.Name() {
+					if declared[path+"."+name] == nil {
+						declared[path+"."+name] = map[string]string{}
+					}
+					declared[path+"."+name][m.Name()] = symbol
 				}
 			}
 			if len(names) == 0 {
@@ -68,9 +85,10 @@ func main() {
 	}
 	sort.Strings(interfaces)
 	doc := map[string]any{
-		"_comment":   "Exported method sets of the Go standard library's exported types (of *T for a concrete type, promoted methods included), by package path and type name, and which of them are interfaces. The standard library is not indexed: a type that embeds one of these (tcpProxySocket embeds net.Listener) has its methods, so it can implement an interface whose methods it does not declare, and a call of one (a struct's embedded sync.RWMutex's Lock) names its callee. Made with `go run scripts/go-std-methods.go > rules/go-std-methods.json` (Go " + strings.TrimPrefix(runtime.Version(), "go") + ").",
+		"_comment":   "Exported method sets of the Go standard library's exported types (of *T for a concrete type, promoted methods included), by package path and type name, and which of them are interfaces. The standard library is not indexed: a type that embeds one of these (tcpProxySocket embeds net.Listener) has its methods, so it can implement an interface whose methods it does not declare, and a call of one (a struct's embedded sync.RWMutex's Lock) names its callee: (*T).Name, or the symbol under declared when the method is not declared on *T itself ((time.Time).Add; (*bufio.Writer).Flush promoted into bufio.ReadWriter). Made with `go run scripts/go-std-methods.go > rules/go-std-methods.json` (Go " + strings.TrimPrefix(runtime.Version(), "go") + ").",
 		"go":         strings.TrimPrefix(runtime.Version(), "go"),
 		"types":      table,
+		"declared":   declared,
 		"interfaces": interfaces,
 	}
 	if err := json.NewEncoder(os.Stdout).Encode(doc); err != nil {

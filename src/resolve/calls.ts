@@ -168,17 +168,17 @@ export function resolveCall(
         return found;
       }
       const base = deref(xt);
+      // A type of an unindexed package: the method its declaration names when the standard
+      // library's table knows it (`mu.Lock()` on a sync.Mutex value is `(*sync.Mutex).Lock`),
+      // else the type as written.
       if (base.k === 'named' && base.pkg !== '' && !types.model.packages.has(base.pkg)) {
-        return { k: 'external', symbol: `(${typeKey(xt)}).${name}` };
+        const symbol = types.stdMethodSymbol(base, name) ?? `(${typeKey(xt)}).${name}`;
+        return { k: 'external', symbol };
       }
       // Promoted from an embedded type of the standard library (`dsw.Lock()`, `t.Sub(u)` on a
-      // metav1.Time): that type's method, on `*T` for a concrete type (the table holds *T's
-      // method set, not each method's receiver).
+      // metav1.Time): the method that type's declaration names.
       const owner = types.unindexedOwner(xt, name);
-      if (owner) {
-        const recv = owner.iface ? typeKey(owner.type) : `*${typeKey(owner.type)}`;
-        return { k: 'external', symbol: `(${recv}).${name}` };
-      }
+      if (owner) return { k: 'external', symbol: owner.symbol };
       if (base.k === 'named' && base.pkg === '') return { k: 'none' };
       // Promoted from an embedded type of another unindexed package (metav1.ObjectMeta's
       // GetFinalizers): a call into that package, whose methods the index does not hold.

@@ -110,7 +110,7 @@ export type FrameworkRule = z.infer<typeof ruleSchema>;
  */
 export function externalTypes(
   rules: readonly FrameworkRule[],
-  std: StdTypes = { methods: new Map(), interfaces: new Set() },
+  std: StdTypes = { methods: new Map(), interfaces: new Set(), declared: new Map() },
 ): ExternalTypes {
   const declared = rules.flatMap((r) => (r.kind === 'external-interface' ? [r] : []));
   return {
@@ -118,6 +118,7 @@ export function externalTypes(
     funcTypes: new Set(declared.flatMap((r) => r.funcTypes ?? [])),
     methods: std.methods,
     stdInterfaces: std.interfaces,
+    declared: std.declared,
   };
 }
 
@@ -128,17 +129,24 @@ export interface ExternalTypes {
   methods?: ReadonlyMap<string, ReadonlySet<string>>;
   /** Which of those are interfaces (`net.Conn`, not `sync.Mutex`), by type key. */
   stdInterfaces?: ReadonlySet<string>;
+  /**
+   * For a concrete type, the methods not declared on `*T` itself, by type key, to the symbol of
+   * the method a call reaches: `(time.Time).Add`, `(*bufio.Writer).Flush` in bufio.ReadWriter.
+   */
+  declared?: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 /** The standard library's method sets and interfaces (rules/go-std-methods.json). */
 export interface StdTypes {
   methods: ReadonlyMap<string, ReadonlySet<string>>;
   interfaces: ReadonlySet<string>;
+  declared: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 const stdMethodsSchema = z.object({
   types: z.record(z.string(), z.array(z.string())),
   interfaces: z.array(z.string()).default([]),
+  declared: z.record(z.string(), z.record(z.string(), z.string())).default({}),
 });
 
 export function loadStdMethods(file = stdMethodsFile): StdTypes {
@@ -153,6 +161,12 @@ export function loadStdMethods(file = stdMethodsFile): StdTypes {
   return {
     methods: new Map(Object.entries(data.types).map(([type, names]) => [type, new Set(names)])),
     interfaces: new Set(data.interfaces),
+    declared: new Map(
+      Object.entries(data.declared).map(([type, symbols]) => [
+        type,
+        new Map(Object.entries(symbols)),
+      ]),
+    ),
   };
 }
 

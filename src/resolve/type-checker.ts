@@ -1082,19 +1082,34 @@ export class TypeChecker {
   }
 
   /**
+   * The symbol of method `name` of a standard-library type the rules know, as go/ssa names the
+   * method a call reaches: `(net.Conn).Read` on an interface, `(*sync.Mutex).Lock` whether the
+   * mutex is a value or a pointer, `(time.Time).Add`, `(*bufio.Writer).Flush` promoted into
+   * bufio.ReadWriter. Undefined for a type or method the table does not hold.
+   */
+  stdMethodSymbol(t: GoType, name: string): string | undefined {
+    if (!this.unindexedMethods(t)?.has(name) || t.k !== 'named') return undefined;
+    const key = `${t.pkg}.${t.name}`;
+    if (this.external.stdInterfaces?.has(key)) return `(${key}).${name}`;
+    return this.external.declared?.get(key)?.get(name) ?? `(*${key}).${name}`;
+  }
+
+  /**
    * The type of an unindexed package (the standard library's) whose method `name` a value of
    * type `t` calls through embedding (`dsw.Lock()` on a struct embedding `sync.RWMutex`), the
-   * shallowest first; `iface` when it is an interface. Only where `select` found nothing.
+   * shallowest first, with the symbol of the method the call reaches (stdMethodSymbol). Only
+   * where `select` found nothing.
    */
-  unindexedOwner(t: GoType, name: string): { type: GoType; iface: boolean } | undefined {
+  unindexedOwner(t: GoType, name: string): { type: GoType; symbol: string } | undefined {
     const base = deref(t);
     // A named type of the index, or a struct type written out (`var rng = struct{ sync.Mutex;
     // ... }{...}`).
     if (base.k !== 'struct' && (base.k !== 'named' || !this.model.packages.has(base.pkg)))
       return undefined;
     for (const cur of this.embeddedTypes(base)) {
-      if (!this.unindexedMethods(cur)?.has(name)) continue;
-      return { type: cur, iface: this.external.stdInterfaces?.has(typeKey(cur)) ?? false };
+      const symbol = this.stdMethodSymbol(cur, name);
+      if (!symbol) continue;
+      return { type: cur, symbol };
     }
     return undefined;
   }
