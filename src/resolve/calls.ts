@@ -27,7 +27,10 @@ export type CallResolution =
       k: 'targets';
       targets: CallTarget[];
       abstract?: AbstractMethod;
-      /** Implementations not listed: more than are kept as alternatives (`runtime.Object`). */
+      /**
+       * Implementations not listed: more than are kept as alternatives (`runtime.Object`); 0 when
+       * no type of the index implements the interface.
+       */
       crowded?: number;
     }
   | { k: 'external'; symbol: string }
@@ -133,8 +136,17 @@ export function resolveCall(
         }
         if (found.length === 0) {
           const it = deref(sel.iface);
-          return it.k === 'named' && !types.model.packages.has(it.pkg)
-            ? { k: 'external', symbol: `(${typeKey(it)}).${name}` }
+          if (it.k === 'named' && !types.model.packages.has(it.pkg))
+            return { k: 'external', symbol: `(${typeKey(it)}).${name}` };
+          // No type of the index implements it (`meta.ListMetaAccessor.GetListMeta`, whose `List`
+          // result no GetListMeta returns; go-restful's Container, in an unindexed vendor/): the call is the interface's method, said to have no implementation in
+          // the index, not a call the resolver could not read. Types that implement it with a
+          // method of the standard library (a socket's Close from net.Listener) stay unresolved.
+          const abstract = types.unimplementedInIndex(sel.iface)
+            ? abstractMethod(types, sel.iface, name)
+            : undefined;
+          return abstract
+            ? { k: 'targets', targets: [], abstract, crowded: 0 }
             : { k: 'unresolved' };
         }
         const ranked: CallTarget[] = found.map((t) => ({

@@ -7,6 +7,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CallFact, Expr } from '../index/facts.js';
 import { ALWAYS } from './needs.js';
+import { NO_IMPLEMENTATION } from '../shared/edge-via.js';
 import type { EdgeInsert, EdgeSink, SymbolInsert } from '../store/index-store.js';
 import {
   exprText,
@@ -235,8 +236,14 @@ function linkFile(
     } else {
       counts.resolved!++;
       const text = exprText(call.callee);
-      // Too many implementations to list (`runtime.Object`): the method, and how many there are.
-      const crowded = res.crowded ? `${res.crowded} implementations` : null;
+      // Too many implementations to list (`runtime.Object`): the method, and how many there are;
+      // none: the method, and that no type of the index implements it.
+      const crowded =
+        res.crowded === 0
+          ? NO_IMPLEMENTATION
+          : res.crowded
+            ? `${res.crowded} implementations`
+            : null;
       if (res.abstract)
         out.add(caller, res.abstract, 'interface', {
           line: at.line,

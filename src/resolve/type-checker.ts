@@ -145,6 +145,8 @@ export class TypeChecker {
   private readonly underlyingMemo = new Map<string, GoType>();
   private methodIndex: Map<string, Set<string>> | undefined;
   private readonly implMemo = new Map<string, GoType[]>();
+  /** Interfaces (instance keys) that no type of the index has the methods of (unimplementedInIndex). */
+  private readonly unimplemented = new Set<string>();
   /** Interface key -> the types `var _ I = ...` declarations say implement it (see `asserted`). */
   private assertedImpls: Map<string, Extract<GoType, { k: 'named' }>[]> | undefined;
   private readonly implCandidates = new Map<string, ImplCandidate>();
@@ -915,6 +917,7 @@ export class TypeChecker {
     if (memo) return memo;
     const methods = this.interfaceMethods(iface);
     const found: ImplCandidate[] = [];
+    let forwarding = false;
     if (methods.size > 0) {
       const index = this.buildMethodIndex();
       let candidates: Set<string> | undefined;
@@ -956,6 +959,8 @@ export class TypeChecker {
         // holds (a wrapper, not an implementation to dispatch to); one that declares some of them
         // itself (PriorityQueue embedding PodNominator) implements the interface.
         if (ok && concrete > 0) found.push(c);
+        // Every method, but only from what it embeds: not an implementation to list, but one.
+        else if (ok) forwarding = true;
       }
     }
     // What the code asserts (`var _ Interface = new(cadvisorClient)`) implements it, even where
@@ -968,7 +973,19 @@ export class TypeChecker {
     found.sort((a, b) => (a.key < b.key ? -1 : 1));
     const result = found.map((c) => c.type);
     this.implMemo.set(key, result);
+    if (result.length === 0 && !forwarding) this.unimplemented.add(key);
     return result;
+  }
+
+  /**
+   * Whether no type of the index has the interface's methods, with their signatures as far as the
+   * index reads them (as `implementations` checks): not one that declares them, nor one that has
+   * them only from what it embeds (a socket's Close from net.Listener, a wrapper forwarding to an
+   * embedded interface), which `implementations` leaves out.
+   */
+  unimplementedInIndex(iface: GoType): boolean {
+    this.implementations(iface);
+    return this.unimplemented.has(instanceKey(iface));
   }
 
   /**

@@ -21,6 +21,7 @@
  * component's story ends (`follow`, rules/components.yaml), the way there is shown first, whatever
  * its worth.
  */
+import { NO_IMPLEMENTATION } from '../shared/edge-via.js';
 import type { PHop, ProgramGraph } from './program-graph.js';
 
 export interface SpineOptions {
@@ -55,8 +56,26 @@ function runs(h: PHop): boolean {
   );
 }
 
+/**
+ * An interface's method that no type of the index implements (`no implementation indexed`): the
+ * call's text says all the tool knows, so it counts as a plain call and a one-line function.
+ */
+function endsAtMethod(n: ProgramGraph['nodes'][number]): boolean {
+  return (
+    n.dispatch !== undefined &&
+    n.dispatch.alternatives.length === 0 &&
+    n.dispatch.edge.via === NO_IMPLEMENTATION
+  );
+}
+
 /** What reaching a function this way is worth: hops the text does not show count most. */
-function valueOf(h: PHop, fromDispatch: boolean, samePackage: boolean): number {
+function valueOf(
+  h: PHop,
+  fromDispatch: boolean,
+  samePackage: boolean,
+  to?: ProgramGraph['nodes'][number],
+): number {
+  if (to && endsAtMethod(to)) return samePackage ? 0.6 : 0.3;
   if (runs(h)) return 3;
   if (fromDispatch) return 1.5;
   switch (h.kind) {
@@ -130,7 +149,11 @@ export function chooseSpine(
   for (const id of tree.order) {
     const running = story.path.has(id) || story.inside.has(id) ? 1 : ASIDE;
     const n = nodes[id]!;
-    const lines = n.dispatch ? 20 : Math.max(1, n.sym.endLine - n.sym.line + 1);
+    const lines = endsAtMethod(n)
+      ? 1
+      : n.dispatch
+        ? 20
+        : Math.max(1, n.sym.endLine - n.sym.line + 1);
     const peer =
       (tree.leaf.has(id) ? PEER : 1) * depth.get(id)! * (expandable(id) ? 1 : OUT_OF_SCOPE);
     value.set(
@@ -328,7 +351,7 @@ function spanningTree(
       for (const c of byWorthBelow(calleesOf(id), program, expandable, below)) {
         if ((c.hop.via === 'map-register') !== registries && !registries) continue;
         const to = nodes[c.hop.to]!;
-        const v = valueOf(c.hop, Boolean(from.dispatch), to.sym.package === from.sym.package);
+        const v = valueOf(c.hop, Boolean(from.dispatch), to.sym.package === from.sym.package, to);
         if (v > (hopValue.get(c.hop.to) ?? 0)) hopValue.set(c.hop.to, v);
         const inRunning = runs(c.hop) || running.get(id)!;
         // The first function of a call site not met before is followed; the next are its peers.
@@ -491,7 +514,7 @@ function walkBelow(
         if (met >= BELOW_FUNCTIONS) return sum;
         seen[h.to] = round;
         met++;
-        sum += valueOf(h, Boolean(from.dispatch), to.sym.package === from.sym.package);
+        sum += valueOf(h, Boolean(from.dispatch), to.sym.package === from.sym.package, to);
         next.push(h.to);
       }
     }

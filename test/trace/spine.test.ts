@@ -8,6 +8,7 @@ import type { EdgeKind } from '../../src/trace/types.js';
 import type { DefinitionRow } from '../../src/store/symbols.js';
 import type { PHop, PNode, ProgramGraph } from '../../src/trace/program-graph.js';
 import { chooseSpine, hopKey } from '../../src/trace/spine.js';
+import { NO_IMPLEMENTATION } from '../../src/shared/edge-via.js';
 
 /** Functions by name, each with the calls it makes in source order: [callee, kind]. */
 type Calls = Record<string, [string, EdgeKind][]>;
@@ -230,5 +231,50 @@ describe('chooseSpine, where the story ends', () => {
       ['cacherCreate', 'etcdCreate'],
     ] as const)
       expect(shown.has(hop(from, to)), `${from} -> ${to}`).toBe(true);
+  });
+});
+
+describe('chooseSpine, an interface method no type implements', () => {
+  // The scheduling cycle calls two extension points: one reaches its plugin's method, the other
+  // ends at the interface's method (`no implementation indexed`), where the call's text says all.
+  const cycle: Calls = {
+    main: [['scheduleOne', 'goroutine']],
+    scheduleOne: [
+      ['runPostBind', 'static'],
+      ['runFilter', 'static'],
+    ],
+    runPostBind: [['PostBind', 'interface']],
+    runFilter: [['Filter', 'interface']],
+    Filter: [['fits', 'static']],
+  };
+
+  function withPostBindUnimplemented(via: string | null) {
+    const built = program(cycle);
+    const { graph, id } = built;
+    const hop = graph.hops.get(id('runPostBind'))![0]!;
+    graph.nodes[id('PostBind')]!.dispatch = {
+      caller: graph.nodes[id('runPostBind')]!,
+      edge: { ...hop.edge, via },
+      alternatives: [],
+    };
+    return built;
+  }
+
+  it('spends the rows on the way to code before the method that ends there', () => {
+    const { graph, id } = withPostBindUnimplemented(NO_IMPLEMENTATION);
+    const hop = hopOf(graph, id);
+    const shown = chooseSpine(id('main'), graph, () => true, { budget: 6, maxChildren: 5 });
+    expect(shown.has(hop('Filter', 'fits'))).toBe(true);
+    expect(shown.has(hop('runPostBind', 'PostBind'))).toBe(false);
+  });
+
+  it('counts an interface method with implementations to come as before', () => {
+    // The same dispatch without the mark (crowded, or the implementations not yet listed): the
+    // method is worth a function of twenty lines, and the rows go to it first.
+    const { graph, id } = withPostBindUnimplemented(null);
+    const hop = hopOf(graph, id);
+    const shown = chooseSpine(id('main'), graph, () => true, { budget: 6, maxChildren: 5 });
+    expect(shown.has(hop('runPostBind', 'PostBind'))).toBe(true);
+    expect(shown.has(hop('Filter', 'fits'))).toBe(false);
   });
 });
