@@ -119,6 +119,11 @@ const BUILTIN_FUNCS = new Set([
   'recover',
 ]);
 
+/** The predeclared `error` interface. */
+function isPredeclaredError(t: GoType): boolean {
+  return t.k === 'named' && t.pkg === '' && t.name === 'error';
+}
+
 export class TypeChecker {
   /**
    * Expressions, locals, values and functions -> their types; UNKNOWN while one is computed, so a
@@ -816,7 +821,9 @@ export class TypeChecker {
           if (method) return { k: 'method', fn: method, depth, on: cur };
         }
         const u = this.underlying(cur);
-        if (u.k === 'iface') {
+        // The predeclared `error` embedded in a struct (`type internalError struct{ error }`) gives
+        // it Error, as an interface's method; `err.Error()` on an error itself is no call to follow.
+        if (u.k === 'iface' || (depth > 0 && isPredeclaredError(cur))) {
           if (this.interfaceMethods(cur).has(name)) {
             const via = reachedVia.get(cur);
             return { k: 'imethod', iface: cur, name, depth, ...(via ? { embeddedIn: via } : {}) };
@@ -857,6 +864,12 @@ export class TypeChecker {
     if (depth > 8) return out;
     if (t.k === 'iface') {
       for (const m of t.methods) out.set(m, { params: -1, shape: null });
+      return out;
+    }
+    // The predeclared `error`, embedded in an interface (`Aggregate interface { error; ... }`):
+    // its one method.
+    if (isPredeclaredError(t)) {
+      out.set('Error', { params: 0, shape: null });
       return out;
     }
     const decl = this.typeDecl(t);
@@ -943,7 +956,16 @@ export class TypeChecker {
             ok = false;
             break;
           }
-          if (has === IMETHOD) continue;
+          // From an embedded interface (aws's requestError embeds an Error whose Code returns a
+          // string): the signature that interface declares, compared as a declared one is.
+          if (has === IMETHOD) {
+            const shape = this.embeddedInterfaceShape(c.type, name);
+            if (want.shape !== null && shape !== null && shape !== want.shape) {
+              ok = false;
+              break;
+            }
+            continue;
+          }
           if (want.params >= 0 && has.sel.fn.fact.params.length !== want.params) ok = false;
           // Same parameter and result types: `Get(string) (*v1.Pod, error)` is not implemented by a
           // lister's `Get(string) (*v1.Example, error)`, nor by `Get` of the generic client
@@ -1032,6 +1054,13 @@ export class TypeChecker {
   }
 
   /** What a candidate has by a method's name: `select` asked once per type and name. */
+  /** The shape of method `name` as the interface that a type embeds declares it; null: unknown. */
+  private embeddedInterfaceShape(t: GoType, name: string): string | null {
+    const sel = this.select(t, name);
+    if (sel?.k !== 'imethod') return null;
+    return this.interfaceMethods(sel.iface).get(name)?.shape ?? null;
+  }
+
   private candidateMethod(c: ImplCandidate, name: string): CandidateMethod {
     let m = c.methods.get(name);
     if (m === undefined) {

@@ -54,3 +54,25 @@ describe('impls by signature', () => {
     expect(await of('PodLister')).toEqual(['podLister']);
   });
 });
+
+describe('impls of interfaces that embed error', () => {
+  let index: IndexedFixture;
+  beforeAll(async () => {
+    index = await indexFixture(path.join(projectRoot, 'fixtures', 'go', 'interface-embeds-error'));
+  });
+  afterAll(() => index?.close());
+
+  // Error is one of their methods; a method a type has from an interface it embeds is compared
+  // with the signature that interface declares (wrapped's Code returns a string).
+  it('asks for Error, and for the signature of a method from an embedded interface', async () => {
+    const of = async (name: string) =>
+      (
+        await implementations(
+          { store: index.store, treeId: index.treeId },
+          `example.com/interface-embeds-error.${name}`,
+        )
+      ).implementations.map((i) => i.type.replace('example.com/interface-embeds-error.', ''));
+    expect(await of('Aggregate')).toEqual(['aggregate']);
+    expect(await of('CodedError')).toEqual(['apiError']);
+  });
+});
