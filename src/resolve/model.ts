@@ -335,18 +335,25 @@ export function defaultImportName(path: string): string {
     .replace(/[-.]/g, '_');
 }
 
-/** Where an import's package is indexed, its package clause is its default name. */
+/**
+ * Where an import's package is indexed, its package clause is its default name. A file whose
+ * guesses were wrong has its names made again, all at once: a guess can have hidden another import
+ * (`.../apis/abac/v0`, guessed `abac`, over `.../apis/abac`, whose name `abac` is), and putting the
+ * right name in its place must bring the hidden one back.
+ */
 export function fixImportNames(model: ProgramModel): void {
   for (const file of model.files) {
-    for (const imp of file.facts.imports) {
-      if (imp.alias) continue;
+    const wrong = file.facts.imports.some((imp) => {
+      if (imp.alias) return false;
       const pkg = model.packages.get(imp.path);
-      if (!pkg) continue;
-      const guessed = defaultImportName(imp.path);
-      if (pkg.name !== guessed && file.imports.get(guessed) === imp.path) {
-        file.imports.delete(guessed);
-        file.imports.set(pkg.name, imp.path);
-      }
+      return pkg !== undefined && pkg.name !== defaultImportName(imp.path);
+    });
+    if (!wrong) continue;
+    file.imports.clear();
+    for (const imp of file.facts.imports) {
+      if (imp.alias === '_' || imp.alias === '.') continue;
+      const name = imp.alias ?? model.packages.get(imp.path)?.name ?? defaultImportName(imp.path);
+      file.imports.set(name, imp.path);
     }
   }
 }
