@@ -8,6 +8,14 @@ import { implementations } from '../../src/trace/queries.js';
 import { indexFixture, type IndexedFixture } from '../helpers/index-fixture.js';
 import { projectRoot } from '../helpers/run-cli.js';
 
+/** The implementations of an interface of package `pkg`, by their names in that package. */
+function implementationsIn(index: IndexedFixture, pkg: string) {
+  return async (name: string) =>
+    (
+      await implementations({ store: index.store, treeId: index.treeId }, `${pkg}.${name}`)
+    ).implementations.map((i) => i.type.replace(`${pkg}.`, ''));
+}
+
 describe('impls', () => {
   let index: IndexedFixture;
   beforeAll(async () => {
@@ -42,13 +50,7 @@ describe('impls by signature', () => {
   // The checks of one type's method are kept across interfaces: each interface still compares
   // them with its own signature and its own other methods.
   it('lists for each interface the types whose methods have its signatures, whatever was asked before', async () => {
-    const of = async (name: string) =>
-      (
-        await implementations(
-          { store: index.store, treeId: index.treeId },
-          `example.com/implementations-by-signature.${name}`,
-        )
-      ).implementations.map((i) => i.type.replace('example.com/implementations-by-signature.', ''));
+    const of = implementationsIn(index, 'example.com/implementations-by-signature');
     expect(await of('PodGetter')).toEqual(['podCache', 'podLister']);
     expect(await of('ExampleGetter')).toEqual(['exampleLister']);
     expect(await of('PodLister')).toEqual(['podLister']);
@@ -65,13 +67,7 @@ describe('impls of interfaces that embed error', () => {
   // Error is one of their methods; a method a type has from an interface it embeds is compared
   // with the signature that interface declares (wrapped's Code returns a string).
   it('asks for Error, and for the signature of a method from an embedded interface', async () => {
-    const of = async (name: string) =>
-      (
-        await implementations(
-          { store: index.store, treeId: index.treeId },
-          `example.com/interface-embeds-error.${name}`,
-        )
-      ).implementations.map((i) => i.type.replace('example.com/interface-embeds-error.', ''));
+    const of = implementationsIn(index, 'example.com/interface-embeds-error');
     expect(await of('Aggregate')).toEqual(['aggregate']);
     expect(await of('CodedError')).toEqual(['apiError']);
   });
