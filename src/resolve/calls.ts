@@ -139,9 +139,10 @@ export function resolveCall(
           if (it.k === 'named' && !types.model.packages.has(it.pkg))
             return { k: 'external', symbol: `(${typeKey(it)}).${name}` };
           // No type of the index implements it (`meta.ListMetaAccessor.GetListMeta`, whose `List`
-          // result no GetListMeta returns; go-restful's Container, in an unindexed vendor/): the call is the interface's method, said to have no implementation in
-          // the index, not a call the resolver could not read. Types that implement it with a
-          // method of the standard library (a socket's Close from net.Listener) stay unresolved.
+          // result no GetListMeta returns; go-restful's Container, in an unindexed vendor/): the
+          // call is the interface's method, said to have no implementation in the index, not a
+          // call the resolver could not read. Types that implement it with a method of the
+          // standard library (a socket's Close from net.Listener) stay unresolved.
           const abstract = types.unimplementedInIndex(sel.iface)
             ? abstractMethod(types, sel.iface, name)
             : undefined;

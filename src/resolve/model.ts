@@ -161,10 +161,7 @@ export function buildModel(
       packages.set(pkgPath, pkg);
     }
     const imports = new Map<string, string>();
-    for (const imp of input.facts.imports) {
-      if (imp.alias === '_' || imp.alias === '.') continue;
-      imports.set(imp.alias ?? defaultImportName(imp.path), imp.path);
-    }
+    nameImports(imports, input.facts, defaultImportName);
     const file: FileModel = {
       path: input.path,
       pkg,
@@ -350,11 +347,23 @@ export function fixImportNames(model: ProgramModel): void {
     });
     if (!wrong) continue;
     file.imports.clear();
-    for (const imp of file.facts.imports) {
-      if (imp.alias === '_' || imp.alias === '.') continue;
-      const name = imp.alias ?? model.packages.get(imp.path)?.name ?? defaultImportName(imp.path);
-      file.imports.set(name, imp.path);
-    }
+    nameImports(
+      file.imports,
+      file.facts,
+      (path) => model.packages.get(path)?.name ?? defaultImportName(path),
+    );
+  }
+}
+
+/** A file's imports by the name each is used under: its alias, else `nameOf` its path. */
+function nameImports(
+  into: Map<string, string>,
+  facts: FileFacts,
+  nameOf: (path: string) => string,
+): void {
+  for (const imp of facts.imports) {
+    if (imp.alias === '_' || imp.alias === '.') continue;
+    into.set(imp.alias ?? nameOf(imp.path), imp.path);
   }
 }
 

@@ -1053,7 +1053,6 @@ export class TypeChecker {
     return c;
   }
 
-  /** What a candidate has by a method's name: `select` asked once per type and name. */
   /** The shape of method `name` as the interface that a type embeds declares it; null: unknown. */
   private embeddedInterfaceShape(t: GoType, name: string): string | null {
     const sel = this.select(t, name);
@@ -1061,6 +1060,7 @@ export class TypeChecker {
     return this.interfaceMethods(sel.iface).get(name)?.shape ?? null;
   }
 
+  /** What a candidate has by a method's name: `select` asked once per type and name. */
   private candidateMethod(c: ImplCandidate, name: string): CandidateMethod {
     let m = c.methods.get(name);
     if (m === undefined) {

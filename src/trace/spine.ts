@@ -22,7 +22,7 @@
  * its worth.
  */
 import { NO_IMPLEMENTATION } from '../shared/edge-via.js';
-import type { PHop, ProgramGraph } from './program-graph.js';
+import type { PHop, PNode, ProgramGraph } from './program-graph.js';
 
 export interface SpineOptions {
   /** Rows the view may take, one per call shown. */
@@ -60,21 +60,12 @@ function runs(h: PHop): boolean {
  * An interface's method that no type of the index implements (`no implementation indexed`): the
  * call's text says all the tool knows, so it counts as a plain call and a one-line function.
  */
-function endsAtMethod(n: ProgramGraph['nodes'][number]): boolean {
-  return (
-    n.dispatch !== undefined &&
-    n.dispatch.alternatives.length === 0 &&
-    n.dispatch.edge.via === NO_IMPLEMENTATION
-  );
+function endsAtMethod(n: PNode): boolean {
+  return n.dispatch?.edge.via === NO_IMPLEMENTATION;
 }
 
 /** What reaching a function this way is worth: hops the text does not show count most. */
-function valueOf(
-  h: PHop,
-  fromDispatch: boolean,
-  samePackage: boolean,
-  to?: ProgramGraph['nodes'][number],
-): number {
+function valueOf(h: PHop, fromDispatch: boolean, samePackage: boolean, to?: PNode): number {
   if (to && endsAtMethod(to)) return samePackage ? 0.6 : 0.3;
   if (runs(h)) return 3;
   if (fromDispatch) return 1.5;
