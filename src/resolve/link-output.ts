@@ -8,7 +8,7 @@
 import type { EdgeInsert, EdgeSink, SymbolInsert } from '../store/index-store.js';
 import type { FuncRef, ProgramModel } from './model.js';
 import { remaining, type Needs } from './needs.js';
-import type { FieldSlot, Slot } from './value-flow.js';
+import { RECEIVER, type FieldSlot, type Slot } from './value-flow.js';
 
 /** A slot bound per call path: a function-typed parameter, or a function-typed field of a receiver. */
 export type AnySlot = Slot | FieldSlot;
@@ -228,15 +228,23 @@ export function slotKey(s: AnySlot): string {
   return 'field' in s ? `${s.owner.symbol}#${s.name}` : `${s.fn.id}:${s.index}:${s.elem ? 1 : 0}`;
 }
 
-/** `k8s.io/apimachinery/pkg/util/wait.BackoffUntil#f`; the elements of `opts ...Option`: `#opts[]`. */
+/**
+ * `k8s.io/apimachinery/pkg/util/wait.BackoffUntil#f`; the elements of `opts ...Option`: `#opts[]`;
+ * a receiver of function type by its name (`(….RequestFunc).AuthenticateRequest#f`).
+ */
 export function slotSymbolName(s: Slot): string {
-  const name = s.fn.fact.params[s.index]?.[0] ?? String(s.index);
+  const name =
+    (s.index === RECEIVER ? s.fn.fact.recv?.name : s.fn.fact.params[s.index]?.[0]) ??
+    String(s.index);
   return `${s.fn.symbol}#${name === '_' ? String(s.index) : name}${s.elem ? '[]' : ''}`;
 }
 
 function slotSymbol(s: AnySlot): Omit<SymbolInsert, 'id'> {
   if ('field' in s) return fieldSymbol(s);
-  const param = s.fn.fact.params[s.index];
+  const param: readonly (string | null)[] | undefined =
+    s.index === RECEIVER
+      ? s.fn.fact.recv && [s.fn.fact.recv.name, s.fn.fact.recv.type]
+      : s.fn.fact.params[s.index];
   const symbol = slotSymbolName(s);
   return {
     symbol,

@@ -24,7 +24,14 @@ import type { FileModel, FuncRef, PackageModel, ProgramModel } from './model.js'
 import { externalTypes, loadStdMethods, type FrameworkRule } from './rules.js';
 import { callCtx, TypeChecker, type Ctx } from './type-checker.js';
 import { deref, parseType, typeKey, type GoType } from './types.js';
-import { fieldKey, ValueFlow, type FieldSlot, type Slot, type SourceRef } from './value-flow.js';
+import {
+  fieldKey,
+  RECEIVER,
+  ValueFlow,
+  type FieldSlot,
+  type Slot,
+  type SourceRef,
+} from './value-flow.js';
 
 /** The rows a link makes besides those of its start (DeclarationRows). */
 export interface LinkResult {
@@ -268,6 +275,7 @@ function linkFile(
         );
         if (!slot) {
           bindArguments(link, slotsOf, caller, t.target as FuncRef, call.args, ctx, at);
+          bindReceiver(link, caller, t.target as FuncRef, call, ctx);
           if (t.rank === 0 && (t.kind === 'static' || t.kind === 'interface'))
             bindFields(link, fieldsOf, caller, t.target as FuncRef, call, ctx);
         }
@@ -405,6 +413,27 @@ function bindFields(
     for (const v of values ?? [])
       out.bind(caller, call.line, call.col, callee, f, v.k === 'fn' ? v.fn : v.slot, v.needs);
   }
+}
+
+/**
+ * Binds the receiver of a method of a function type (`(RequestFunc).AuthenticateRequest`) to what
+ * the value it is called on holds: the function converted to that type, also when the call goes
+ * through an interface that holds it (`a.authenticator.AuthenticateRequest(req)`).
+ */
+function bindReceiver(
+  link: LinkContext,
+  caller: FuncRef,
+  callee: FuncRef,
+  call: CallFact,
+  ctx: Ctx,
+): void {
+  const c = call.callee;
+  if (c[0] !== 's') return;
+  const recv = link.flow.funcReceiver(callee);
+  if (!recv) return;
+  const slot: Slot = { fn: callee, index: RECEIVER, elem: false };
+  for (const v of link.flow.receiverTargets(c[1], ctx, recv))
+    link.out.bind(caller, call.line, call.col, callee, slot, v.k === 'fn' ? v.fn : v.slot, v.needs);
 }
 
 /** The function-typed parameters of a function (and the elements of a variadic one), as slots. */

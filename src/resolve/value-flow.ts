@@ -41,12 +41,22 @@ export interface SourceRef {
   holds?: GoType;
 }
 
-/** A function-typed parameter (or, `elem`, the elements of a variadic one) of a function. */
+/**
+ * A function-typed parameter (or, `elem`, the elements of a variadic one) of a function, or the
+ * receiver of a method of a function type.
+ */
 export interface Slot {
   fn: FuncRef;
+  /** The parameter's position, or RECEIVER. */
   index: number;
   elem: boolean;
 }
+
+/**
+ * Slot.index of a method's receiver of function type (`func (f RequestFunc)
+ * AuthenticateRequest(req) { return f(req) }`): what the value the method is called on holds.
+ */
+export const RECEIVER = -1;
 
 /**
  * A function-typed field of a struct, called through a method's own receiver (`bfr.fn()` in
@@ -126,6 +136,8 @@ export class ValueFlow {
   private readonly storedActive = new Set<object>();
   private originMemo = new WeakMap<object, ChannelOrigin[]>();
   private elementMemo = new WeakMap<object, SourceRef[]>();
+  /** funcReceiver's answers, by function id. */
+  private readonly receiverMemo = new Map<number, string | undefined>();
   /** `struct symbol.field` -> what is stored into it (assignments and keyed literals). */
   readonly fieldSources = new Map<string, SourceRef[]>();
   /** Fields (`owner.name`) assigned outside keyed literals (`x.f = v`), set after construction: those stores. */
@@ -736,6 +748,14 @@ export class ValueFlow {
             out.push(...this.funcTargets(s.expr, s.ctx, true, depth + 1, seen));
           return mergeTargets(out);
         }
+        // `f(req)` in a method of a function type: what the value it is called on holds.
+        if (local && b?.k === 'recv') {
+          const fn = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
+          const recv = fn?.fact.recv;
+          if (fn && recv && !recv.ptr && this.funcReceiver(fn))
+            return [{ k: 'slot', slot: { fn, index: RECEIVER, elem: false }, needs: ALWAYS }];
+          return [];
+        }
         if (local && b?.k === 'local' && b.local.range && b.local.index === 1 && b.local.value) {
           // `for _, opt := range opts { opt(&o) }` over a variadic parameter: its elements' slot.
           const slot = this.elementSlot(b.local.value, declCtx(b.file, b.local));
@@ -1036,6 +1056,74 @@ export class ValueFlow {
     const t = this.types.parse(text, this.types.scopeFor(ctx));
     const inner = elem ? (t.k === 'slice' ? t.elem : undefined) : t;
     return inner !== undefined && this.types.underlying(inner).k === 'func';
+  }
+
+  /**
+   * The named function type `fn`'s receiver is (`RequestFunc` of `(RequestFunc).AuthenticateRequest`),
+   * as a type key; undefined for a function, or a receiver of any other type.
+   */
+  funcReceiver(fn: FuncRef): string | undefined {
+    const recv = fn.fact.recv;
+    if (!recv || recv.ptr) return undefined;
+    if (this.receiverMemo.has(fn.id)) return this.receiverMemo.get(fn.id);
+    const t = this.types.parse(recv.type, this.types.scopeFor(this.types.funcCtx(fn)));
+    const key = t.k === 'named' && this.types.underlying(t).k === 'func' ? typeKey(t) : undefined;
+    this.receiverMemo.set(fn.id, key);
+    return key;
+  }
+
+  /**
+   * What a method of the function type `recv` (funcReceiver) runs as its receiver when it is called
+   * on `expr`: what `expr` holds when it is of that type; when it is an interface, what its sources
+   * of that type hold (an `AuthorizerFunc(fn)` stored into an `Authorizer` field, or returned by
+   * the constructor that made it). A source of any other type is no receiver of this method.
+   */
+  receiverTargets(
+    expr: Expr,
+    ctx: Ctx,
+    recv: string,
+    local = true,
+    depth = 0,
+    seen = new Set<object>(),
+  ): FuncTarget[] {
+    const t = this.types;
+    const vt = t.typeOf(expr, ctx);
+    if (vt.k === 'named' && typeKey(vt) === recv)
+      return this.funcTargets(expr, ctx, local, depth, new Set());
+    if (depth > MAX_DEPTH || seen.has(expr) || !t.isInterface(vt)) return [];
+    seen.add(expr);
+    const out: FuncTarget[] = [];
+    const from = (sources: readonly SourceRef[], index = 0, needs: Needs = ALWAYS) => {
+      for (const s of sources.slice(0, MAX_SOURCES)) {
+        if ((s.index ?? 0) !== index) continue;
+        const stay = local && s.ctx.file === ctx.file && sameChain(ctx, s.ctx) && !s.needs;
+        for (const r of this.receiverTargets(s.expr, s.ctx, recv, stay, depth + 1, seen)) {
+          const own = stay ? r.needs : step(r.needs, s.ctx, ctx);
+          const all = needs === ALWAYS ? own : both(own, needs);
+          out.push({ ...r, needs: s.needs ? both(all, s.needs) : all });
+        }
+      }
+    };
+    if (expr[0] === 'c') {
+      // `Authorizer(f)`: a conversion to the interface holds what it converts.
+      if (expr[2].length === 1 && t.asType(expr[1], ctx))
+        return this.receiverTargets(expr[2][0]!, ctx, recv, local, depth + 1, seen);
+      // `NewPrivilegedGroups(groups)`: what the functions called return.
+      for (const { fn, needs } of this.calledFunctions(expr[1], ctx)) {
+        const returns = fn.file.facts.returns.filter((r) => r.fn === fn.index && r.values[0]);
+        from(
+          returns.map((r) => ({
+            expr: r.values[0]!,
+            ctx: { file: fn.file, fn: r.fn, line: r.line },
+          })),
+          0,
+          needs,
+        );
+      }
+      return mergeTargets(out);
+    }
+    from(this.sourcesOf(expr, ctx));
+    return mergeTargets(out);
   }
 
   /**

@@ -141,6 +141,8 @@ export async function expandProgram(
   const standings = new Map<number, number>();
   /** Per slot: the functions every call of its function passes there (madeValues). */
   const passedInto = new Map<number, Value[]>();
+  /** Maker calls makerEnv is reading (node id, line): a call passed its own result stops there. */
+  const making = new Set<string>();
   let cut = 0;
 
   const nodeFor = (
@@ -484,7 +486,11 @@ export async function expandProgram(
         add(child, fresh, e.kind as EdgeKind, e.via);
         continue;
       }
-      const env = childEnv(node, e, s);
+      // A closure another function made and returned on this line (a poll running
+      // `condition.WithContext()`, by a framework rule): what that call bound, too.
+      const made =
+        s.kind === 'closure' && !isMadeBy(s, node.sym) ? makerEnv(node, s, e.line) : null;
+      const env = withEnv(childEnv(node, e, s), made);
       // A closure its own maker calls keeps the maker's path (unbound where the maker's is).
       const elsewhere = s.kind === 'closure' && !isMadeBy(s, node.sym) && env.known.length === 1;
       const { node: child, fresh } = nodeFor(s, env, node.depth + 1, elsewhere ? MADE : undefined);
@@ -594,11 +600,44 @@ export async function expandProgram(
       else if (inProgram(v))
         into.push({
           fn: v.id,
-          env: v.kind === 'closure' ? capture(node.env, v.symbol, node.sym.symbol) : null,
+          env: v.kind === 'closure' ? closureEnv(node, v, b.line) : null,
           by: node.sym.id,
         });
       if (into.length > 0) slots.set(b.slot, dedupe(into));
     }
+  }
+
+  /**
+   * What a closure passed at line `line` of `node` captured: the node's own environment, or, for a
+   * closure another function makes and returns, what the call of its maker on that line bound
+   * (`PollImmediateWithContext(ctx, interval, timeout, condition.WithContext())`: the closure
+   * runs the condition this path passed, not one of every `WithContext` call's).
+   */
+  function closureEnv(node: PNode, v: DefinitionRow, line: number): Env | null {
+    const own = capture(node.env, v.symbol, node.sym.symbol);
+    return isMadeBy(v, node.sym) ? own : (makerEnv(node, v, line) ?? own);
+  }
+
+  /**
+   * What the call of closure `v`'s maker on line `line` of `node` bound, as `v` captures it; null
+   * when `node` calls no maker of `v` on that line.
+   */
+  function makerEnv(node: PNode, v: DefinitionRow, line: number): Env | null {
+    const maker = v.symbol.slice(0, v.symbol.lastIndexOf('$'));
+    const key = `${node.id}:${line}`;
+    if (making.has(key)) return null;
+    for (const e of edgesBy.get(node.sym.id) ?? []) {
+      if (e.line !== line || e.rank !== 0 || e.callee === null) continue;
+      const m = symbols.get(e.callee);
+      if (m?.symbol !== maker || m.kind === 'closure') continue;
+      making.add(key);
+      try {
+        return capture(childEnv(node, e, m), v.symbol, m.symbol);
+      } finally {
+        making.delete(key);
+      }
+    }
+    return null;
   }
 
   /**
@@ -618,6 +657,14 @@ export async function expandProgram(
     if (known.length === 0 && slots.size === 0) return null;
     return { slots, known };
   }
+}
+
+/** `env` with what `more` adds: slots it does not hold, owners it does not know. */
+function withEnv(env: Env, more: Env | null): Env {
+  if (!more) return env;
+  const slots = new Map(more.slots);
+  for (const [slot, values] of env.slots) slots.set(slot, values);
+  return { slots, known: [...new Set([...env.known, ...more.known])] };
 }
 
 /** Node key part of a closure reached from elsewhere than its maker (PNode.madeElsewhere). */
