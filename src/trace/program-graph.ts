@@ -385,6 +385,11 @@ export async function expandProgram(
         else alternativesAt.set(site, [e]);
       }
     }
+    const doubles = storedDoubles(rows);
+    for (const e of doubles) {
+      const site = `${e.line}:${e.col}`;
+      alternativesAt.set(site, [...(alternativesAt.get(site) ?? []), e]);
+    }
     // Calls through a function-typed field of the receiver that this path built: the values it
     // was built with stand for the field's values over the program.
     const builtField = new Set<string>();
@@ -400,7 +405,7 @@ export async function expandProgram(
         else unresolved.set(node.id, [e]);
         continue;
       }
-      if (e.rank > 0) continue;
+      if (e.rank > 0 || doubles.has(e)) continue;
       const field = symbols.get(e.callee)?.kind === 'field';
       if (field !== builtField.has(`${e.line}:${e.col}`)) continue;
       if (!scope.satisfies(e.needs)) {
@@ -497,6 +502,28 @@ export async function expandProgram(
       if (elsewhere) child.madeElsewhere = true;
       add(child, fresh, e.kind as EdgeKind, e.via);
     }
+  }
+
+  /**
+   * Interface calls where the program stores both a test double and a real type (kubeadm's
+   * dry-run clientset beside the real one, a metrics stub's fakes): the doubles there, which the
+   * view lists as alternatives and does not follow, as it does an unstored double.
+   */
+  function storedDoubles(rows: readonly EdgeRow[]): Set<EdgeRow> {
+    const bySite = new Map<string, { real: boolean; doubles: EdgeRow[] }>();
+    for (const e of rows) {
+      if (e.rank > 0 || e.kind !== 'interface' || e.callee === null) continue;
+      const s = symbols.get(e.callee);
+      if (!s || s.kind === 'imethod' || !inProgram(s) || !scope.satisfies(e.needs)) continue;
+      const site = `${e.line}:${e.col}`;
+      let at = bySite.get(site);
+      if (!at) bySite.set(site, (at = { real: false, doubles: [] }));
+      if (isTestDouble(s.symbol, s.package)) at.doubles.push(e);
+      else at.real = true;
+    }
+    const out = new Set<EdgeRow>();
+    for (const { real, doubles } of bySite.values()) if (real) for (const e of doubles) out.add(e);
+    return out;
   }
 
   function expandDispatch(
