@@ -13,6 +13,7 @@ import {
   type Neighbours,
   type StructView,
 } from '../trace/queries.js';
+import { describeLocation } from '../export/describe.js';
 import type { CliContext } from './context.js';
 import { openIndex } from './open-index.js';
 import type { RepoOptions } from './repo.js';
@@ -83,7 +84,7 @@ const kindLabel = (kind: string, via: string | null, rank: number) => {
 
 export function renderNeighbours(n: Neighbours, color: boolean): string {
   const dim = color ? pc.dim : (s: string) => s;
-  const lines = [`${n.symbol}  ${dim(`${n.file}:${n.line}`)}`];
+  const lines = [`${n.symbol}  ${dim(describeLocation(n))}`];
   if (n.hops.length === 0) lines.push(`  (no ${n.direction} in the index)`);
   for (const h of n.hops) {
     const outside = h.via?.startsWith('external:')

@@ -71,6 +71,14 @@ export function describeFoldCount(folded: { calls: number }): string {
   return `… ${formatCount(folded.calls)} more ${folded.calls === 1 ? 'call' : 'calls'}`;
 }
 
+/**
+ * Where a function is: `pkg/scheduler/schedule_one.go:66`, or `not indexed` for a function of a
+ * package the index does not hold (no file to point at; `--include-vendor` or `--with` indexes it).
+ */
+export function describeLocation(node: { file: string; line: number }): string {
+  return node.file ? `${node.file}:${node.line}` : 'not indexed';
+}
+
 /** `4,806`: thousands grouped the same way on every machine, whatever its locale. */
 export function formatCount(n: number): string {
   return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

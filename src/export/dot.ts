@@ -7,6 +7,7 @@ import type { EdgeKind, Trace, TraceEdge } from '../trace/types.js';
 import {
   describeEdge,
   describeFold,
+  describeLocation,
   describeSize,
   describeTotal,
   describeVersion,
@@ -74,7 +75,7 @@ function dotNode(vertex: Vertex, relativeTo: string | undefined): string {
   }
   const attrs: Record<string, string> = { label: shortSymbol(vertex.symbol, relativeTo) };
   attrs.tooltip = vertex.node
-    ? `${vertex.symbol}\n${vertex.node.file}:${vertex.node.line}`
+    ? `${vertex.symbol}\n${describeLocation(vertex.node)}`
     : vertex.symbol;
   if (vertex.node?.url) Object.assign(attrs, { URL: vertex.node.url, target: '_blank' });
   if (vertex.node?.kind === 'closure') attrs.style = 'rounded,filled,dashed';

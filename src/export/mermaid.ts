@@ -4,7 +4,13 @@
  * Mermaid ids cannot hold `*`, `(`, `.` or `$`; every label is quoted and escaped.
  */
 import type { EdgeKind, Trace, TraceEdge } from '../trace/types.js';
-import { describeFold, describeSize, describeTotal, describeVersion } from './describe.js';
+import {
+  describeFold,
+  describeLocation,
+  describeSize,
+  describeTotal,
+  describeVersion,
+} from './describe.js';
 import { splitSymbol, shortSymbol, packageName } from './symbols.js';
 import type { Link, Vertex } from './trace-graph.js';
 import { clusterVertices, foldTrace, indexTrace } from './trace-graph.js';
@@ -126,9 +132,7 @@ function linkLabel(edge: TraceEdge): string {
 }
 
 function tooltip(vertex: Vertex & { type: 'symbol' }): string {
-  return vertex.node
-    ? `${vertex.symbol} at ${vertex.node.file}:${vertex.node.line}`
-    : vertex.symbol;
+  return vertex.node ? `${vertex.symbol} at ${describeLocation(vertex.node)}` : vertex.symbol;
 }
 
 function classes(vertices: readonly Vertex[]): Map<string, string[]> {

@@ -11,6 +11,7 @@ import {
   describeEdge,
   describeFold,
   describeFoldCount,
+  describeLocation,
   describeDeeper,
   describeSize,
   describeTotal,
@@ -104,7 +105,7 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
     return row.node
       ? draw(
           name,
-          { text: `${row.node.file}:${row.node.line}`, paint: c.dim, role: 'location' },
+          { text: describeLocation(row.node), paint: c.dim, role: 'location' },
           ...tags,
           ...fold,
         )

@@ -63,6 +63,30 @@ describe('renderTree', () => {
     expect(text).toContain('└─ (*scheduler.Scheduler).Run  pkg/scheduler/scheduler.go:336');
   });
 
+  it('says a function of a package the index does not hold is not indexed, with no file:line', () => {
+    const trace = schedulerTrace();
+    const parse = 'k8s.io/utils/net.ParseIPSloppy';
+    trace.nodes.push({
+      symbol: parse,
+      file: '',
+      line: 0,
+      kind: 'func',
+      package: 'k8s.io/utils/net',
+      url: null,
+    });
+    trace.edges.push({
+      caller: trace.root,
+      callee: parse,
+      site: 'cmd/kube-scheduler/scheduler.go:31',
+      kind: 'static',
+      via: null,
+      alternatives: [],
+    });
+    const row = lineOf(renderTree(trace, plain), 'ParseIPSloppy');
+    expect(row).toMatch(/net\.ParseIPSloppy {2}not indexed$/);
+    expect(row).not.toContain(':0');
+  });
+
   it('prints no escape codes without colour and colours the hops with it', () => {
     // eslint-disable-next-line no-control-regex
     const escape = /\u001b\[/;
