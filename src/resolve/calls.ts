@@ -167,6 +167,12 @@ export function resolveCall(
       }
       if (sel?.k === 'field') {
         const found = values(flow.funcTargets(callee, ctx), () => 'funcvalue');
+        // A field only ever given functions of one unindexed package (`now: time.Now`): a call
+        // into that package, whose functions the index does not hold.
+        if (found.k === 'unresolved') {
+          const pkg = storedPackage(types, flow.fieldSources.get(`${sel.owner}.${name}`));
+          if (pkg) return { k: 'unresolved', externalPackage: pkg };
+        }
         // `bfr.fn()` on the method's own receiver: also the field itself, for the tracer to bind
         // to what the value on the path was built with.
         const slot = sel.depth === 0 ? receiverField(types, x, name, ctx) : undefined;
@@ -207,6 +213,20 @@ export function resolveCall(
     default:
       return types.asType(callee, ctx) ? { k: 'none' } : { k: 'unresolved' };
   }
+}
+
+/** The one unindexed package every value stored (`sources`) comes from, if there is one. */
+function storedPackage(
+  types: TypeChecker,
+  sources: readonly { expr: Expr; ctx: Ctx }[] | undefined,
+): string | undefined {
+  let pkg: string | undefined;
+  for (const s of sources ?? []) {
+    const root = externalRoot(types, s.expr, s.ctx);
+    if (!root || (pkg !== undefined && root !== pkg)) return undefined;
+    pkg = root;
+  }
+  return pkg;
 }
 
 /** The field `name` of the struct a method's receiver `x` is, when x is that receiver. */
