@@ -195,6 +195,44 @@ describe('native matcher', () => {
     expect(docTexts).not.toContain('// Not a doc: a blank line follows.');
   });
 
+  it('hands out many captures held behind one unfinished match in the cursor order', () => {
+    // A type switch with no alias holds every capture inside it till its closing brace: here a
+    // table of nested literals, as aws-sdk-go's endpoints (11,786 captures behind one match).
+    const entries = Array.from(
+      { length: 60 },
+      (_, i) =>
+        `\t\t\t"svc${i}": service{Endpoints: endpoints{"r${i}": endpoint{Hostname: host(${i}), Protocols: []string{"https"}}}},`,
+    ).join('\n');
+    const source = [
+      'package endpoints',
+      '',
+      'type endpoint struct{ Hostname string; Protocols []string }',
+      'type endpoints map[string]endpoint',
+      'type service struct{ Endpoints endpoints }',
+      'type services map[string]service',
+      '',
+      'func host(i int) string { return "h" }',
+      '',
+      'func table(v interface{}) services {',
+      '\tswitch v.(type) {',
+      '\tcase int:',
+      '\t\treturn services{',
+      entries,
+      '\t\t}',
+      '\t}',
+      '\treturn nil',
+      '}',
+      '',
+    ].join('\n');
+    const bytes = Buffer.from(source, 'utf8');
+    const fast = parse(bytes);
+    expect(plain(fast)).toEqual(plain(parse(bytes, true)));
+    let composites = 0;
+    for (let i = 0; i < fast.captures.length; i += 5)
+      if (names.captureNames[fast.captures[i]!] === 'reference.composite') composites++;
+    expect(composites).toBeGreaterThanOrEqual(4 * 60);
+  });
+
   it('orders captures as the query cursor does where nodes start together', () => {
     const bytes = Buffer.from(tricky, 'utf8');
     const fast = parse(bytes);
