@@ -1093,9 +1093,10 @@ export class ValueFlow {
     if (depth > MAX_DEPTH || seen.has(expr) || !t.isInterface(vt)) return [];
     seen.add(expr);
     const out: FuncTarget[] = [];
-    const from = (sources: readonly SourceRef[], index = 0, needs: Needs = ALWAYS) => {
+    // The first value of each source (`a, err := New()`: a).
+    const from = (sources: readonly SourceRef[], needs: Needs = ALWAYS) => {
       for (const s of sources.slice(0, MAX_SOURCES)) {
-        if ((s.index ?? 0) !== index) continue;
+        if ((s.index ?? 0) !== 0) continue;
         const stay = local && s.ctx.file === ctx.file && sameChain(ctx, s.ctx) && !s.needs;
         for (const r of this.receiverTargets(s.expr, s.ctx, recv, stay, depth + 1, seen)) {
           const own = stay ? r.needs : step(r.needs, s.ctx, ctx);
@@ -1116,7 +1117,6 @@ export class ValueFlow {
             expr: r.values[0]!,
             ctx: { file: fn.file, fn: r.fn, line: r.line },
           })),
-          0,
           needs,
         );
       }
