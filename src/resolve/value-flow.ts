@@ -751,8 +751,7 @@ export class ValueFlow {
         // `f(req)` in a method of a function type: what the value it is called on holds.
         if (local && b?.k === 'recv') {
           const fn = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
-          const recv = fn?.fact.recv;
-          if (fn && recv && !recv.ptr && this.funcReceiver(fn))
+          if (fn && this.funcReceiver(fn))
             return [{ k: 'slot', slot: { fn, index: RECEIVER, elem: false }, needs: ALWAYS }];
           return [];
         }

@@ -491,13 +491,12 @@ export async function expandProgram(
         add(child, fresh, e.kind as EdgeKind, e.via);
         continue;
       }
+      const madeByOther = s.kind === 'closure' && !isMadeBy(s, node.sym);
       // A closure another function made and returned on this line (a poll running
       // `condition.WithContext()`, by a framework rule): what that call bound, too.
-      const made =
-        s.kind === 'closure' && !isMadeBy(s, node.sym) ? makerEnv(node, s, e.line) : null;
-      const env = withEnv(childEnv(node, e, s), made);
+      const env = withEnv(childEnv(node, e, s), madeByOther ? makerEnv(node, s, e.line) : null);
       // A closure its own maker calls keeps the maker's path (unbound where the maker's is).
-      const elsewhere = s.kind === 'closure' && !isMadeBy(s, node.sym) && env.known.length === 1;
+      const elsewhere = madeByOther && env.known.length === 1;
       const { node: child, fresh } = nodeFor(s, env, node.depth + 1, elsewhere ? MADE : undefined);
       if (elsewhere) child.madeElsewhere = true;
       add(child, fresh, e.kind as EdgeKind, e.via);
@@ -518,7 +517,7 @@ export async function expandProgram(
       const site = `${e.line}:${e.col}`;
       let at = bySite.get(site);
       if (!at) bySite.set(site, (at = { real: false, doubles: [] }));
-      if (isTestDouble(s.symbol, s.package)) at.doubles.push(e);
+      if (standingOf(s) >= TEST_DOUBLE_STANDING) at.doubles.push(e);
       else at.real = true;
     }
     const out = new Set<EdgeRow>();
@@ -566,7 +565,7 @@ export async function expandProgram(
     if (standing === undefined) {
       const t = receiverOf(s.id);
       const built = t ? [...(made.get(t) ?? [])].some((p) => scope.has(p) && p !== '') : false;
-      standing = (isTestDouble(s.symbol, s.package) ? 100 : 0) + (built ? 0 : 10);
+      standing = (isTestDouble(s.symbol, s.package) ? TEST_DOUBLE_STANDING : 0) + (built ? 0 : 10);
       standings.set(s.id, standing);
     }
     return standing;
@@ -583,7 +582,7 @@ export async function expandProgram(
       return [{ e, score: standingOf(s) + e.rank / 1000 }];
     });
     scored.sort((a, b) => a.score - b.score);
-    const real = scored.filter((x) => x.score < 100);
+    const real = scored.filter((x) => x.score < TEST_DOUBLE_STANDING);
     const kept = follow && real.length > 0 ? real : scored;
     return kept.slice(0, MAX_ALTERNATIVES).map((x) => x.e);
   }
@@ -693,6 +692,9 @@ function withEnv(env: Env, more: Env | null): Env {
   for (const [slot, values] of env.slots) slots.set(slot, values);
   return { slots, known: [...new Set([...env.known, ...more.known])] };
 }
+
+/** What standingOf adds for a test double: past any real type, whatever else it weighs. */
+const TEST_DOUBLE_STANDING = 100;
 
 /** Node key part of a closure reached from elsewhere than its maker (PNode.madeElsewhere). */
 const MADE = 'made';
