@@ -225,20 +225,18 @@ class TypeParser {
     this.eat(')');
     const types: GoType[] = [];
     let variadic = false;
-    // In `(a, b int)` every group is "name [type]"; in `(int, error)` every group is a type.
-    const named = groups.some(
-      (g) =>
-        /^[\p{L}_][\p{L}\p{N}_]*\s+\S/u.test(g) && !/^(func|chan|map|struct|interface)\b/.test(g),
-    );
+    // In `(a, b int)` every group is "name [type]"; in `(int, error)` every group is a type. The
+    // stored text has no space before `*`, `[` or `...`: `(req*http.Request,ok bool)`,
+    // `(format string,args...interface{})` name their parameters; `(List[int])` does not.
+    const named = groups.some((g) => namedGroup(g) !== undefined);
     let pending = 0;
     for (const g of groups) {
       if (named) {
-        const m = /^[\p{L}_][\p{L}\p{N}_]*\s+(.+)$/su.exec(g);
-        if (!m) {
+        const text = namedGroup(g);
+        if (text === undefined) {
           pending++;
           continue;
         }
-        const text = m[1]!.trim();
         if (text.startsWith('...')) variadic = true;
         const t = parseType(text, this.scope);
         for (let n = 0; n <= pending; n++) types.push(t);
@@ -299,6 +297,17 @@ class TypeParser {
     }
     return this.s.slice(start);
   }
+}
+
+/**
+ * The type of a parameter group that names its parameter (`r*http.Request`, `args...string`,
+ * `xs[]int`, `ctx context.Context`), or undefined for a type alone (`*T`, `List[int]`,
+ * `chan int`, `pkg.T`).
+ */
+function namedGroup(group: string): string | undefined {
+  const m = /^([\p{L}_][\p{L}\p{N}_]*)(?:\s+|(?=\*)|(?=\.\.\.)|(?=\[[^\]]*\].))(.+)$/su.exec(group);
+  if (!m || /^(func|chan|map|struct|interface)$/.test(m[1]!)) return undefined;
+  return m[2]!.trim();
 }
 
 /**

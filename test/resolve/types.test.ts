@@ -3,6 +3,7 @@
  * to the declared type parameters, and inference reads off the types of arguments.
  */
 import { describe, expect, it } from 'vitest';
+import { factsOfSource } from '../../src/index/parse-file.js';
 import {
   bindTypeArgs,
   instanceKey,
@@ -114,5 +115,34 @@ describe('Go types', () => {
       fn,
     );
     expect(fn.get('T')).toEqual(parseType('cache.ObjectName', scope));
+  });
+
+  it('reads named parameters and results from the type text the index stores', () => {
+    // The stored text drops the space before `*`, `[` and `...`: `req*http.Request` is a name
+    // and a type. Read as a type, a timeout hook's `(req *http.Request, longRunning bool)`
+    // became `(bool, bool)`, and the request it returned a bool.
+    const facts = factsOfSource(
+      'package p\nimport "net/http"\n' +
+        'type hook = func(r *http.Request, xs []int, args ...string) (req *http.Request, ok bool)\n' +
+        'type one func(List[int]) (s *http.Server)\n',
+    );
+    const [hook, one] = facts.types.map((t) => t.underlying!);
+    expect(hook).toBe('func(r*http.Request,xs[]int,args...string)(req*http.Request,ok bool)');
+    const http = { pkg: 'p', imports: new Map([['http', 'net/http']]) };
+    const request: GoType = { k: 'ptr', elem: { k: 'named', pkg: 'net/http', name: 'Request' } };
+    const str: GoType = { k: 'named', pkg: '', name: 'string' };
+    const int: GoType = { k: 'named', pkg: '', name: 'int' };
+    expect(parseType(hook!, http)).toEqual({
+      k: 'func',
+      params: [request, { k: 'slice', elem: int }, { k: 'slice', elem: str }],
+      results: [request, { k: 'named', pkg: '', name: 'bool' }],
+      variadic: true,
+    });
+    // A generic type's instantiation alone is a type, not a name.
+    expect(parseType(one!, http)).toEqual({
+      k: 'func',
+      params: [{ k: 'named', pkg: 'p', name: 'List', args: [int] }],
+      results: [{ k: 'ptr', elem: { k: 'named', pkg: 'net/http', name: 'Server' } }],
+    });
   });
 });
