@@ -14,6 +14,7 @@ import {
   type StructView,
 } from '../trace/queries.js';
 import { describeLocation } from '../export/describe.js';
+import { unresolvedReason } from '../shared/edge-via.js';
 import type { CliContext } from './context.js';
 import { openIndex } from './open-index.js';
 import type { RepoOptions } from './repo.js';
@@ -87,9 +88,7 @@ export function renderNeighbours(n: Neighbours, color: boolean): string {
   const lines = [`${n.symbol}  ${dim(describeLocation(n))}`];
   if (n.hops.length === 0) lines.push(`  (no ${n.direction} in the index)`);
   for (const h of n.hops) {
-    const outside = h.via?.startsWith('external:')
-      ? `outside the index: ${h.via.slice('external:'.length)}`
-      : 'unresolved';
+    const outside = unresolvedReason(h.via) ?? 'unresolved';
     const other = n.direction === 'callees' ? (h.to ?? `? ${h.expr ?? ''} (${outside})`) : h.from;
     const indent = '  '.repeat(h.depth);
     lines.push(

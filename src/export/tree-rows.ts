@@ -47,6 +47,8 @@ export interface UnresolvedRow extends RowPlace {
   expr: string;
   /** `file:line` of the call. */
   site: string;
+  /** Why it is not followed, when the index knows (TraceUnresolved.why). */
+  why?: string;
 }
 
 export type TreeRow = FunctionRow | UnresolvedRow;
@@ -86,13 +88,14 @@ export function treeRows(trace: Trace): TreeRow[] {
     const child = (i: number) => [...lasts, i === children - 1];
     path.add(symbol);
     calls.forEach((call, i) => visit(call.callee, call, pkg, child(i)));
-    unresolved.forEach(({ expr, site }, i) => {
+    unresolved.forEach(({ expr, site, why }, i) => {
       const lastsHere = child(calls.length + i);
       rows.push({
         type: 'unresolved',
         caller: symbol,
         expr,
         site,
+        ...(why ? { why } : {}),
         depth: lastsHere.length,
         lasts: lastsHere,
       });

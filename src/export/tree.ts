@@ -77,6 +77,7 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
       return draw(
         { text: `? ${row.expr}`, paint: c.red, role: 'symbol' },
         { text: row.site, paint: c.dim, role: 'location' },
+        ...(row.why ? [{ text: `[${row.why}]`, paint: c.dim, role: 'tag' } as const] : []),
       );
     const name: Piece = {
       text: shortSymbol(row.symbol, row.parentPackage),

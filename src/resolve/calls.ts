@@ -34,7 +34,12 @@ export type CallResolution =
       crowded?: number;
     }
   | { k: 'external'; symbol: string }
-  | { k: 'unresolved'; externalPackage?: string }
+  | {
+      k: 'unresolved';
+      externalPackage?: string;
+      /** A function-typed field no code of the index stores a value into (a test hook). */
+      neverStored?: boolean;
+    }
   | { k: 'none' };
 
 export function resolveCall(
@@ -172,6 +177,7 @@ export function resolveCall(
         if (found.k === 'unresolved') {
           const pkg = storedPackage(types, flow.fieldSources.get(`${sel.owner}.${name}`));
           if (pkg) return { k: 'unresolved', externalPackage: pkg };
+          if (flow.fieldNeverStored(sel.owner, name)) return { k: 'unresolved', neverStored: true };
         }
         // `bfr.fn()` on the method's own receiver: also the field itself, for the tracer to bind
         // to what the value on the path was built with.

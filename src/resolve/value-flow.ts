@@ -156,6 +156,12 @@ export class ValueFlow {
   private readonly valueElementAssigns = new Map<string, SourceRef[]>();
   /** Element stores into fields (`pm.plugins[name] = plugin`), by `owner.field` as fieldSources. */
   private readonly fieldElementAssigns = new Map<string, SourceRef[]>();
+  /**
+   * Every field name a keyed literal or an assignment writes (`{RunIf: f}`, `x.RunIf = f`,
+   * `x.hooks[i] = f`), whatever the owner's type: a name missing here is stored by no code of the
+   * index, even where the type of what was written to could not be worked out.
+   */
+  private readonly storedFieldNames = new Set<string>();
 
   constructor(readonly types: TypeChecker) {
     this.model = types.model;
@@ -180,6 +186,8 @@ export class ValueFlow {
     for (const file of this.model.files) {
       const facts = file.facts;
       for (const c of facts.composites) {
+        for (const [entry] of c.fields)
+          if (!entry.startsWith('#')) this.storedFieldNames.add(entry);
         if (!c.type) continue;
         const ctx: Ctx = { file, fn: c.fn, line: c.line };
         const lt = deref(t.parse(c.type, t.scopeFor(ctx)));
@@ -196,6 +204,8 @@ export class ValueFlow {
         }
       }
       for (const a of facts.assigns) {
+        const written = writtenField(a.lhs);
+        if (written) this.storedFieldNames.add(written);
         const ctx: Ctx = { file, fn: a.fn, line: a.line };
         const source: SourceRef = {
           expr: a.rhs,
@@ -233,6 +243,21 @@ export class ValueFlow {
         }
       }
     }
+  }
+
+  /**
+   * Whether no code of the index stores a value into the field `owner.name`: no keyed literal or
+   * assignment names it on any type, no unkeyed literal of its struct gives it, and nothing is
+   * stored into its elements. A hook only tests set (kubeadm's `Phase.RunIf`, the pod workers'
+   * `workerChannelFn`).
+   */
+  fieldNeverStored(owner: string, name: string): boolean {
+    const key = `${owner}.${name}`;
+    return (
+      !this.storedFieldNames.has(name) &&
+      !this.fieldSources.has(key) &&
+      !this.fieldElementAssigns.has(key)
+    );
   }
 
   /**
@@ -1684,6 +1709,18 @@ function mergeStored(list: readonly StoredType[]): StoredType[] {
   const byType = new Map<string, StoredType>();
   for (const s of list) addStored(byType, s);
   return [...byType.values()];
+}
+
+/** The field an assignment's left side writes into, by name: `x.f`, `x.f[k]`, `*x.f`. */
+function writtenField(lhs: Expr): string | undefined {
+  let e = lhs;
+  for (let i = 0; i < 8; i++) {
+    if (e[0] === 's') return e[2];
+    if (e[0] === 'x' || e[0] === 'g') e = e[1];
+    else if (e[0] === 'u') e = e[2];
+    else return undefined;
+  }
+  return undefined;
 }
 
 /** The field a literal's entry stores into: its key, or for `#i` (unkeyed), the struct's i-th field. */

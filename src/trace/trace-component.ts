@@ -21,6 +21,7 @@ import {
   type ProgramGraph,
 } from './program-graph.js';
 import { push } from '../shared/multimap.js';
+import { externalPackageOf, NEVER_STORED, unresolvedReason } from '../shared/edge-via.js';
 import { underPackage } from '../shared/go-symbol.js';
 import { dirOf } from '../shared/repo-path.js';
 import { componentListing, lookupComponent } from './component-lookup.js';
@@ -175,12 +176,19 @@ export async function traceComponent(
   // shown when the package is hidden; otherwise listed by --all and --focus, and counted in the
   // fold of the default view, as the calls into that package are (v1.24 kubectl's
   // `cmd.Flags().BoolVar` on cobra's values took 77 of its 144 rows).
+  // In the trace of a program (a component, or `--in` one), a call of a field no indexed code
+  // sets (a hook only tests set) folds the same way: nothing runs there in that program, as far
+  // as the index tells. From a library's symbol, the code that sets it may not be indexed at all:
+  // the row stays, with its reason.
   const listAll = all || Boolean(options.focus);
+  const wholeProgram = Boolean(root.program || options.in);
   const shownUnresolved = (u: EdgeRow) => {
-    const pkg = externalPackageOf(u);
+    const pkg = externalPackageOf(u.via);
     return !(pkg && hiddenPackage(pkg));
   };
-  const listedUnresolved = (u: EdgeRow) => listAll || externalPackageOf(u) === undefined;
+  const listedUnresolved = (u: EdgeRow) =>
+    listAll ||
+    (externalPackageOf(u.via) === undefined && !(wholeProgram && u.via === NEVER_STORED));
   const unresolvedRows = (id: number) => {
     const n = program.nodes[id]!;
     if (n.dispatch || n.sym.kind === 'param' || n.sym.kind === 'external') return 0;
@@ -264,11 +272,6 @@ export async function traceComponent(
   return { ...head, deeper, nodes, edges, unresolved };
 }
 
-/** The unindexed package an unresolved call's value comes from (`via: external:<path>`). */
-function externalPackageOf(u: EdgeRow): string | undefined {
-  return u.via?.startsWith('external:') ? u.via.slice('external:'.length) : undefined;
-}
-
 /** Builds the trace contract from the chosen nodes: one node per symbol, one edge per call. */
 function assemble(
   graph: CallGraph,
@@ -333,10 +336,12 @@ function assemble(
     if (n.dispatch || n.sym.kind === 'param' || n.sym.kind === 'external') return;
     for (const u of program.unresolved.get(id) ?? []) {
       if (!shownUnresolved(u)) continue;
+      const why = unresolvedReason(u.via);
       push(listedUnresolved(u) ? unresolvedOf : unlistedOf, n.sym.symbol, {
         caller: n.sym.symbol,
         expr: u.expr ?? '?',
         site: `${u.file}:${u.line}`,
+        ...(why ? { why } : {}),
       });
     }
   };

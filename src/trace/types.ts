@@ -58,6 +58,12 @@ export interface TraceUnresolved {
   /** The callee expression as written, e.g. `fwk.RunPostFilterPlugins`. */
   expr: string;
   site: string;
+  /**
+   * Why it is not followed, when the index knows: `a value from <package>, not indexed` (the
+   * callee is a method or function value of a package the index does not hold), `a field no
+   * indexed code sets` (a hook only tests set).
+   */
+  why?: string;
 }
 
 export interface Trace {

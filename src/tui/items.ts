@@ -71,7 +71,7 @@ export function traceItems(trace: Trace): NavItem[] {
         label: row.expr,
         location: { symbol: row.caller, file, line, endLine: line, focusLine: line },
         mark: '?',
-        how: 'unresolved',
+        how: row.why ?? 'unresolved',
       };
     }
     const { node, symbol } = row;

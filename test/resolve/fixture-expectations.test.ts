@@ -11,6 +11,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NEVER_STORED } from '../../src/shared/edge-via.js';
 import { loadComponentRules } from '../../src/trace/rules-data.js';
 import { createStoreGraph } from '../../src/trace/store-graph.js';
 import { traceComponent } from '../../src/trace/trace-component.js';
@@ -158,13 +159,24 @@ describe.each(features)('fixtures/go/%s', (feature) => {
         expect(here.filter((x) => x.callee === e.symbol)).toEqual([]);
       });
     } else {
-      it(`reports ${e.callee} at ${where} as unresolved${e.pkg === '?' ? ' in no package' : e.pkg ? ` in ${e.pkg}` : ''}`, () => {
+      const said =
+        e.pkg === '?'
+          ? ' in no package'
+          : e.pkg === 'unset'
+            ? ', a field nothing sets'
+            : e.pkg
+              ? ` in ${e.pkg}`
+              : '';
+      it(`reports ${e.callee} at ${where} as unresolved${said}`, () => {
         const here = index.edges.filter(
           (x) => x.file === e.file && x.line === e.line && x.callee === null,
         );
         const named = here.filter((x) => (x.expr ?? '').endsWith(e.callee));
         expect(named.length).toBeGreaterThan(0);
-        if (e.pkg === '?') expect(named.filter((x) => x.via?.startsWith('external:'))).toEqual([]);
+        // `?`: nothing known of it, neither a package nor a field nothing sets.
+        if (e.pkg === '?') expect(named.filter((x) => x.via)).toEqual([]);
+        else if (e.pkg === 'unset')
+          expect(named.map((x) => x.via)).toEqual(named.map(() => NEVER_STORED));
         else if (e.pkg)
           expect(named.map((x) => x.via)).toEqual(named.map(() => `external:${e.pkg}`));
       });

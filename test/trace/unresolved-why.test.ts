@@ -1,0 +1,62 @@
+/**
+ * What a view does with a call it cannot follow but knows something of: in a program's trace, a
+ * field no indexed code sets (a hook only tests set) and a value from an unindexed package fold
+ * in the default view, counted in the caller's fold; `--all` lists them and says why. Traced from
+ * a library's method, the unset field keeps its row, with its reason: a program outside the index
+ * may set it. A call nothing is known of keeps its row, with no reason.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderTree } from '../../src/export/tree.js';
+import { defaultRenderOptions } from '../../src/export/types.js';
+import { loadComponentRules } from '../../src/trace/rules-data.js';
+import { createStoreGraph } from '../../src/trace/store-graph.js';
+import { traceComponent } from '../../src/trace/trace-component.js';
+import type { Trace } from '../../src/trace/types.js';
+import { indexFixture, type IndexedFixture } from '../helpers/index-fixture.js';
+import { projectRoot } from '../helpers/run-cli.js';
+
+const mod = 'example.com/field-set-by-no-code/cmd/kubeadm';
+const runner = `(*${mod}.Runner).Run`;
+
+describe('unresolved calls the index knows something of', () => {
+  let index: IndexedFixture;
+  beforeAll(async () => {
+    index = await indexFixture(path.join(projectRoot, 'fixtures', 'go', 'field-set-by-no-code'));
+  });
+  afterAll(() => index?.close());
+
+  const trace = (all: boolean, includeStd = false, from = 'kubeadm'): Promise<Trace> => {
+    const components = loadComponentRules();
+    const graph = createStoreGraph(index.store, index.tree, { components });
+    return traceComponent(graph, from, { all, depth: 40, components, includeStd });
+  };
+  const listed = (t: Trace) => t.unresolved.map((u) => `${u.expr} ${u.why ?? '-'}`).sort();
+
+  it('folds a field nothing sets in the default view, and keeps a call nothing is known of', async () => {
+    const t = await trace(false);
+    expect(listed(t)).toEqual(['c.CheckRedirect -']);
+    // Run calls runPreflight (shown), r.now (time, hidden with the standard library) and
+    // p.RunIf (folded): one call left out, the field's.
+    expect(t.nodes.find((n) => n.symbol === runner)?.folded?.calls).toBe(1);
+    expect(t.nodes.find((n) => n.symbol === `(*${mod}.redirector).follow`)?.folded).toBeUndefined();
+  });
+
+  it('lists both under --all and says why', async () => {
+    expect(listed(await trace(true))).toEqual([
+      'c.CheckRedirect -',
+      'p.RunIf a field no indexed code sets',
+    ]);
+    const withStd = await trace(true, true);
+    expect(listed(withStd)).toContain('r.now a value from time, not indexed');
+    const text = renderTree(withStd, { ...defaultRenderOptions, color: false, width: 200 });
+    expect(text).toMatch(
+      /\? p\.RunIf +cmd\/kubeadm\/main\.go:34 +\[a field no indexed code sets\]/,
+    );
+  });
+
+  it("keeps the unset field's row in a trace from a library's method", async () => {
+    const t = await trace(false, false, runner);
+    expect(listed(t)).toEqual(['p.RunIf a field no indexed code sets']);
+  });
+});
