@@ -157,11 +157,13 @@ export class ValueFlow {
   /** Element stores into fields (`pm.plugins[name] = plugin`), by `owner.field` as fieldSources. */
   private readonly fieldElementAssigns = new Map<string, SourceRef[]>();
   /**
-   * Every field name a keyed literal or an assignment writes (`{RunIf: f}`, `x.RunIf = f`,
-   * `x.hooks[i] = f`), whatever the owner's type: a name missing here is stored by no code of the
-   * index, even where the type of what was written to could not be worked out.
+   * Field names written where the owner's type was not worked out (`{RunIf: f}` in a literal of
+   * unknown type, `x.RunIf = f` on a value of unknown type): such a write may be into any struct
+   * with a field of that name. And structs an unkeyed literal gave values the link could not
+   * place.
    */
-  private readonly storedFieldNames = new Set<string>();
+  private readonly unplacedFieldNames = new Set<string>();
+  private readonly unplacedOwners = new Set<string>();
 
   constructor(readonly types: TypeChecker) {
     this.model = types.model;
@@ -186,15 +188,20 @@ export class ValueFlow {
     for (const file of this.model.files) {
       const facts = file.facts;
       for (const c of facts.composites) {
-        for (const [entry] of c.fields)
-          if (!entry.startsWith('#')) this.storedFieldNames.add(entry);
-        if (!c.type) continue;
-        const ctx: Ctx = { file, fn: c.fn, line: c.line };
-        const lt = deref(t.parse(c.type, t.scopeFor(ctx)));
-        if (lt.k !== 'named') continue;
+        const lt = c.type
+          ? deref(t.parse(c.type, t.scopeFor({ file, fn: c.fn, line: c.line })))
+          : undefined;
+        if (lt?.k !== 'named') {
+          for (const [entry] of c.fields)
+            if (!entry.startsWith('#')) this.unplacedFieldNames.add(entry);
+          continue;
+        }
         for (const [entry, value, line] of c.fields) {
           const key = fieldKey(t, lt, entry);
-          if (!key) continue;
+          if (!key) {
+            this.unplacedOwners.add(typeKey(lt));
+            continue;
+          }
           const sel = t.select(lt, key);
           const owner = sel?.k === 'field' ? sel.owner : typeKey(lt);
           push(this.fieldSources, `${owner}.${key}`, {
@@ -204,8 +211,6 @@ export class ValueFlow {
         }
       }
       for (const a of facts.assigns) {
-        const written = writtenField(a.lhs);
-        if (written) this.storedFieldNames.add(written);
         const ctx: Ctx = { file, fn: a.fn, line: a.line };
         const source: SourceRef = {
           expr: a.rhs,
@@ -218,7 +223,7 @@ export class ValueFlow {
           else if (into?.k === 'field') {
             push(this.fieldSources, into.key, source);
             push(this.fieldAssigns, into.key, source);
-          }
+          } else this.unplacedFieldNames.add(a.lhs[2]);
         } else if (a.lhs[0] === 'x' && a.lhs[1][0] === 'i') {
           const b = t.resolveIdent(a.lhs[1][1], ctx);
           if (b?.k === 'value') push(this.valueElementAssigns, b.decl.symbol, source);
@@ -230,6 +235,7 @@ export class ValueFlow {
           const into = this.selectedStorage(a.lhs[1], ctx);
           if (into?.k === 'value') push(this.valueElementAssigns, into.key, source);
           else if (into?.k === 'field') push(this.fieldElementAssigns, into.key, source);
+          else this.unplacedFieldNames.add(a.lhs[1][2]);
         } else if (a.lhs[0] === 'i') {
           const b = t.resolveIdent(a.lhs[1], ctx);
           if (b?.k === 'value') push(this.valueSources, b.decl.symbol, source);
@@ -240,23 +246,28 @@ export class ValueFlow {
                 : { at: { indent: a.indent, endLine: a.endLine ?? a.line } };
             pushIn(this.localAssigns, file, b, { ...source, ...at });
           }
+        } else {
+          // `*x.f = v`, `x.f[i][j] = v`: a write the link does not place, through the field.
+          const written = writtenField(a.lhs);
+          if (written) this.unplacedFieldNames.add(written);
         }
       }
     }
   }
 
   /**
-   * Whether no code of the index stores a value into the field `owner.name`: no keyed literal or
-   * assignment names it on any type, no unkeyed literal of its struct gives it, and nothing is
-   * stored into its elements. A hook only tests set (kubeadm's `Phase.RunIf`, the pod workers'
+   * Whether no code of the index stores a value into the field `owner.name`: no literal or
+   * assignment gives it or its elements a value, and no write the link could not place names a
+   * field of that name. A hook only tests set (kubeadm's `Phase.RunIf`, the pod workers'
    * `workerChannelFn`).
    */
   fieldNeverStored(owner: string, name: string): boolean {
     const key = `${owner}.${name}`;
     return (
-      !this.storedFieldNames.has(name) &&
       !this.fieldSources.has(key) &&
-      !this.fieldElementAssigns.has(key)
+      !this.fieldElementAssigns.has(key) &&
+      !this.unplacedFieldNames.has(name) &&
+      !this.unplacedOwners.has(owner)
     );
   }
 

@@ -46,12 +46,13 @@ describe('unresolved calls the index knows something of', () => {
     expect(listed(await trace(true))).toEqual([
       'c.CheckRedirect -',
       'p.RunIf a field no indexed code sets',
+      's.Decorator a field no indexed code sets',
     ]);
     const withStd = await trace(true, true);
     expect(listed(withStd)).toContain('r.now a value from time, not indexed');
     const text = renderTree(withStd, { ...defaultRenderOptions, color: false, width: 200 });
     expect(text).toMatch(
-      /\? p\.RunIf +cmd\/kubeadm\/main\.go:34 +\[a field no indexed code sets\]/,
+      /\? p\.RunIf +cmd\/kubeadm\/main\.go:35 +\[a field no indexed code sets\]/,
     );
   });
 
