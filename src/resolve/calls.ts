@@ -143,11 +143,15 @@ export function resolveCall(
           const it = deref(sel.iface);
           if (it.k === 'named' && !types.model.packages.has(it.pkg))
             return { k: 'external', symbol: `(${typeKey(it)}).${name}` };
+          // Every implementation has the method from an embedded type of one unindexed package
+          // (a proxy socket's Close, from net.Listener or *net.UDPConn): a call into it.
+          const from = found.crowded ? undefined : types.implementedIn(sel.iface, name);
+          if (from) return { k: 'unresolved', externalPackage: from };
           // No type of the index implements it (`meta.ListMetaAccessor.GetListMeta`, whose `List`
           // result no GetListMeta returns; go-restful's Container, in an unindexed vendor/): the
           // call is the interface's method, said to have no implementation in the index, not a
-          // call the resolver could not read. Types that implement it with a method of the
-          // standard library (a socket's Close from net.Listener) stay unresolved.
+          // call the resolver could not read. Types that implement it with methods of several
+          // unindexed packages stay unresolved.
           const abstract = types.unimplementedInIndex(sel.iface)
             ? abstractMethod(types, sel.iface, name)
             : undefined;

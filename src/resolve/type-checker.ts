@@ -1161,6 +1161,24 @@ export class TypeChecker {
   }
 
   /**
+   * The one unindexed package every implementation of `iface` in the index takes its method
+   * `name` from, through an embedded type (kube-proxy's `ProxySocket.Close`: tcpProxySocket's from
+   * `net.Listener`, udpProxySocket's from `*net.UDPConn`); undefined when some implementation has
+   * the method of its own, takes it from another package, or none implements it.
+   */
+  implementedIn(iface: GoType, name: string): string | undefined {
+    let pkg: string | undefined;
+    for (const impl of this.implementations(iface)) {
+      if (this.select(impl, name)) return undefined;
+      const owner = deref(this.unindexedOwner(impl, name)?.type ?? UNKNOWN);
+      const from = owner.k === 'named' ? owner.pkg : this.unindexedEmbedPackage(impl);
+      if (!from || (pkg !== undefined && from !== pkg)) return undefined;
+      pkg = from;
+    }
+    return pkg;
+  }
+
+  /**
    * The one unindexed package whose types `t` embeds, in its struct fields or its interface, at
    * any depth the index can follow: where `select` finds no method of a name, such a type is
    * where the method comes from (`so.GetFinalizers()` on a custom resource embedding
