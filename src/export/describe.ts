@@ -12,9 +12,10 @@ export function describeEdge(edge: TraceEdge): string {
   // Which caller passed it, where the function is drawn once for several (PassedBy).
   if (edge.boundBy)
     parts.push(`from ${shortSymbol(edge.boundBy, splitSymbol(edge.caller).package)}`);
+  // One of the several functions the call reaches, the rest folded: `interface, one of 6`.
+  const head = edge.of ? `${parts.join(' ')}, one of ${edge.of}` : parts.join(' ');
   const others = edge.alternatives.length;
-  if (others > 0) parts.push(`+${others} ${others === 1 ? 'alternative' : 'alternatives'}`);
-  return parts.join(' ');
+  return others > 0 ? `${head} +${others} ${others === 1 ? 'alternative' : 'alternatives'}` : head;
 }
 
 /** `v1.24.0 (941a0be80ab3)`, `941a0be80ab3`, or `commit unknown`. */

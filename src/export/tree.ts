@@ -94,7 +94,7 @@ export function renderTree(trace: Trace, options: RenderOptions): string {
               paint: kindPaint[edge.kind],
               role: 'tag',
               // The caller that passed the value stays: it says which path the row belongs to.
-              short: `[${edge.kind}${edge.boundBy ? ` from ${splitSymbol(edge.boundBy).member}` : ''}${edge.alternatives.length > 0 ? ` +${edge.alternatives.length}` : ''}]`,
+              short: `[${edge.kind}${edge.boundBy ? ` from ${splitSymbol(edge.boundBy).member}` : ''}${edge.of ? ` 1/${edge.of}` : ''}${edge.alternatives.length > 0 ? ` +${edge.alternatives.length}` : ''}]`,
             },
           ]
         : [];

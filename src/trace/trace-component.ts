@@ -304,6 +304,11 @@ function assemble(
   // What each function calls, over every path the view went through it: a call is its callee
   // and site, shown when one path shows it, folded when none does.
   const calls = new Map<string, { all: Set<string>; shown: Set<string>; helpers: number }>();
+  // One call that reaches several functions (an interface's implementations, a function value's
+  // targets), of which the view shows some: each shown edge says how many the call reaches.
+  const targetsAt = new Map<string, number>();
+  const shownAt = new Map<string, number>();
+  const edgeSite = new Map<TraceEdge, string>();
   const unresolvedOf = new Map<string, TraceUnresolved[]>();
   /** Per function: its unresolved calls counted in its fold, not listed (listedUnresolved). */
   const unlistedOf = new Map<string, TraceUnresolved[]>();
@@ -320,8 +325,11 @@ function assemble(
     for (const hop of program.hops.get(id) ?? []) {
       const child = program.nodes[hop.to]!;
       const call = `${child.sym.symbol}\n${hop.edge.file}:${hop.edge.line}:${hop.edge.col}`;
+      const site = DISPATCH.has(hop.kind) ? dispatchSite(n.sym.symbol, hop) : undefined;
+      if (site && !own.all.has(call)) targetsAt.set(site, (targetsAt.get(site) ?? 0) + 1);
       own.all.add(call);
       if (!shown(id, hop)) continue;
+      if (site && !own.shown.has(call)) shownAt.set(site, (shownAt.get(site) ?? 0) + 1);
       own.shown.add(call);
       addNode(child);
       const key = `${n.sym.symbol}\n${child.sym.symbol}\n${hop.edge.file}:${hop.edge.line}\n${hop.kind}\n${hop.via ?? ''}`;
@@ -329,6 +337,7 @@ function assemble(
         edgeSeen.add(key);
         const edge = toEdge(n, child, hop, program);
         edges.push(edge);
+        if (DISPATCH.has(hop.kind)) edgeSite.set(edge, dispatchSite(n.sym.symbol, hop));
         passedBy.add(hop, n.sym.symbol, edge);
       } else passedBy.add(hop, n.sym.symbol);
       if (follow(hop.to)) visit(hop.to);
@@ -347,6 +356,10 @@ function assemble(
   };
   visit(0);
   passedBy.label(program);
+  for (const [edge, site] of edgeSite) {
+    const of = targetsAt.get(site) ?? 0;
+    if ((shownAt.get(site) ?? 0) < of) edge.of = of;
+  }
   for (const [symbol, own] of calls) {
     const node = nodeIndex.get(symbol)!;
     // A function the view shows none of the calls of keeps its unresolved calls in its fold too.
@@ -410,6 +423,14 @@ class PassedBy {
       if (passer) edge.boundBy = passer;
     }
   }
+}
+
+/** Kinds of call whose one site can reach several functions. */
+const DISPATCH: ReadonlySet<string> = new Set(['interface', 'funcvalue']);
+
+/** A dispatching call site of a caller, by kind: its targets are counted together. */
+function dispatchSite(caller: string, hop: PHop): string {
+  return `${caller}\n${hop.edge.file}:${hop.edge.line}:${hop.edge.col}\n${hop.kind}`;
 }
 
 function toEdge(caller: PNode, callee: PNode, hop: PHop, program: ProgramGraph): TraceEdge {

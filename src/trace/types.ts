@@ -45,6 +45,12 @@ export interface TraceEdge {
   /** Lower-ranked implementations for interface calls (in the program only), best first. */
   alternatives: string[];
   /**
+   * How many functions this call reaches in the program (an interface's implementations, a
+   * function value's targets), where the view shows fewer of them: `1 of 6`. Absent where every
+   * one is shown.
+   */
+  of?: number;
+  /**
    * For a call through a parameter that runs different functions for different callers: the
    * function that passed this one. A function is drawn once, under one of its callers, with the
    * calls of every path through it; this says which path each of those values belongs to.
