@@ -377,15 +377,15 @@ export async function expandProgram(
     const seenTargets = new Set<string>();
     const bySite = new Map<string, PHop>();
     const alternativesAt = new Map<string, EdgeRow[]>();
+    const { doubles, promoted } = storedDoubles(rows);
     for (const e of rows) {
-      if (e.rank > 0) {
+      if (e.rank > 0 && !promoted.has(e)) {
         const site = `${e.line}:${e.col}`;
         const at = alternativesAt.get(site);
         if (at) at.push(e);
         else alternativesAt.set(site, [e]);
       }
     }
-    const doubles = storedDoubles(rows);
     for (const e of doubles) {
       const site = `${e.line}:${e.col}`;
       alternativesAt.set(site, [...(alternativesAt.get(site) ?? []), e]);
@@ -405,7 +405,7 @@ export async function expandProgram(
         else unresolved.set(node.id, [e]);
         continue;
       }
-      if (e.rank > 0 || doubles.has(e)) continue;
+      if ((e.rank > 0 && !promoted.has(e)) || doubles.has(e)) continue;
       const field = symbols.get(e.callee)?.kind === 'field';
       if (field !== builtField.has(`${e.line}:${e.col}`)) continue;
       if (!scope.satisfies(e.needs)) {
@@ -504,25 +504,41 @@ export async function expandProgram(
   }
 
   /**
-   * Interface calls where the program stores both a test double and a real type (kubeadm's
+   * Interface calls where the program stores a test double and holds a real type (kubeadm's
    * dry-run clientset beside the real one, a metrics stub's fakes): the doubles there, which the
-   * view lists as alternatives and does not follow, as it does an unstored double.
+   * view lists as alternatives and does not follow, as it does an unstored double. Where the
+   * doubles are all the index found stored and the program constructs one real type the call can
+   * reach (the descheduler's sandbox stores a fake clientset, the real one comes through more
+   * steps than the value flow follows), that type is `promoted`: followed in their place.
    */
-  function storedDoubles(rows: readonly EdgeRow[]): Set<EdgeRow> {
-    const bySite = new Map<string, { real: boolean; doubles: EdgeRow[] }>();
+  function storedDoubles(rows: readonly EdgeRow[]): {
+    doubles: Set<EdgeRow>;
+    promoted: Set<EdgeRow>;
+  } {
+    const bySite = new Map<string, { real: boolean; doubles: EdgeRow[]; others: EdgeRow[] }>();
     for (const e of rows) {
-      if (e.rank > 0 || e.kind !== 'interface' || e.callee === null) continue;
+      if (e.kind !== 'interface' || e.callee === null) continue;
       const s = symbols.get(e.callee);
       if (!s || s.kind === 'imethod' || !inProgram(s) || !scope.satisfies(e.needs)) continue;
       const site = `${e.line}:${e.col}`;
       let at = bySite.get(site);
-      if (!at) bySite.set(site, (at = { real: false, doubles: [] }));
-      if (standingOf(s) >= TEST_DOUBLE_STANDING) at.doubles.push(e);
+      if (!at) bySite.set(site, (at = { real: false, doubles: [], others: [] }));
+      const standing = standingOf(s);
+      if (e.rank > 0) {
+        // A real type the program constructs, not known stored here.
+        if (standing < CONSTRUCTED_STANDING) at.others.push(e);
+      } else if (standing >= TEST_DOUBLE_STANDING) at.doubles.push(e);
       else at.real = true;
     }
-    const out = new Set<EdgeRow>();
-    for (const { real, doubles } of bySite.values()) if (real) for (const e of doubles) out.add(e);
-    return out;
+    const doubles = new Set<EdgeRow>();
+    const promoted = new Set<EdgeRow>();
+    for (const at of bySite.values()) {
+      if (at.doubles.length === 0) continue;
+      if (!at.real && at.others.length !== 1) continue;
+      for (const e of at.doubles) doubles.add(e);
+      if (!at.real) promoted.add(at.others[0]!);
+    }
+    return { doubles, promoted };
   }
 
   function expandDispatch(
@@ -565,7 +581,9 @@ export async function expandProgram(
     if (standing === undefined) {
       const t = receiverOf(s.id);
       const built = t ? [...(made.get(t) ?? [])].some((p) => scope.has(p) && p !== '') : false;
-      standing = (isTestDouble(s.symbol, s.package) ? TEST_DOUBLE_STANDING : 0) + (built ? 0 : 10);
+      standing =
+        (isTestDouble(s.symbol, s.package) ? TEST_DOUBLE_STANDING : 0) +
+        (built ? 0 : CONSTRUCTED_STANDING);
       standings.set(s.id, standing);
     }
     return standing;
@@ -695,6 +713,8 @@ function withEnv(env: Env, more: Env | null): Env {
 
 /** What standingOf adds for a test double: past any real type, whatever else it weighs. */
 const TEST_DOUBLE_STANDING = 100;
+/** What standingOf adds for a type the program does not construct: below it, one it does. */
+const CONSTRUCTED_STANDING = 10;
 
 /** Node key part of a closure reached from elsewhere than its maker (PNode.madeElsewhere). */
 const MADE = 'made';
