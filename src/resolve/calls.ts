@@ -112,7 +112,12 @@ export function resolveCall(
             };
           if (pkg.types.has(name)) return { k: 'none' };
           // A package-level variable holding a function (`NewControllerManagedBy = builder.ControllerManagedBy`).
-          return values(flow.funcTargets(callee, ctx), () => 'funcvalue');
+          const found = values(flow.funcTargets(callee, ctx), () => 'funcvalue');
+          if (found.k !== 'unresolved') return found;
+          // One given a method value of a type of an unindexed package (`AddToScheme =
+          // localSchemeBuilder.AddToScheme`, apimachinery's SchemeBuilder): a call into it.
+          const root = externalRoot(types, callee, ctx, 0, true);
+          return root ? { k: 'unresolved', externalPackage: root } : found;
         }
       }
       const xt = types.methodExpressionType(x, ctx) ?? types.typeOf(x, ctx);
