@@ -994,16 +994,40 @@ function toExpr(
 function compositeExpr(node: Node, lits: Map<number, number>, d: number, depth: number): Expr {
   const t = node.childForFieldName('type');
   const entries = depth <= 1 ? literalEntries(node) : { fields: [], elements: [] };
+  // A map's keys are never fields, even where they are names (`map[string]F{apiServer: f}`).
+  const map = t !== null && t.type === 'map_type';
+  // Elements that are collections themselves (`map[string][]F`, `[][]F`), whose elided literals
+  // are kept below; an elided struct literal (`[]*cipherSuite{{...}}`) is read from its own
+  // composite fact, by the element type the link works out.
+  const elementType = t?.childForFieldName(map ? 'value' : 'element');
+  const nested =
+    elementType !== null && elementType !== undefined && COLLECTION.has(elementType.type);
   const fields: [string, Expr][] = [];
-  for (const f of entries.fields) fields.push([f.name, toExpr(f.value, lits, d)]);
   const kept: Expr[] = [];
-  for (const element of entries.elements) {
-    const e = toExpr(element, lits, d);
-    if (e[0] !== '?' && (e[0] !== 'n' || e[2] !== undefined)) kept.push(e);
+  const element = (value: Node) => {
+    // An element that is a literal itself, its type elided (`map[string][]F{"api": {a, b}}`):
+    // kept where it holds elements of its own, for `range m[k]` to reach them.
+    if (value.type !== 'literal_value') keep(kept, toExpr(value, lits, d));
+    else if (nested) {
+      const inner = compositeExpr(value, lits, d + 1, d);
+      if (inner[3]) kept.push(inner);
+    }
+  };
+  for (const f of entries.fields) {
+    if (map) element(f.value);
+    else fields.push([f.name, toExpr(f.value, lits, d)]);
   }
+  for (const value of entries.elements) element(value);
   return kept.length
     ? ['l', t ? typeText(t) : null, fields, kept]
     : ['l', t ? typeText(t) : null, fields];
+}
+
+const COLLECTION = new Set(['slice_type', 'array_type', 'implicit_length_array_type', 'map_type']);
+
+/** Keeps an element's value where it can carry something: not a basic literal but a short string. */
+function keep(kept: Expr[], e: Expr): void {
+  if (e[0] !== '?' && (e[0] !== 'n' || e[2] !== undefined)) kept.push(e);
 }
 
 /** toExpr of a basic literal, or of what the facts keep as text. */
