@@ -102,7 +102,9 @@ export function extractText(
  * Go 1.26 lets `new` take an expression (`new(f())`, `new(1024)`), which tree-sitter-go 0.25
  * (the newest grammar) does not parse. Such a file is parsed again with those `new` renamed to an
  * identifier of the same length, which parses as the call it is; offsets do not move and every
- * text is read from the real source, so the facts say `new`. Only files with errors pay for it.
+ * text is read from the real source, so the facts say `new`. Where errors are left, every `new(`
+ * is renamed, for an operand that reads as a generic type but is an index (`new(e.Targets[0])`).
+ * Only files with errors pay for it.
  */
 function parseGo(
   parse: (source: Uint8Array) => NativeParse,
@@ -110,14 +112,24 @@ function parseGo(
   text: string,
 ): NativeParse {
   const parsed = parse(bytes);
-  if (!parsed.hasError || !NEW_EXPR.test(text)) return parsed;
-  const renamed = Buffer.from(bytes);
-  for (const m of text.matchAll(NEW_EXPR_ALL)) {
-    const at = Buffer.byteLength(text.slice(0, m.index));
-    renamed[at + 2] = 0x57; // `neW(`
+  if (!parsed.hasError || !NEW_CALL.test(text)) return parsed;
+  let best = parsed;
+  // First the `new(` whose operand cannot be a type; then, if errors are left, also those whose
+  // operand reads as a generic type but is an index (`new(endpoint.Targets[0])`).
+  for (const pattern of [NEW_EXPR_ALL, NEW_CALL_ALL]) {
+    const renamed = Buffer.from(bytes);
+    let any = false;
+    for (const m of text.matchAll(pattern)) {
+      const at = Buffer.byteLength(text.slice(0, m.index));
+      renamed[at + 2] = 0x57; // `neW(`
+      any = true;
+    }
+    if (!any) continue;
+    const again = parse(renamed);
+    if (again.errors.length < best.errors.length) best = again;
+    if (!best.hasError) break;
   }
-  const again = parse(renamed);
-  return again.errors.length < parsed.errors.length ? again : parsed;
+  return best;
 }
 
 /**
@@ -128,5 +140,7 @@ function parseGo(
 const NEW_EXPR_SOURCE =
   /(?<![\w.])new\((?!\s*(?:[*[]|<-|(?:map|chan|func|struct|interface)\b|[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)?\s*[)[]))/u
     .source;
-const NEW_EXPR = new RegExp(NEW_EXPR_SOURCE, 'u');
 const NEW_EXPR_ALL = new RegExp(NEW_EXPR_SOURCE, 'gu');
+/** Every call of `new`. */
+const NEW_CALL = /(?<![\w.])new\(/u;
+const NEW_CALL_ALL = /(?<![\w.])new\(/gu;

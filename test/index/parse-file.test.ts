@@ -52,6 +52,30 @@ describe('parseFile', () => {
     ]);
   });
 
+  it('parses new of an index expression, which reads like a generic type, beside one', () => {
+    const { status, facts } = parse(
+      [
+        'package dns',
+        '',
+        'func record(e *Endpoint) *RecordSet {',
+        '\tttl := new(e.TTL)',
+        '\ttarget := new(e.Targets[0])',
+        '\tlist := new(List[int])',
+        '\treturn &RecordSet{TTL: ttl, Target: target, List: list}',
+        '}',
+        '',
+      ].join('\n'),
+    );
+    expect(status).toBe('ok');
+    expect(facts.errors).toEqual([]);
+    expect(calls(facts).map((c) => [c.callee, c.line])).toEqual([
+      [['i', 'new'], 4],
+      [['i', 'new'], 5],
+      [['i', 'new'], 6],
+    ]);
+    expect(facts.locals.map((l) => l.name)).toEqual(['ttl', 'target', 'list']);
+  });
+
   it('keeps the facts outside a syntax error and says where the error is', () => {
     const { status, message, facts } = parse(
       [
