@@ -426,7 +426,9 @@ export async function expandProgram(
         continue;
       }
       const site = `${e.line}:${e.col}`;
-      const alternatives = rankAlternatives(alternativesAt.get(site) ?? []);
+      // An interface's method that stands for its implementations lists those it leads to (no
+      // test double while a real type exists), so its `+N` counts what is drawn below it.
+      const alternatives = rankAlternatives(alternativesAt.get(site) ?? [], s.kind === 'imethod');
       const add = (
         child: PNode,
         fresh: boolean,
