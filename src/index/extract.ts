@@ -999,9 +999,7 @@ function compositeExpr(node: Node, lits: Map<number, number>, d: number, depth: 
   // Elements that are collections themselves (`map[string][]F`, `[][]F`), whose elided literals
   // are kept below; an elided struct literal (`[]*cipherSuite{{...}}`) is read from its own
   // composite fact, by the element type the link works out.
-  const elementType = t?.childForFieldName(map ? 'value' : 'element');
-  const nested =
-    elementType !== null && elementType !== undefined && COLLECTION.has(elementType.type);
+  const nested = COLLECTION.has(t?.childForFieldName(map ? 'value' : 'element')?.type ?? '');
   const fields: [string, Expr][] = [];
   const kept: Expr[] = [];
   const element = (value: Node) => {

@@ -143,4 +143,4 @@ const NEW_EXPR_SOURCE =
 const NEW_EXPR_ALL = new RegExp(NEW_EXPR_SOURCE, 'gu');
 /** Every call of `new`. */
 const NEW_CALL = /(?<![\w.])new\(/u;
-const NEW_CALL_ALL = /(?<![\w.])new\(/gu;
+const NEW_CALL_ALL = new RegExp(NEW_CALL.source, 'gu');

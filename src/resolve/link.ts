@@ -7,7 +7,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CallFact, Expr } from '../index/facts.js';
 import { ALWAYS } from './needs.js';
-import { NEVER_STORED, NO_IMPLEMENTATION } from '../shared/edge-via.js';
+import { externalVia, NEVER_STORED, NO_IMPLEMENTATION } from '../shared/edge-via.js';
 import type { EdgeInsert, EdgeSink, SymbolInsert } from '../store/index-store.js';
 import {
   exprText,
@@ -225,14 +225,14 @@ function linkFile(
     else if (res.k === 'unresolved') {
       // A call on a value of unknown type that comes from an unindexed package names the package
       // (`via: external:<path>`), so views can fold it with that package's calls; a call of a
-      // field nothing stores into says so (`via: never-stored`).
+      // field nothing stores into says so (NEVER_STORED).
       if (res.externalPackage) counts.external!++;
       else counts.unresolved!++;
       out.add(caller, null, 'unresolved', {
         line: at.line,
         col: at.col,
         via: res.externalPackage
-          ? `external:${res.externalPackage}`
+          ? externalVia(res.externalPackage)
           : res.neverStored
             ? NEVER_STORED
             : null,

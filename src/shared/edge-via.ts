@@ -14,6 +14,11 @@ export const NEVER_STORED = 'never stored';
 
 const EXTERNAL = 'external:';
 
+/** The `via` of an unresolved call on a value of the unindexed package `pkg`. */
+export function externalVia(pkg: string): string {
+  return `${EXTERNAL}${pkg}`;
+}
+
 /** The unindexed package an unresolved call's value comes from (`via: external:<path>`). */
 export function externalPackageOf(via: string | null | undefined): string | undefined {
   return via?.startsWith(EXTERNAL) ? via.slice(EXTERNAL.length) : undefined;

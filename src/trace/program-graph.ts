@@ -12,6 +12,7 @@
 import type { DefinitionRow, EdgeRow } from '../store/symbols.js';
 import type { BindingRow } from '../store/index-store.js';
 import { isTestDouble, receiverType, slotOwner, symbolParts } from '../shared/go-symbol.js';
+import { push } from '../shared/multimap.js';
 import type { ProgramScope } from './program-scope.js';
 import type { EdgeKind } from './types.js';
 
@@ -378,18 +379,9 @@ export async function expandProgram(
     const bySite = new Map<string, PHop>();
     const alternativesAt = new Map<string, EdgeRow[]>();
     const { doubles, promoted } = storedDoubles(rows);
-    for (const e of rows) {
-      if (e.rank > 0 && !promoted.has(e)) {
-        const site = `${e.line}:${e.col}`;
-        const at = alternativesAt.get(site);
-        if (at) at.push(e);
-        else alternativesAt.set(site, [e]);
-      }
-    }
-    for (const e of doubles) {
-      const site = `${e.line}:${e.col}`;
-      alternativesAt.set(site, [...(alternativesAt.get(site) ?? []), e]);
-    }
+    // The lower-ranked targets of each site, and the doubles a real type there stands before.
+    const listedOnly = (e: EdgeRow) => (e.rank > 0 && !promoted.has(e)) || doubles.has(e);
+    for (const e of rows) if (listedOnly(e)) push(alternativesAt, `${e.line}:${e.col}`, e);
     // Calls through a function-typed field of the receiver that this path built: the values it
     // was built with stand for the field's values over the program.
     const builtField = new Set<string>();
@@ -405,7 +397,7 @@ export async function expandProgram(
         else unresolved.set(node.id, [e]);
         continue;
       }
-      if ((e.rank > 0 && !promoted.has(e)) || doubles.has(e)) continue;
+      if (listedOnly(e)) continue;
       const field = symbols.get(e.callee)?.kind === 'field';
       if (field !== builtField.has(`${e.line}:${e.col}`)) continue;
       if (!scope.satisfies(e.needs)) {

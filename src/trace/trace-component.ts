@@ -337,7 +337,7 @@ function assemble(
         edgeSeen.add(key);
         const edge = toEdge(n, child, hop, program);
         edges.push(edge);
-        if (DISPATCH.has(hop.kind)) edgeSite.set(edge, dispatchSite(n.sym.symbol, hop));
+        if (site) edgeSite.set(edge, site);
         passedBy.add(hop, n.sym.symbol, edge);
       } else passedBy.add(hop, n.sym.symbol);
       if (follow(hop.to)) visit(hop.to);
