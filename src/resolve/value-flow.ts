@@ -446,12 +446,20 @@ export class ValueFlow {
     });
   }
 
-  /** Records `arg` as collected into the value `into` (a framework's `collects` method). */
+  /**
+   * Records `arg` as collected into the value `into` (a framework's `collects` method): a local,
+   * a package variable (etcdctl's `rootCmd.AddCommand(...)` in an init) or a field.
+   */
   addCollected(into: Expr, arg: Expr, ctx: Ctx): void {
-    if (into[0] !== 'i') return;
-    const b = this.types.resolveIdent(into[1], ctx);
-    if (b?.k !== 'local' && b?.k !== 'param') return;
-    pushIn(this.elementAssigns, b.file, b, { expr: arg, ctx });
+    const key = this.storageOf(into, ctx);
+    const source = { expr: arg, ctx };
+    if (key?.k === 'local') pushIn(this.elementAssigns, key.b.file, key.b, source);
+    else if (key)
+      push(
+        key.k === 'value' ? this.valueElementAssigns : this.fieldElementAssigns,
+        key.key,
+        source,
+      );
   }
 
   // ---------------------------------------------------------------- one step back
@@ -1268,8 +1276,13 @@ export class ValueFlow {
             bound && s.ctx.file === bound.file && s.ctx.fn === bound.fn ? bound : undefined,
           );
         }
-        // Values collected into it (`root.AddCommand(sub)`; `m[k] = v`).
-        for (const s of this.elementSources(expr, ctx).slice(0, MAX_SOURCES)) follow(s);
+        // Values collected into it (`root.AddCommand(sub)`; `m[k] = v`); a spread collected
+        // (`root.AddCommand(subs...)`) gives its elements.
+        for (const s of this.elementSources(expr, ctx).slice(0, MAX_SOURCES)) {
+          const spread = spreadOf(s.expr);
+          if (!spread) follow(s);
+          else for (const e of this.elementSources(spread, s.ctx).slice(0, MAX_SOURCES)) follow(e);
+        }
         // A struct value whose field of the target type was assigned later
         // (`cfg.Callbacks = LeaderCallbacks{...}`).
         const vt = deref(t.typeOf(expr, ctx));

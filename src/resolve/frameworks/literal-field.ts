@@ -123,13 +123,15 @@ export function literalFieldHandler(
       if (collectors.size > 0) {
         for (const file of model.files) {
           for (const call of file.facts.calls) {
-            if (call.callee[0] !== 's' || !call.args[0]) continue;
+            if (call.callee[0] !== 's' || call.args.length === 0) continue;
             const receivers = collectors.get(call.callee[2]);
             if (!receivers) continue;
             const ctx = callCtx(file, call);
             const t = types.typeOf(call.callee[1], ctx);
+            // Every argument: `AddCommand(get, put, ...)` is variadic (a spread `subs...` passes
+            // its elements, which the value flow reads through it).
             if (receivers.some((rcv) => receiverMatches(t, rcv)))
-              flow.addCollected(call.callee[1], call.args[0], ctx);
+              for (const arg of call.args) flow.addCollected(call.callee[1], arg, ctx);
           }
         }
       }
