@@ -44,8 +44,15 @@ export function literalFieldHandler(
   const collectors = new Map<string, string[]>();
   /** Rules by the fields they read, for assignments after construction. */
   const byField = new Map<string, Rule[]>();
-  /** What is assigned to a rule's field on the values each literal can be, by literal. */
-  const assigned = new Map<Expr, { rule: Rule; value: Expr; ctx: Ctx; needs: Needs }[]>();
+  /**
+   * What is assigned to a rule's field on the values each literal can be, by literal; `made`, the
+   * calls in the assigning function that made the value assigned to, when those are all it can be
+   * (`put := NewPutCommand(); put.Run = f`): only a value from one of them has that field.
+   */
+  const assigned = new Map<
+    Expr,
+    { rule: Rule; value: Expr; ctx: Ctx; needs: Needs; made: ReadonlySet<Expr> | undefined }[]
+  >();
   /** Packages of the functions the rules name as invokers (`k8s.io/component-base/cli`). */
   const invokerPackages = new Set<string>();
   for (const rule of rules) {
@@ -84,7 +91,11 @@ export function literalFieldHandler(
     const gather = (targets: readonly FuncTarget[], needs: Needs) => {
       for (const t of targets) found.push({ ...t, needs: both(t.needs, needs) });
     };
-    for (const { lit, ctx: litCtx, needs } of flow.literalsReaching(value, site.ctx, rule.type)) {
+    // Every expression the search went through: an assignment whose value was made by calls of
+    // its own function counts where the invoked value comes from one of those calls.
+    const visited = new Set<object>();
+    const reaching = flow.literalsReaching(value, site.ctx, rule.type, 0, visited);
+    for (const { lit, ctx: litCtx, needs } of reaching) {
       if (lit[0] !== 'l') continue;
       for (const [field, fieldValue] of lit[2]) {
         if (!rule.fields.includes(field)) continue;
@@ -105,11 +116,25 @@ export function literalFieldHandler(
         gather(targets, needs);
       }
       for (const a of assigned.get(lit) ?? []) {
-        if (a.rule === rule)
+        if (a.rule === rule && (!a.made || [...a.made].some((call) => visited.has(call))))
           gather(valuesAt(link, a.value, a.ctx, site.caller), both(needs, a.needs));
       }
     }
     frameworkEdges(link, site.caller, mergeTargets(found), rule.id, at);
+  };
+
+  /**
+   * The calls of this function that a local holds the results of, when it holds nothing else
+   * (`put := NewPutCommand()`): undefined for anything else (a parameter, a package variable, a
+   * field, a local also given another value).
+   */
+  const madeHere = (x: Expr, ctx: Ctx): ReadonlySet<Expr> | undefined => {
+    if (x[0] !== 'i' || types.resolveIdent(x[1], ctx)?.k !== 'local') return undefined;
+    const sources = flow.sourcesOf(x, ctx);
+    const here = sources.every(
+      (s) => s.expr[0] === 'c' && s.ctx.file === ctx.file && s.ctx.fn === ctx.fn,
+    );
+    return here && sources.length > 0 ? new Set(sources.map((s) => s.expr)) : undefined;
   };
 
   /** A param forwarded by an invoker (`cli.Run`) or its package's helpers (`cli.run` calling `cmd.Execute()`). */
@@ -145,10 +170,11 @@ export function literalFieldHandler(
           if (a.fn < 0 || lhs[0] !== 's') continue;
           const ctx: Ctx = { file, fn: a.fn, line: a.line };
           for (const rule of assignedRules(a, ctx)) {
+            const made = madeHere(lhs[1], ctx);
             for (const r of flow.literalsReaching(lhs[1], ctx, rule.type)) {
               if (r.lit[0] !== 'l') continue;
               const needs = through(r.needs, file.pkg.path);
-              push(assigned, r.lit, { rule, value: a.rhs, ctx, needs });
+              push(assigned, r.lit, { rule, value: a.rhs, ctx, needs, made });
             }
           }
         }
