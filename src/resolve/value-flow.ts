@@ -252,23 +252,63 @@ export class ValueFlow {
           if (written) this.unplacedFieldNames.add(written);
         }
       }
+      // `copy(dst, src)`: dst holds src's elements (etcd's interrupt handlers, copied before
+      // they are run).
+      for (const call of facts.calls) {
+        const [dst, src] = call.args;
+        if (call.callee[0] !== 'i' || call.callee[1] !== 'copy' || !dst || !src) continue;
+        const ctx: Ctx = { file, fn: call.fn, line: call.line };
+        if (t.resolveIdent('copy', ctx)?.k !== 'builtin') continue;
+        this.addElements(dst, { expr: ['u', '...', src], ctx }, ctx);
+      }
     }
   }
 
   /**
-   * Whether no code of the index stores a value into the field `owner.name`: no literal or
-   * assignment gives it or its elements a value, and no write the link could not place names a
-   * field of that name. A hook only tests set (kubeadm's `Phase.RunIf`, the pod workers'
-   * `workerChannelFn`).
+   * Whether no code of the index gives the field `owner.name` a value: no literal or assignment
+   * gives it or its elements one, but nil or a copy of another such field (etcd's
+   * `sctx.serviceRegister = cfg.ServiceRegister`) or of a parameter every caller passes such a
+   * field (`newDecoratedWatcher(w, e.Decorator)`), and no write the link could not place names a
+   * field of that name. A hook only tests or other programs set (kubeadm's `Phase.RunIf`, the pod
+   * workers' `workerChannelFn`). Asked once the arguments are recorded.
    */
-  fieldNeverStored(owner: string, name: string): boolean {
+  fieldNeverStored(owner: string, name: string, seen = new Set<string>()): boolean {
     const key = `${owner}.${name}`;
-    return (
-      !this.fieldSources.has(key) &&
-      !this.fieldElementAssigns.has(key) &&
-      !this.unplacedFieldNames.has(name) &&
-      !this.unplacedOwners.has(owner)
-    );
+    if (
+      this.fieldElementAssigns.has(key) ||
+      this.unplacedFieldNames.has(name) ||
+      this.unplacedOwners.has(owner)
+    )
+      return false;
+    // A copy of itself, back round a cycle, gives it nothing more.
+    if (seen.has(key)) return true;
+    seen.add(key);
+    return (this.fieldSources.get(key) ?? []).every((s) => this.givesNothing(s, seen));
+  }
+
+  /** Whether a stored value is nil, or a field or parameter that nothing gives a value (above). */
+  private givesNothing(s: SourceRef, seen: Set<string>): boolean {
+    const e = s.expr;
+    if (e[0] === 'n') return e[1] === 'nil';
+    if (seen.size > MAX_SOURCES) return false;
+    if (e[0] === 's') {
+      const from = this.selectedStorage(e, s.ctx);
+      if (from?.k !== 'field') return false;
+      const dot = from.key.lastIndexOf('.');
+      return this.fieldNeverStored(from.key.slice(0, dot), from.key.slice(dot + 1), seen);
+    }
+    if (e[0] !== 'i') return false;
+    const b = this.types.resolveIdent(e[1], s.ctx);
+    if (b?.k !== 'param' || b.index < 0) return false;
+    const f = b.file.facts.funcs[b.fn];
+    const ref = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
+    if (!f || !ref || (f.variadic && b.index === f.params.length - 1)) return false;
+    const args = this.argSources.get(ref.id)?.get(b.index);
+    const key = `${ref.id}#${b.index}`;
+    if (!args?.length) return false;
+    if (seen.has(key)) return true;
+    seen.add(key);
+    return args.every((a) => this.givesNothing(a, seen));
   }
 
   /**
@@ -451,8 +491,12 @@ export class ValueFlow {
    * a package variable (etcdctl's `rootCmd.AddCommand(...)` in an init) or a field.
    */
   addCollected(into: Expr, arg: Expr, ctx: Ctx): void {
+    this.addElements(into, { expr: arg, ctx }, ctx);
+  }
+
+  /** Records `source` as an element of what `into` stores into (a local, variable or field). */
+  private addElements(into: Expr, source: SourceRef, ctx: Ctx): void {
     const key = this.storageOf(into, ctx);
-    const source = { expr: arg, ctx };
     if (key?.k === 'local') pushIn(this.elementAssigns, key.b.file, key.b, source);
     else if (key)
       push(
@@ -565,6 +609,20 @@ export class ValueFlow {
     }
   }
 
+  /**
+   * Element stores as read: a spread stored (`copy(dst, src)`, `root.AddCommand(subs...)`) gives
+   * its own elements.
+   */
+  private storedElements(list: readonly SourceRef[] | undefined, depth: number): SourceRef[] {
+    const out: SourceRef[] = [];
+    for (const s of list ?? []) {
+      const spread = spreadOf(s.expr);
+      if (spread) out.push(...this.elementSources(spread, s.ctx, depth + 1));
+      else out.push(s);
+    }
+    return out;
+  }
+
   private elementSourcesUnguarded(expr: Expr, ctx: Ctx, depth: number): SourceRef[] {
     if (expr[0] === 'l') return (expr[3] ?? []).map((e) => ({ expr: e, ctx }));
     const t = this.types;
@@ -572,8 +630,9 @@ export class ValueFlow {
     if (expr[0] === 'i') {
       const b = t.resolveIdent(expr[1], ctx);
       if (b && (b.k === 'local' || b.k === 'param'))
-        out.push(...(this.elementAssigns.get(b.file)?.get(localKey(b)) ?? []));
-      if (b?.k === 'value') out.push(...(this.valueElementAssigns.get(b.decl.symbol) ?? []));
+        out.push(...this.storedElements(this.elementAssigns.get(b.file)?.get(localKey(b)), depth));
+      if (b?.k === 'value')
+        out.push(...this.storedElements(this.valueElementAssigns.get(b.decl.symbol), depth));
       if (b?.k === 'param') {
         // `func New(opts ...Option)`: each argument in the variadic position is an element; a
         // spread argument `opts...` passes its own elements.
@@ -593,9 +652,12 @@ export class ValueFlow {
       const from = this.selectedStorage(expr, ctx);
       if (from)
         out.push(
-          ...((from.k === 'value' ? this.valueElementAssigns : this.fieldElementAssigns).get(
-            from.key,
-          ) ?? []),
+          ...this.storedElements(
+            (from.k === 'value' ? this.valueElementAssigns : this.fieldElementAssigns).get(
+              from.key,
+            ),
+            depth,
+          ),
         );
     }
     const appended = this.appendArgs(expr, ctx);
@@ -1276,13 +1338,8 @@ export class ValueFlow {
             bound && s.ctx.file === bound.file && s.ctx.fn === bound.fn ? bound : undefined,
           );
         }
-        // Values collected into it (`root.AddCommand(sub)`; `m[k] = v`); a spread collected
-        // (`root.AddCommand(subs...)`) gives its elements.
-        for (const s of this.elementSources(expr, ctx).slice(0, MAX_SOURCES)) {
-          const spread = spreadOf(s.expr);
-          if (!spread) follow(s);
-          else for (const e of this.elementSources(spread, s.ctx).slice(0, MAX_SOURCES)) follow(e);
-        }
+        // Values collected into it (`root.AddCommand(sub)`; `m[k] = v`).
+        for (const s of this.elementSources(expr, ctx).slice(0, MAX_SOURCES)) follow(s);
         // A struct value whose field of the target type was assigned later
         // (`cfg.Callbacks = LeaderCallbacks{...}`).
         const vt = deref(t.typeOf(expr, ctx));
