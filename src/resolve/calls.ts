@@ -103,7 +103,12 @@ export function resolveCall(
         const b = types.resolveIdent(x[1], ctx);
         if (b?.k === 'import') {
           const pkg = types.model.packages.get(b.path);
-          if (!pkg) return { k: 'external', symbol: `${b.path}.${name}` };
+          // A conversion to a type of an unindexed package the tables know (`time.Duration(n)`)
+          // calls nothing.
+          if (!pkg)
+            return types.asType(callee, ctx)
+              ? { k: 'none' }
+              : { k: 'external', symbol: `${b.path}.${name}` };
           const fn = pkg.funcs.get(name);
           if (fn)
             return {

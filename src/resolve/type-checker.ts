@@ -536,7 +536,14 @@ export class TypeChecker {
       const pkg = this.model.packages.get(b.path);
       if (pkg?.types.has(expr[2])) return this.unalias({ k: 'named', pkg: b.path, name: expr[2] });
       const key = `${b.path}.${expr[2]}`;
-      if (!pkg && (this.external.funcTypes.has(key) || this.external.interfaces.has(key)))
+      // Of an unindexed package, a type the rules or the standard library's table name
+      // (`time.Duration(n)`, whose `Seconds` the table knows).
+      if (
+        !pkg &&
+        (this.external.funcTypes.has(key) ||
+          this.external.interfaces.has(key) ||
+          this.external.methods?.has(key))
+      )
         return { k: 'named', pkg: b.path, name: expr[2] };
       return undefined;
     }
