@@ -228,8 +228,14 @@ export function resolveCall(
     }
     // `hooks[i]()`: an element of a slice or map of functions.
     case 'c':
-    case 'x':
-      return values(flow.funcTargets(callee, ctx), () => 'funcvalue');
+    case 'x': {
+      const found = values(flow.funcTargets(callee, ctx), () => 'funcvalue');
+      if (found.k !== 'unresolved') return found;
+      // Of an unindexed package: a generic function's instantiation (`sets.New[string]()`, which
+      // reads like an index), an element of its variable, what its function returned.
+      const root = externalRoot(types, callee, ctx, 0, true);
+      return root ? { k: 'unresolved', externalPackage: root } : found;
+    }
     default:
       return types.asType(callee, ctx) ? { k: 'none' } : { k: 'unresolved' };
   }

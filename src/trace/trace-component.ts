@@ -534,6 +534,10 @@ async function findRoot(graph: CallGraph, target: string, options: TraceOptions)
       pick.map((c) => c.symbol),
     );
   const main = pick[0]!;
+  // A component's main named by its symbol (`go.etcd.io/etcd/server/v3.main`): that component's
+  // trace, a whole program.
+  const entry = components.find((c) => c.main.symbol === main.symbol);
+  if (entry) return findRoot(graph, entry.name, options);
   return { component: target, main, scope: [dirOf(main.file)] };
 }
 

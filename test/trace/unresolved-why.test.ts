@@ -3,7 +3,8 @@
  * field no indexed code sets (a hook only tests set) and a value from an unindexed package fold
  * in the default view, counted in the caller's fold; `--all` lists them and says why. Traced from
  * a library's method, the unset field keeps its row, with its reason: a program outside the index
- * may set it. A call nothing is known of keeps its row, with no reason.
+ * may set it; traced from a component's main by its symbol, it folds as in the component's trace.
+ * A call nothing is known of keeps its row, with no reason.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,5 +60,13 @@ describe('unresolved calls the index knows something of', () => {
   it("keeps the unset field's row in a trace from a library's method", async () => {
     const t = await trace(false, false, runner);
     expect(listed(t)).toEqual(['p.RunIf a field no indexed code sets']);
+  });
+
+  it("traces a component's main named by its symbol as the component: a whole program", async () => {
+    const bySymbol = await trace(false, false, `${mod}.main`);
+    const byName = await trace(false);
+    expect(bySymbol.component).toBe('kubeadm');
+    expect(listed(bySymbol)).toEqual(['c.CheckRedirect -']);
+    expect(bySymbol.nodes.map((n) => n.symbol)).toEqual(byName.nodes.map((n) => n.symbol));
   });
 });

@@ -24,7 +24,7 @@ export function registerTraceCommands(program: Command, ctx: CliContext): void {
     .command('trace')
     .argument(
       '<component|symbol>',
-      'a cmd/<name> component (kube-scheduler), kube-controller-manager/<controller>, or a function symbol',
+      "a component: a main package by its name (cmd/kube-scheduler is kube-scheduler; elsewhere its directory, etcd's server/ is server); kube-controller-manager/<controller>; or a function symbol (a component's main is traced as the component)",
     )
     .description(
       "Follow the calls from a component's main() through cobra, leader election, goroutines, function values, channels and interfaces into its loops. A trace is one program: only packages main imports (transitively) can be reached, and a function passed as a parameter is what the caller on the path passed. Every hop has its file:line; non-static hops say how they were found.",
