@@ -11,7 +11,7 @@ import type { FuncRef, ValueDecl } from './model.js';
 import { ALWAYS, type Needs } from './needs.js';
 import { declCtx, type Ctx, type TypeChecker } from './type-checker.js';
 import { deref, typeKey, type GoType } from './types.js';
-import type { FieldSlot, FuncTarget, Slot, ValueFlow } from './value-flow.js';
+import type { FieldSlot, FuncTarget, Slot, SourceRef, ValueFlow } from './value-flow.js';
 
 export interface CallTarget {
   target: FuncRef | Slot | FieldSlot;
@@ -90,7 +90,16 @@ export function resolveCall(
         if (types.asType(callee, ctx)) return { k: 'none' };
         // `ctx, cancel := context.WithCancel(ctx); cancel()`: a function value from an unindexed package.
         const root = externalRoot(types, callee, ctx, 0, true);
-        return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
+        if (root) return { k: 'unresolved', externalPackage: root };
+        // `for _, f := range c.runFirstFuncs { f(ctx) }` over a field no code fills.
+        const { local } = b.k === 'local' ? b : {};
+        if (local?.range && local.index === 1 && local.value?.[0] === 's') {
+          const [, x, field] = local.value;
+          const sel = types.select(types.typeOf(x, declCtx(ctx.file, local)), field);
+          if (sel?.k === 'field' && flow.fieldNeverStored(sel.owner, field))
+            return { k: 'unresolved', neverStored: true };
+        }
+        return { k: 'unresolved' };
       }
       // A closure held in a local of this function reads as one; anything else is a function value.
       return values(targets, (t) =>
@@ -189,7 +198,7 @@ export function resolveCall(
         // A field only ever given functions of one unindexed package (`now: time.Now`): a call
         // into that package, whose functions the index does not hold.
         if (found.k === 'unresolved') {
-          const pkg = storedPackage(types, flow.fieldSources.get(`${sel.owner}.${name}`));
+          const pkg = storedPackage(types, flow, flow.fieldSources.get(`${sel.owner}.${name}`));
           if (pkg) return { k: 'unresolved', externalPackage: pkg };
           if (flow.fieldNeverStored(sel.owner, name)) return { k: 'unresolved', neverStored: true };
         }
@@ -241,14 +250,25 @@ export function resolveCall(
   }
 }
 
-/** The one unindexed package every value stored (`sources`) comes from, if there is one. */
+/**
+ * The one unindexed package every value stored (`sources`) comes from, if there is one: values
+ * that give nothing (nil, a field nothing sets, a parameter only ever passed such) aside, and a
+ * local followed to what it is assigned (cert-manager's `f = os.ReadFile`, else the parameter
+ * every caller passes nil).
+ */
 function storedPackage(
   types: TypeChecker,
-  sources: readonly { expr: Expr; ctx: Ctx }[] | undefined,
+  flow: ValueFlow,
+  sources: readonly SourceRef[] | undefined,
+  depth = 0,
 ): string | undefined {
   let pkg: string | undefined;
   for (const s of sources ?? []) {
-    const root = externalRoot(types, s.expr, s.ctx);
+    if (flow.givesNothing(s)) continue;
+    let root = externalRoot(types, s.expr, s.ctx);
+    if (!root && depth < 3 && s.expr[0] === 'i')
+      if (types.resolveIdent(s.expr[1], s.ctx)?.k === 'local')
+        root = storedPackage(types, flow, flow.sourcesOf(s.expr, s.ctx), depth + 1);
     if (!root || (pkg !== undefined && root !== pkg)) return undefined;
     pkg = root;
   }

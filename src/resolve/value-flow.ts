@@ -287,7 +287,7 @@ export class ValueFlow {
   }
 
   /** Whether a stored value is nil, or a field or parameter that nothing gives a value (above). */
-  private givesNothing(s: SourceRef, seen: Set<string>): boolean {
+  givesNothing(s: SourceRef, seen = new Set<string>()): boolean {
     const e = s.expr;
     if (e[0] === 'n') return e[1] === 'nil';
     if (seen.size > MAX_SOURCES) return false;
