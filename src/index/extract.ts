@@ -215,13 +215,16 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
       case 'assignment':
         readAssignment(node, fnOf(node), facts, expr, indentOf);
         break;
-      case 'reference.send':
+      case 'reference.send': {
+        const value = node.childForFieldName('value');
         facts.sends.push({
           fn: fnOf(node),
           ch: expr(node.childForFieldName('channel')),
+          ...(value ? { value: expr(value) } : {}),
           line: node.startPosition.row + 1,
         });
         break;
+      }
       case 'reference.receive':
         facts.recvs.push({
           fn: fnOf(node),

@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 28;
+export const FACTS_VERSION = 29;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -177,6 +177,8 @@ export interface ReturnFact {
 export interface SendFact {
   fn: number;
   ch: Expr;
+  /** What is sent: a receive or a range over the channel gives it. */
+  value?: Expr;
   line: number;
 }
 

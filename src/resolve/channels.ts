@@ -4,7 +4,8 @@
  * `channelOrigins`): the struct field or package variable it is kept in, or the `make` of a local,
  * followed through parameters and returns. The informer pipeline (`processorListener.add -> pop ->
  * run`), the kubelet's pod-config and PLEG channels and kube-proxy's runner come out of this one
- * mechanism.
+ * mechanism. A channel kept in a struct that is made in more than one place (a request and its
+ * `done`) hands off only between values of the same literal.
  */
 import { push } from '../shared/multimap.js';
 import type { FuncRef } from './model.js';
@@ -27,16 +28,29 @@ export function linkChannels(
 ): void {
   const { model, flow, out, types } = link;
   const own = (ch: Expr, ctx: Ctx) => ch[0] === 's' && types.isReceiver(ch[1], ctx);
-  const receivers = new Map<string, { fn: FuncRef; needs: Needs; own: boolean }[]>();
+  const receivers = new Map<
+    string,
+    { fn: FuncRef; needs: Needs; own: boolean; made: Set<Expr> | undefined }[]
+  >();
   for (const file of model.files) {
     for (const r of file.facts.recvs) {
       const fn = model.funcs[file.funcIds[r.fn] ?? -1];
       if (!fn) continue;
       const ctx: Ctx = { file, fn: r.fn, line: r.line };
       for (const o of flow.channelOrigins(r.ch, ctx)) {
-        const list = receivers.get(o.key);
-        if (list?.some((x) => x.fn === fn)) continue;
-        push(receivers, o.key, { fn, needs: through(o.needs, fn.pkg.path), own: own(r.ch, ctx) });
+        const known = receivers.get(o.key)?.find((x) => x.fn === fn);
+        // A function receiving twice from the channel: from the values either receive can be on.
+        if (known) {
+          if (!o.made) known.made = undefined;
+          else for (const lit of o.made) known.made?.add(lit);
+          continue;
+        }
+        push(receivers, o.key, {
+          fn,
+          needs: through(o.needs, fn.pkg.path),
+          own: own(r.ch, ctx),
+          made: o.made && new Set(o.made),
+        });
       }
     }
   }
@@ -52,6 +66,10 @@ export function linkChannels(
         if (list.length > MAX_RECEIVERS) continue;
         for (const r of list) {
           if (r.fn === sender || done.has(r.fn.id)) continue;
+          // A channel of a struct made apart from the one the receiver reads (each request its own
+          // `done`): no hand-off.
+          const made = r.made;
+          if (o.made && made && ![...o.made].some((lit) => made.has(lit))) continue;
           done.add(r.fn.id);
           out.add(sender, r.fn, 'channel', {
             via: `chan ${o.label}`,

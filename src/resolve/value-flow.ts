@@ -98,6 +98,13 @@ export interface ChannelOrigin {
   key: string;
   label: string;
   needs: Needs;
+  /**
+   * For a channel in a field: the composite literals the struct holding it can be, where they are
+   * found through locals, fields, parameters and channels alone (`req := scrapeRequest{done:
+   * make(...)}`; `for req := range p.scrapeChan`, what was sent on it), not through a call. Two
+   * requests made apart hand nothing to each other through their `done`.
+   */
+  made?: ReadonlySet<Expr>;
 }
 
 /** Beyond this many stored types an interface value is reported, not expanded. */
@@ -260,6 +267,12 @@ export class ValueFlow {
         const ctx: Ctx = { file, fn: call.fn, line: call.line };
         if (t.resolveIdent('copy', ctx)?.k !== 'builtin') continue;
         this.addElements(dst, { expr: ['u', '...', src], ctx }, ctx);
+      }
+      // `ch <- v`: what is sent is an element of the channel, which `<-ch` and `range ch` give.
+      for (const send of facts.sends) {
+        if (!send.value) continue;
+        const ctx: Ctx = { file, fn: send.fn, line: send.line };
+        this.addElements(send.ch, { expr: send.value, ctx }, ctx);
       }
     }
   }
@@ -516,9 +529,10 @@ export class ValueFlow {
       if (!b) return [];
       if (b.k === 'local') {
         if (b.local.range && b.local.value) {
-          // `for _, v := range x`: v holds x's elements.
+          // `for _, v := range x`: v holds x's elements; `for v := range ch`, what is sent on ch.
           const at = declCtx(b.file, b.local);
-          return b.local.index === 1 ? this.elementSources(b.local.value, at) : [];
+          const index = t.underlying(t.typeOf(b.local.value, at)).k === 'chan' ? 0 : 1;
+          return b.local.index === index ? this.elementSources(b.local.value, at) : [];
         }
         const { assigns, initial } = visibleAssigns(
           this.localAssigns.get(b.file)?.get(localKey(b)) ?? [],
@@ -580,6 +594,8 @@ export class ValueFlow {
       }
       return from ? (this.fieldSources.get(from.key) ?? []) : [];
     }
+    // `<-ch`: what is sent on ch.
+    if (expr[0] === 'u' && expr[1] === '<-') return this.elementSources(expr[2], ctx);
     if (expr[0] === 'u' || expr[0] === 'g')
       return this.sourcesOf(expr[0] === 'u' ? expr[2] : expr[1], ctx);
     // `v.(Shape)`: what flows into v flows on (the assertion only narrows it).
@@ -901,6 +917,8 @@ export class ValueFlow {
         return this.resultTargets(expr, 0, ctx, local, depth, seen);
       }
       case 'u':
+        // `<-ch`: what is sent on ch (below, through its sources).
+        if (expr[1] === '<-') break;
         return expr[1] === '...' ? [] : this.funcTargets(expr[2], ctx, local, depth + 1, seen);
       case 'g':
         return this.funcTargets(expr[1], ctx, local, depth + 1, seen);
@@ -1685,11 +1703,19 @@ export class ValueFlow {
         const sel = t.select(t.typeOf(x, ctx), name);
         if (sel?.k !== 'field') return [];
         const owner = sel.owner.slice(sel.owner.lastIndexOf('/') + 1);
+        const made = new Set<Expr>();
+        const visited = new Set<object>();
+        for (const r of this.literalsReaching(x, ctx, sel.owner, 0, visited))
+          if (r.lit[0] === 'l') made.add(r.lit);
+        // Only where the search went through no call: what a call returns (through an interface,
+        // past a depth) may be a literal the search did not see.
+        if ([...visited].some((e) => (e as Expr)[0] === 'c')) made.clear();
         return [
           {
             key: `${sel.owner}.${name}`,
             label: `${owner.slice(owner.indexOf('.') + 1)}.${name}`,
             needs: ALWAYS,
+            ...(made.size > 0 ? { made } : {}),
           },
         ];
       }
