@@ -221,7 +221,7 @@ func pump(in <-chan int, out chan<- int, stop chan struct{}) {
     ]);
   });
 
-  it('the extractor records channel sends and receives, and ranges that may receive', async () => {
+  it('the extractor records channel sends (with what they send) and receives, and ranges that may receive', async () => {
     const { extractText } = await import('../../src/index/parse-file.js');
     const text = `package p
 
@@ -236,7 +236,9 @@ func (l *loop) run(done chan bool) {
 }
 `;
     const facts = extractText(text);
-    expect(facts.sends).toEqual([{ fn: 0, ch: ['s', ['i', 'l'], 'updates', 9, 3], line: 9 }]);
+    expect(facts.sends).toEqual([
+      { fn: 0, ch: ['s', ['i', 'l'], 'updates', 9, 3], value: ['n', 'int'], line: 9 },
+    ]);
     expect(facts.recvs).toEqual([
       { fn: 0, ch: ['s', ['i', 'l'], 'updates', 6, 18], line: 6, range: true },
       { fn: 0, ch: ['i', 'done'], line: 10 },
