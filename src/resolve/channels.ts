@@ -30,7 +30,13 @@ export function linkChannels(
   const own = (ch: Expr, ctx: Ctx) => ch[0] === 's' && types.isReceiver(ch[1], ctx);
   const receivers = new Map<
     string,
-    { fn: FuncRef; needs: Needs; own: boolean; made: Set<Expr> | undefined }[]
+    {
+      fn: FuncRef;
+      needs: Needs;
+      own: boolean;
+      /** The literals each receive site's struct can be (see ChannelOrigin.made). */
+      made: (() => ReadonlySet<Expr> | undefined)[];
+    }[]
   >();
   for (const file of model.files) {
     for (const r of file.facts.recvs) {
@@ -39,18 +45,15 @@ export function linkChannels(
       const ctx: Ctx = { file, fn: r.fn, line: r.line };
       for (const o of flow.channelOrigins(r.ch, ctx)) {
         const known = receivers.get(o.key)?.find((x) => x.fn === fn);
-        // A function receiving twice from the channel: from the values either receive can be on.
-        if (known) {
-          if (!o.made) known.made = undefined;
-          else for (const lit of o.made) known.made?.add(lit);
-          continue;
-        }
-        push(receivers, o.key, {
-          fn,
-          needs: through(o.needs, fn.pkg.path),
-          own: own(r.ch, ctx),
-          made: o.made && new Set(o.made),
-        });
+        const made = o.made ?? (() => undefined);
+        if (known) known.made.push(made);
+        else
+          push(receivers, o.key, {
+            fn,
+            needs: through(o.needs, fn.pkg.path),
+            own: own(r.ch, ctx),
+            made: [made],
+          });
       }
     }
   }
@@ -68,8 +71,7 @@ export function linkChannels(
           if (r.fn === sender || done.has(r.fn.id)) continue;
           // A channel of a struct made apart from the one the receiver reads (each request its own
           // `done`): no hand-off.
-          const made = r.made;
-          if (o.made && made && ![...o.made].some((lit) => made.has(lit))) continue;
+          if (madeApart(o.made?.(), r.made)) continue;
           done.add(r.fn.id);
           out.add(sender, r.fn, 'channel', {
             via: `chan ${o.label}`,
@@ -82,4 +84,20 @@ export function linkChannels(
       }
     }
   }
+}
+
+/**
+ * Whether the literals a sender's struct can be (`sent`) share none with those of any receive
+ * site of the receiver; a site that knows none (undefined) can be any value.
+ */
+function madeApart(
+  sent: ReadonlySet<Expr> | undefined,
+  received: readonly (() => ReadonlySet<Expr> | undefined)[],
+): boolean {
+  if (!sent) return false;
+  for (const site of received) {
+    const lits = site();
+    if (!lits || [...sent].some((lit) => lits.has(lit))) return false;
+  }
+  return true;
 }

@@ -104,7 +104,7 @@ export interface ChannelOrigin {
    * make(...)}`; `for req := range p.scrapeChan`, what was sent on it), not through a call. Two
    * requests made apart hand nothing to each other through their `done`.
    */
-  made?: ReadonlySet<Expr>;
+  made?: () => ReadonlySet<Expr> | undefined;
 }
 
 /** Beyond this many stored types an interface value is reported, not expanded. */
@@ -171,6 +171,8 @@ export class ValueFlow {
    */
   private readonly unplacedFieldNames = new Set<string>();
   private readonly unplacedOwners = new Set<string>();
+  /** How many composite literals of each named type the program writes (by type key). */
+  private readonly literalSites = new Map<string, number>();
 
   constructor(readonly types: TypeChecker) {
     this.model = types.model;
@@ -203,6 +205,8 @@ export class ValueFlow {
             if (!entry.startsWith('#')) this.unplacedFieldNames.add(entry);
           continue;
         }
+        const made = typeKey(lt);
+        this.literalSites.set(made, (this.literalSites.get(made) ?? 0) + 1);
         for (const [entry, value, line] of c.fields) {
           const key = fieldKey(t, lt, entry);
           if (!key) {
@@ -262,17 +266,19 @@ export class ValueFlow {
       // `copy(dst, src)`: dst holds src's elements (etcd's interrupt handlers, copied before
       // they are run).
       for (const call of facts.calls) {
-        const [dst, src] = call.args;
-        if (call.callee[0] !== 'i' || call.callee[1] !== 'copy' || !dst || !src) continue;
+        if (call.callee[0] !== 'i' || call.callee[1] !== 'copy' || call.args.length !== 2) continue;
+        const [dst, src] = call.args as [Expr, Expr];
         const ctx: Ctx = { file, fn: call.fn, line: call.line };
         if (t.resolveIdent('copy', ctx)?.k !== 'builtin') continue;
         this.addElements(dst, { expr: ['u', '...', src], ctx }, ctx);
       }
       // `ch <- v`: what is sent is an element of the channel, which `<-ch` and `range ch` give.
       for (const send of facts.sends) {
-        if (!send.value) continue;
+        // Not a signal (`done <- struct{}{}`, `ch <- true`): it carries nothing to follow.
+        const v = send.value;
+        if (!v || v[0] === 'n' || (v[0] === 'l' && v[1] === 'struct{}')) continue;
         const ctx: Ctx = { file, fn: send.fn, line: send.line };
-        this.addElements(send.ch, { expr: send.value, ctx }, ctx);
+        this.addElements(send.ch, { expr: v, ctx }, ctx);
       }
     }
   }
@@ -1674,6 +1680,21 @@ export class ValueFlow {
    * stored in, else the local it was made in (`ch := make(chan T)`), following parameters to
    * the arguments callers pass and calls to what they return.
    */
+  /**
+   * The composite literals of `owner` that `x` can be, found without passing a call (what a call
+   * returns, through an interface or past a depth, may be a literal the search did not see);
+   * undefined when none are, or when the program writes one literal of it at most.
+   */
+  private literalsMade(x: Expr, ctx: Ctx, owner: string): ReadonlySet<Expr> | undefined {
+    if ((this.literalSites.get(owner) ?? 0) < 2) return undefined;
+    const made = new Set<Expr>();
+    const visited = new Set<object>();
+    for (const r of this.literalsReaching(x, ctx, owner, 0, visited))
+      if (r.lit[0] === 'l') made.add(r.lit);
+    if (made.size === 0 || [...visited].some((e) => (e as Expr)[0] === 'c')) return undefined;
+    return made;
+  }
+
   channelOrigins(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): ChannelOrigin[] {
     const memo = this.originMemo.get(expr);
     if (memo) return memo;
@@ -1703,19 +1724,17 @@ export class ValueFlow {
         const sel = t.select(t.typeOf(x, ctx), name);
         if (sel?.k !== 'field') return [];
         const owner = sel.owner.slice(sel.owner.lastIndexOf('/') + 1);
-        const made = new Set<Expr>();
-        const visited = new Set<object>();
-        for (const r of this.literalsReaching(x, ctx, sel.owner, 0, visited))
-          if (r.lit[0] === 'l') made.add(r.lit);
-        // Only where the search went through no call: what a call returns (through an interface,
-        // past a depth) may be a literal the search did not see.
-        if ([...visited].some((e) => (e as Expr)[0] === 'c')) made.clear();
+        // Asked only where a hand-off hangs on it (a search per channel operation cost ~0.7 s
+        // of v1.24's link), once.
+        let made: ReadonlySet<Expr> | undefined | null = null;
+        const literals = () =>
+          made === null ? (made = this.literalsMade(x, ctx, sel.owner)) : made;
         return [
           {
             key: `${sel.owner}.${name}`,
             label: `${owner.slice(owner.indexOf('.') + 1)}.${name}`,
             needs: ALWAYS,
-            ...(made.size > 0 ? { made } : {}),
+            made: literals,
           },
         ];
       }
