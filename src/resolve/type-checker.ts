@@ -521,6 +521,11 @@ export class TypeChecker {
 
   /** `T` or `pkg.T` used as a value (a conversion `T(x)`), or undefined. */
   asType(expr: Expr, ctx: Ctx): GoType | undefined {
+    // `(*pb.RangeResponse)(resp)`: a conversion to a pointer type.
+    if (expr[0] === 'u' && expr[1] === '*') {
+      const elem = this.asType(expr[2], ctx);
+      return elem && { k: 'ptr', elem };
+    }
     // An alias converts to what it stands for: `reconcile.Func(f)` is a `TypedFunc[Request]`.
     if (expr[0] === 'i') {
       const b = this.resolveIdent(expr[1], ctx);
