@@ -266,9 +266,9 @@ function storedPackage(
   for (const s of sources ?? []) {
     if (flow.givesNothing(s)) continue;
     let root = externalRoot(types, s.expr, s.ctx);
-    if (!root && depth < 3 && s.expr[0] === 'i')
-      if (types.resolveIdent(s.expr[1], s.ctx)?.k === 'local')
-        root = storedPackage(types, flow, flow.sourcesOf(s.expr, s.ctx), depth + 1);
+    const local = s.expr[0] === 'i' && types.resolveIdent(s.expr[1], s.ctx)?.k === 'local';
+    if (!root && local && depth < 3)
+      root = storedPackage(types, flow, flow.sourcesOf(s.expr, s.ctx), depth + 1);
     if (!root || (pkg !== undefined && root !== pkg)) return undefined;
     pkg = root;
   }

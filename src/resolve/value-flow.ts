@@ -205,8 +205,8 @@ export class ValueFlow {
             if (!entry.startsWith('#')) this.unplacedFieldNames.add(entry);
           continue;
         }
-        const made = typeKey(lt);
-        this.literalSites.set(made, (this.literalSites.get(made) ?? 0) + 1);
+        const madeType = typeKey(lt);
+        this.literalSites.set(madeType, (this.literalSites.get(madeType) ?? 0) + 1);
         for (const [entry, value, line] of c.fields) {
           const key = fieldKey(t, lt, entry);
           if (!key) {
@@ -354,20 +354,10 @@ export class ValueFlow {
         if (values.length === 0) continue;
         for (const p of pointers)
           for (const into of this.pointees(p.expr, p.ctx)) {
-            const key = this.storageOf(into.expr, into.ctx);
             const list = this.types.underlying(this.types.typeOf(into.expr, into.ctx));
-            if (!key || list.k !== 'slice') continue;
-            for (const value of values) {
-              const v: SourceRef = { ...value, holds: list.elem };
-              if (key.k === 'local') pushIn(this.elementAssigns, key.b.file, key.b, v);
-              else
-                push(
-                  key.k === 'value' ? this.valueElementAssigns : this.fieldElementAssigns,
-                  key.key,
-                  v,
-                );
-              added++;
-            }
+            if (list.k !== 'slice') continue;
+            for (const value of values)
+              if (this.addElements(into.expr, { ...value, holds: list.elem }, into.ctx)) added++;
           }
       }
     }
@@ -513,8 +503,11 @@ export class ValueFlow {
     this.addElements(into, { expr: arg, ctx }, ctx);
   }
 
-  /** Records `source` as an element of what `into` stores into (a local, variable or field). */
-  private addElements(into: Expr, source: SourceRef, ctx: Ctx): void {
+  /**
+   * Records `source` as an element of what `into` stores into (a local, variable or field);
+   * false where that is none of them.
+   */
+  private addElements(into: Expr, source: SourceRef, ctx: Ctx): boolean {
     const key = this.storageOf(into, ctx);
     if (key?.k === 'local') pushIn(this.elementAssigns, key.b.file, key.b, source);
     else if (key)
@@ -523,6 +516,7 @@ export class ValueFlow {
         key.key,
         source,
       );
+    return key !== undefined;
   }
 
   // ---------------------------------------------------------------- one step back
@@ -1676,11 +1670,6 @@ export class ValueFlow {
   // ---------------------------------------------------------------- channels
 
   /**
-   * Where the channel an expression holds comes from: the first field or package variable it was
-   * stored in, else the local it was made in (`ch := make(chan T)`), following parameters to
-   * the arguments callers pass and calls to what they return.
-   */
-  /**
    * The composite literals of `owner` that `x` can be, found without passing a call (what a call
    * returns, through an interface or past a depth, may be a literal the search did not see);
    * undefined when none are, or when the program writes one literal of it at most.
@@ -1695,6 +1684,11 @@ export class ValueFlow {
     return made;
   }
 
+  /**
+   * Where the channel an expression holds comes from: the first field or package variable it was
+   * stored in, else the local it was made in (`ch := make(chan T)`), following parameters to
+   * the arguments callers pass and calls to what they return.
+   */
   channelOrigins(expr: Expr, ctx: Ctx, depth = 0, seen = new Set<object>()): ChannelOrigin[] {
     const memo = this.originMemo.get(expr);
     if (memo) return memo;
