@@ -736,7 +736,7 @@ function readValueSpec(
       else if (values.length === 1 && values[0]) {
         local.value = expr(values[0]);
         local.index = i;
-      }
+      } else if (values.length === 0) local.zero = true;
       facts.locals.push(local);
     });
     return;

@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 29;
+export const FACTS_VERSION = 30;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -119,6 +119,11 @@ export interface LocalFact {
   index?: number;
   /** `range` over `value`. */
   range?: true;
+  /**
+   * `var x T` with no value: x starts as T's zero value (nil for a function). A type switch's
+   * alias, which also has a type and no value, holds the switched value instead.
+   */
+  zero?: true;
   line: number;
   /** For `x := v`: leading tabs of the statement's line (the block it is declared in). */
   indent?: number;

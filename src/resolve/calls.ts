@@ -39,6 +39,8 @@ export type CallResolution =
       externalPackage?: string;
       /** A function-typed field no code of the index stores a value into (a test hook). */
       neverStored?: boolean;
+      /** A local or named result that holds nil wherever the index says where it comes from. */
+      nilOnly?: boolean;
     }
   | { k: 'none' };
 
@@ -99,6 +101,12 @@ export function resolveCall(
           if (sel?.k === 'field' && flow.fieldNeverStored(sel.owner, field))
             return { k: 'unresolved', neverStored: true };
         }
+        // `var cleanupAction func()` given only nil, here or by what returns it.
+        if (
+          (b.k === 'local' || (b.k === 'param' && b.index < 0)) &&
+          flow.givesNothing({ expr: callee, ctx })
+        )
+          return { k: 'unresolved', nilOnly: true };
         return { k: 'unresolved' };
       }
       // A closure held in a local of this function reads as one; anything else is a function value.

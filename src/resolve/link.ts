@@ -7,7 +7,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CallFact, Expr } from '../index/facts.js';
 import { ALWAYS } from './needs.js';
-import { externalVia, NEVER_STORED, NO_IMPLEMENTATION } from '../shared/edge-via.js';
+import { externalVia, NEVER_STORED, NIL_ONLY, NO_IMPLEMENTATION } from '../shared/edge-via.js';
 import type { EdgeInsert, EdgeSink, SymbolInsert } from '../store/index-store.js';
 import {
   exprText,
@@ -225,7 +225,7 @@ function linkFile(
     else if (res.k === 'unresolved') {
       // A call on a value of unknown type that comes from an unindexed package names the package
       // (`via: external:<path>`), so views can fold it with that package's calls; a call of a
-      // field nothing stores into says so (NEVER_STORED).
+      // field nothing stores into says so (NEVER_STORED), and a local that holds only nil (NIL_ONLY).
       if (res.externalPackage) counts.external!++;
       else counts.unresolved!++;
       out.add(caller, null, 'unresolved', {
@@ -235,7 +235,9 @@ function linkFile(
           ? externalVia(res.externalPackage)
           : res.neverStored
             ? NEVER_STORED
-            : null,
+            : res.nilOnly
+              ? NIL_ONLY
+              : null,
         expr: exprText(call.callee),
       });
     } else if (res.k === 'external') {

@@ -305,7 +305,14 @@ export class ValueFlow {
     return (this.fieldSources.get(key) ?? []).every((s) => this.givesNothing(s, seen));
   }
 
-  /** Whether a stored value is nil, or a field or parameter that nothing gives a value (above). */
+  /**
+   * Whether a value is nil wherever the index tells where it comes from: nil itself, a field no
+   * code sets (above), a parameter every recorded call passes such a value, a local declared with
+   * none (`var cleanupAction func()`) or given only such values, a named result likewise, or the
+   * result of a call whose every callee returns such a value there. The kubelet's `cleanupAction`
+   * comes back through two interfaces from a subpath's `cleanupAction = nil`, and no
+   * implementation of either returns anything else. Bounded: past MAX_SOURCES steps, it is not.
+   */
   givesNothing(s: SourceRef, seen = new Set<string>()): boolean {
     const e = s.expr;
     if (e[0] === 'n') return e[1] === 'nil';
@@ -316,9 +323,12 @@ export class ValueFlow {
       const dot = from.key.lastIndexOf('.');
       return this.fieldNeverStored(from.key.slice(0, dot), from.key.slice(dot + 1), seen);
     }
+    if (e[0] === 'c') return this.returnsNothing(e, s.index ?? 0, s.ctx, seen);
     if (e[0] !== 'i') return false;
     const b = this.types.resolveIdent(e[1], s.ctx);
-    if (b?.k !== 'param' || b.index < 0) return false;
+    if (b?.k === 'local' || (b?.k === 'param' && b.index < 0))
+      return this.holdsNothing(e, b, s, seen);
+    if (b?.k !== 'param') return false;
     const f = b.file.facts.funcs[b.fn];
     const ref = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
     if (!f || !ref || (f.variadic && b.index === f.params.length - 1)) return false;
@@ -328,6 +338,73 @@ export class ValueFlow {
     if (seen.has(key)) return true;
     seen.add(key);
     return args.every((a) => this.givesNothing(a, seen));
+  }
+
+  /**
+   * A local or a named result that holds nil wherever it is given a value: its declaration gives
+   * none (`var x T`, or a named result's start) or nil, and every assignment that reaches `s`
+   * gives nothing. Not one whose address is taken in its file (`&x`): what is stored through the
+   * pointer is not placed.
+   */
+  private holdsNothing(
+    e: Extract<Expr, { 0: 'i' }>,
+    b: Extract<Binding, { k: 'local' | 'param' }>,
+    s: SourceRef,
+    seen: Set<string>,
+  ): boolean {
+    if (b.k === 'local' && (b.local.range || (!b.local.zero && !b.local.value))) return false;
+    const key = `${b.file.path}:${localKey(b)}`;
+    if (seen.has(key)) return true;
+    seen.add(key);
+    if (addressTaken(b.file, e[1])) return false;
+    return this.sourcesOf(e, s.ctx).every((from) => this.givesNothing(from, seen));
+  }
+
+  /**
+   * Whether every function the call `call` can reach returns nothing at result `index`: named
+   * functions and concrete methods, or every implementation of an interface's method. Not a call
+   * of a function value, or of a function with no return statement.
+   */
+  private returnsNothing(
+    call: Extract<Expr, { 0: 'c' }>,
+    index: number,
+    ctx: Ctx,
+    seen: Set<string>,
+  ): boolean {
+    const callee = call[1];
+    let callees: readonly FuncRef[] = this.types.directCallees(callee, ctx);
+    if (callees.length === 0 && callee[0] === 's') {
+      const recv = this.types.typeOf(callee[1], ctx);
+      const sel = this.types.select(recv, callee[2]);
+      if (sel?.k === 'imethod' && !sel.embeddedIn && this.types.isInterface(recv))
+        callees = this.implementingMethods(recv, callee[2]).all;
+    }
+    if (callees.length === 0) return false;
+    for (const fn of callees) {
+      const key = `${fn.id}@${index}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const results = fn.fact.results;
+      let returns = 0;
+      for (const ret of fn.file.facts.returns) {
+        if (ret.fn !== fn.index) continue;
+        returns++;
+        const at: Ctx = { file: fn.file, fn: ret.fn, line: ret.line };
+        const named = results[index]?.[0];
+        // A bare `return` gives the named result's value; `return f()` gives f's results.
+        const from: SourceRef | undefined =
+          ret.values.length === 0
+            ? named
+              ? { expr: ['i', named], ctx: at }
+              : undefined
+            : ret.values.length === 1 && results.length > 1
+              ? { expr: ret.values[0]!, ctx: at, index }
+              : ret.values[index] && { expr: ret.values[index], ctx: at };
+        if (!from || !this.givesNothing(from, seen)) return false;
+      }
+      if (returns === 0) return false;
+    }
+    return true;
   }
 
   /**
@@ -1929,6 +2006,33 @@ function sameBinding(a: Binding | undefined, b: Binding | undefined): boolean {
   if (a.k === 'value' && b.k === 'value') return a.decl === b.decl;
   return false;
 }
+
+/** Whether `&name` appears anywhere in the file's facts (memoized per file). */
+function addressTaken(file: FileModel, name: string): boolean {
+  let names = addressed.get(file);
+  if (!names) {
+    names = new Set<string>();
+    const f = file.facts;
+    const walk = (x: unknown): void => {
+      if (!Array.isArray(x)) return;
+      if (x[0] === 'u' && x[1] === '&' && Array.isArray(x[2]) && x[2][0] === 'i')
+        names!.add(x[2][1] as string);
+      for (const y of x) walk(y);
+    };
+    for (const c of f.calls) {
+      walk(c.callee);
+      walk(c.args);
+    }
+    for (const a of f.assigns) walk(a.rhs);
+    for (const c of f.composites) walk(c.fields);
+    for (const r of f.returns) walk(r.values);
+    for (const l of f.locals) walk(l.value);
+    for (const x of f.sends) walk(x.value);
+    addressed.set(file, names);
+  }
+  return names.has(name);
+}
+const addressed = new WeakMap<FileModel, Set<string>>();
 
 function localKey(b: Binding): string {
   if (b.k === 'local') return `${b.local.fn}:${b.local.name}:${b.local.line}`;

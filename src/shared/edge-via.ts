@@ -12,6 +12,13 @@ export const NO_IMPLEMENTATION = 'no implementation indexed';
  */
 export const NEVER_STORED = 'never stored';
 
+/**
+ * The `via` of an unresolved call of a local (or named result) that holds nil wherever the index
+ * says where it comes from: `var cleanupAction func()`, given only nil by what returns it (the
+ * kubelet's, guarded by `if cleanupAction != nil`). Views fold it as NEVER_STORED.
+ */
+export const NIL_ONLY = 'nil only';
+
 const EXTERNAL = 'external:';
 
 /** The `via` of an unresolved call on a value of the unindexed package `pkg`. */
@@ -28,5 +35,11 @@ export function externalPackageOf(via: string | null | undefined): string | unde
 export function unresolvedReason(via: string | null | undefined): string | undefined {
   const pkg = externalPackageOf(via);
   if (pkg) return `a value from ${pkg}, not indexed`;
+  if (via === NIL_ONLY) return 'nil wherever indexed code sets it';
   return via === NEVER_STORED ? 'a field no indexed code sets' : undefined;
+}
+
+/** Whether an unresolved call's `via` says nothing runs there, as far as the index tells. */
+export function runsNothing(via: string | null | undefined): boolean {
+  return via === NEVER_STORED || via === NIL_ONLY;
 }

@@ -21,7 +21,7 @@ import {
   type ProgramGraph,
 } from './program-graph.js';
 import { push } from '../shared/multimap.js';
-import { externalPackageOf, NEVER_STORED, unresolvedReason } from '../shared/edge-via.js';
+import { externalPackageOf, runsNothing, unresolvedReason } from '../shared/edge-via.js';
 import { underPackage } from '../shared/go-symbol.js';
 import { dirOf } from '../shared/repo-path.js';
 import { componentListing, lookupComponent } from './component-lookup.js';
@@ -177,7 +177,7 @@ export async function traceComponent(
   // fold of the default view, as the calls into that package are (v1.24 kubectl's
   // `cmd.Flags().BoolVar` on cobra's values took 77 of its 144 rows).
   // In the trace of a program (a component, or `--in` one), a call of a field no indexed code
-  // sets (a hook only tests set) folds the same way: nothing runs there in that program, as far
+  // sets (a hook only tests set), or of a local that holds only nil, folds the same way: nothing runs there in that program, as far
   // as the index tells. From a library's symbol, the code that sets it may not be indexed at all:
   // the row stays, with its reason.
   const listAll = all || Boolean(options.focus);
@@ -187,8 +187,7 @@ export async function traceComponent(
     return !(pkg && hiddenPackage(pkg));
   };
   const listedUnresolved = (u: EdgeRow) =>
-    listAll ||
-    (externalPackageOf(u.via) === undefined && !(wholeProgram && u.via === NEVER_STORED));
+    listAll || (externalPackageOf(u.via) === undefined && !(wholeProgram && runsNothing(u.via)));
   const unresolvedRows = (id: number) => {
     const n = program.nodes[id]!;
     if (n.dispatch || n.sym.kind === 'param' || n.sym.kind === 'external') return 0;

@@ -70,3 +70,33 @@ describe('unresolved calls the index knows something of', () => {
     expect(bySymbol.nodes.map((n) => n.symbol)).toEqual(byName.nodes.map((n) => n.symbol));
   });
 });
+
+describe('a local that holds only nil', () => {
+  const nilMod = 'example.com/cleanup-only-nil/pkg/kubelet/kuberuntime';
+  const start = `(*${nilMod}.Manager).StartContainer`;
+  let index: IndexedFixture;
+  beforeAll(async () => {
+    index = await indexFixture(path.join(projectRoot, 'fixtures', 'go', 'cleanup-only-nil'));
+  });
+  afterAll(() => index?.close());
+
+  const trace = (all: boolean, from = 'kubelet'): Promise<Trace> => {
+    const components = loadComponentRules();
+    const graph = createStoreGraph(index.store, index.tree, { components });
+    return traceComponent(graph, from, { all, depth: 40, components });
+  };
+  const listed = (t: Trace) => t.unresolved.map((u) => `${u.expr} ${u.why ?? '-'}`).sort();
+
+  it("folds the kubelet's deferred cleanup in its trace, and lists it with --all", async () => {
+    const t = await trace(false);
+    expect(listed(t)).toEqual([]);
+    expect(t.nodes.find((n) => n.symbol === start)?.folded?.calls).toBe(1);
+    expect(listed(await trace(true))).toEqual(['cleanupAction nil wherever indexed code sets it']);
+  });
+
+  it("keeps the row, with its reason, in a trace from the manager's method", async () => {
+    expect(listed(await trace(false, start))).toEqual([
+      'cleanupAction nil wherever indexed code sets it',
+    ]);
+  });
+});
