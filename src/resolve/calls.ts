@@ -240,6 +240,12 @@ export function resolveCall(
       // GetFinalizers): a call into that package, whose methods the index does not hold.
       const embedded = types.unindexedEmbedPackage(xt);
       if (embedded) return { k: 'unresolved', externalPackage: embedded };
+      // A method of one of the unindexed interfaces an interface embeds, from more than one
+      // package (cert-manager's GenericIssuer embeds runtime.Object and metav1.Object; GetUID is
+      // metav1's): where every implementation has it from an embedded type of one unindexed
+      // package (Issuer's metav1.ObjectMeta), a call into that package.
+      const implementedIn = types.isInterface(xt) ? types.implementedIn(xt, name) : undefined;
+      if (implementedIn) return { k: 'unresolved', externalPackage: implementedIn };
       const root = externalRoot(types, x, ctx, 0, true);
       return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
     }
