@@ -51,6 +51,8 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
     returns: [],
     sends: [],
     recvs: [],
+    loops: [],
+    blocks: [],
     errors: [],
     lines: parsed.lines,
   };
@@ -241,6 +243,7 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
   }
   if (anyNode) {
     scopeEnds(facts.locals, localStarts, scopeSpans, anyNode);
+    controlLines(facts, scopeSpans, source, anyNode);
     declLines(facts.calls, callStarts, rightSides);
   }
   if (parsed.hasError) facts.errors.push(...parsed.errors);
@@ -374,6 +377,25 @@ function scopeEnds(locals: LocalFact[], starts: number[], spans: number[], lines
   innermost(starts, scopes, (i, scope) => {
     locals[i]!.end = lines.lineAt(scope.end - 1);
   });
+}
+
+/**
+ * The first and last lines of each `for` statement among the scopes (the one that starts `for`),
+ * and of each block and case clause: what runs straight through once entered.
+ */
+function controlLines(facts: FileFacts, spans: number[], source: string, lines: Node): void {
+  const word = (at: number, w: string) =>
+    source.startsWith(w, at) && !/[\w$]/.test(source[at + w.length] ?? '');
+  for (let i = 0; i < spans.length; i += 2) {
+    const start = spans[i]!;
+    const end = spans[i + 1]!;
+    const into = word(start, 'for')
+      ? facts.loops
+      : source[start] === '{' || word(start, 'case') || word(start, 'default')
+        ? facts.blocks
+        : undefined;
+    into?.push(lines.lineAt(start), lines.lineAt(end - 1));
+  }
 }
 
 /** Marks each call in a declaration's right-hand side with the declaration's line. */

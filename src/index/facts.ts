@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 30;
+export const FACTS_VERSION = 31;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -217,6 +217,16 @@ export interface FileFacts {
   returns: ReturnFact[];
   sends: SendFact[];
   recvs: RecvFact[];
+  /**
+   * The lines of each `for` statement, first and last in pairs: an assignment below a read
+   * reaches it only through a loop around both.
+   */
+  loops: number[];
+  /**
+   * The lines of each block and case clause, first and last in pairs: an assignment dominates
+   * what follows it in the innermost one around it.
+   */
+  blocks: number[];
   /** Syntax errors tree-sitter recovered from (line numbers). */
   errors: number[];
   lines: number;

@@ -617,6 +617,8 @@ export class ValueFlow {
           b.local.indent,
           b.local.line,
           ctx,
+          b.file.facts.loops,
+          b.file.facts.blocks,
         );
         const out: SourceRef[] = [];
         if (initial && b.local.value) {
@@ -637,6 +639,8 @@ export class ValueFlow {
           decl?.indent === undefined ? undefined : decl.indent + 1,
           decl?.line ?? 0,
           ctx,
+          b.file.facts.loops,
+          b.file.facts.blocks,
         );
         const ref = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
         const fromCalls = initial && ref ? (this.argSources.get(ref.id)?.get(b.index) ?? []) : [];
@@ -1964,6 +1968,8 @@ function visibleAssigns(
   indent: number | undefined,
   declLine: number,
   use: Ctx,
+  loops: readonly number[],
+  blocks: readonly number[],
 ): { assigns: readonly SourceRef[]; initial: boolean } {
   if (use.fn !== fn || assigns.length === 0) return { assigns, initial: true };
   const straight = (a: SourceRef) =>
@@ -1973,17 +1979,90 @@ function visibleAssigns(
     if (!straight(a) || a.ctx.line <= declLine || a.at!.endLine >= use.line) continue;
     if (!last || a.ctx.line > last.ctx.line) last = a;
   }
-  // The right-hand side of an assignment sees the value from before it (in a loop, also its own
-  // from the last round: that one is lost, a missing edge rather than an invented one).
+  // Nor any that runs whenever the read does, before it: the read is below it in the innermost
+  // block or case clause around it (the apiserver's `handler = filterlatency.TrackCompleted(handler)`
+  // then `handler = WithPriorityAndFairness(handler, ...)` in the same branch: the second reads
+  // only the first). Not one in a loop's header, which may not run before what follows the loop.
+  for (const a of assigns) {
+    if (a.ctx.fn !== fn || !a.at || a.ctx.line <= declLine || a.at.endLine >= use.line) continue;
+    if ((last && a.ctx.line <= last.ctx.line) || startsLoop(loops, a.ctx.line)) continue;
+    const region = regionOf(a, blocks);
+    if (region && region[0] <= use.line && use.line <= region[1]) last = a;
+  }
+  // The right-hand side of an assignment sees the value from before it, and in a loop also its
+  // own from the round before (`printer = &Indenter{Inner: printer}` in a `for`).
   const own = (a: SourceRef) =>
-    a.ctx.fn === fn && a.at !== undefined && a.ctx.line <= use.line && use.line <= a.at.endLine;
+    a.ctx.fn === fn &&
+    a.at !== undefined &&
+    a.ctx.line <= use.line &&
+    use.line <= a.at.endLine &&
+    !aroundBoth(loops, a.ctx.line, a.at.endLine, declLine);
+  // One below the read, in the same function, reaches it only round a loop around both
+  // (kubectl's `printer = &SortingPrinter{Delegate: printer}`, then `printer = &TablePrinter{...}`
+  // in a later branch: the sorting printer never delegates to the table printer). A `goto` back is
+  // not followed.
+  const below = (a: SourceRef) =>
+    a.ctx.fn === fn && a.ctx.line > use.line && !aroundBoth(loops, use.line, a.ctx.line, declLine);
   const kept = assigns.filter(
     (a) =>
       !own(a) &&
+      !below(a) &&
       !(straight(a) && a.at!.endLine >= use.line) &&
       !(last && a !== last && a.ctx.fn === fn && a.ctx.line < last.ctx.line),
   );
   return { assigns: kept, initial: !last };
+}
+
+/** Whether a loop starts on the line (an assignment there may be its header's). */
+function startsLoop(loops: readonly number[], line: number): boolean {
+  for (let i = 0; i < loops.length; i += 2) if (loops[i] === line) return true;
+  return false;
+}
+
+const regions = new WeakMap<SourceRef, readonly [number, number] | null>();
+
+/**
+ * The innermost block or case clause (first and last lines, in pairs) around an assignment.
+ * None when a block starts on its first line and ends within it: a one-line `if c { x = y }`
+ * and `x = func() {...}` are not told apart by lines.
+ */
+function regionOf(a: SourceRef, blocks: readonly number[]): readonly [number, number] | undefined {
+  const hit = regions.get(a);
+  if (hit !== undefined) return hit ?? undefined;
+  const first = a.ctx.line;
+  const last = a.at?.endLine ?? first;
+  let best: readonly [number, number] | null = null;
+  for (let i = 0; i < blocks.length; i += 2) {
+    const start = blocks[i]!;
+    const end = blocks[i + 1]!;
+    if (start === first && end <= last) {
+      best = null;
+      break;
+    }
+    if (start <= first && last <= end && (!best || end - start < best[1] - best[0]))
+      best = [start, end];
+  }
+  regions.set(a, best);
+  return best ?? undefined;
+}
+
+/**
+ * Whether one of the loops (first and last lines, in pairs) holds both lines and not the
+ * variable's declaration: a variable declared in the loop's body is a new one each round, and
+ * carries nothing from the round before (`allocator := byFamily[f]; allocator = allocator.DryRun()`).
+ */
+function aroundBoth(
+  loops: readonly number[],
+  first: number,
+  last: number,
+  declLine: number,
+): boolean {
+  for (let i = 0; i < loops.length; i += 2) {
+    const start = loops[i]!;
+    const end = loops[i + 1]!;
+    if (start <= first && last <= end && !(start <= declLine && declLine <= end)) return true;
+  }
+  return false;
 }
 
 function pushIn(
