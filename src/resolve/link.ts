@@ -446,7 +446,7 @@ function bindReceiver(
 /** The function-typed parameters of a function (and the elements of a variadic one), as slots. */
 function funcSlots(types: TypeChecker): (fn: FuncRef) => Slot[] {
   const memo = new Map<number, Slot[]>();
-  const isFunc = (t: GoType) => types.underlying(t).k === 'func';
+  const isFunc = (t: GoType) => types.isFuncLike(t);
   return (fn) => {
     let slots = memo.get(fn.id);
     if (slots) return slots;

@@ -542,12 +542,14 @@ export class TypeChecker {
       if (pkg?.types.has(expr[2])) return this.unalias({ k: 'named', pkg: b.path, name: expr[2] });
       const key = `${b.path}.${expr[2]}`;
       // Of an unindexed package, a type the rules or the standard library's table name
-      // (`time.Duration(n)`, whose `Seconds` the table knows).
+      // (`time.Duration(n)`, whose `Seconds` the table knows), or a function type the index
+      // calls values of (`restful.RouteFunction(f)` is f).
       if (
         !pkg &&
         (this.external.funcTypes.has(key) ||
           this.external.interfaces.has(key) ||
-          this.external.methods?.has(key))
+          this.external.methods?.has(key) ||
+          this.calledExternalTypes().has(key))
       )
         return { k: 'named', pkg: b.path, name: expr[2] };
       return undefined;
@@ -736,6 +738,48 @@ export class TypeChecker {
   typeDecl(t: GoType): TypeDecl | undefined {
     if (t.k !== 'named') return undefined;
     return this.model.packages.get(t.pkg)?.types.get(t.name);
+  }
+
+  /**
+   * Whether values of `t` are functions: its underlying type is a function type, or it is a named
+   * type of an unindexed package whose values the index calls (`handler(req, res)` on go-restful's
+   * RouteFunction, `fn(path, info, err)` on a filepath.WalkFunc): such a value is a function,
+   * though the type's declaration is not indexed.
+   */
+  isFuncLike(t: GoType): boolean {
+    if (this.underlying(t).k === 'func') return true;
+    return (
+      t.k === 'named' &&
+      t.pkg !== '' &&
+      !this.model.packages.has(t.pkg) &&
+      this.calledExternalTypes().has(typeKey(t))
+    );
+  }
+
+  private calledExternal?: Set<string>;
+
+  /** The named types of unindexed packages of the parameters, locals and fields the index calls. */
+  private calledExternalTypes(): Set<string> {
+    if (this.calledExternal) return this.calledExternal;
+    const found = new Set<string>();
+    this.calledExternal = found;
+    for (const file of this.model.files) {
+      for (const call of file.facts.calls) {
+        const c = call.callee;
+        let t: GoType | undefined;
+        if (c[0] === 'i') {
+          const b = this.resolveIdent(c[1], callCtx(file, call));
+          if (b?.k === 'param' || b?.k === 'local') t = this.typeOf(c, callCtx(file, call));
+        } else if (c[0] === 's') {
+          const ctx = callCtx(file, call);
+          const sel = this.select(this.typeOf(c[1], ctx), c[2]);
+          if (sel?.k === 'field') t = sel.type;
+        }
+        if (t?.k === 'named' && t.pkg !== '' && !this.model.packages.has(t.pkg))
+          found.add(typeKey(t));
+      }
+    }
+    return found;
   }
 
   /** The underlying type: struct, interface, map, func... (named types followed, aliases too). */

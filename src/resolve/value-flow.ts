@@ -1259,7 +1259,7 @@ export class ValueFlow {
   private isFuncType(text: string, ctx: Ctx, elem = false): boolean {
     const t = this.types.parse(text, this.types.scopeFor(ctx));
     const inner = elem ? (t.k === 'slice' ? t.elem : undefined) : t;
-    return inner !== undefined && this.types.underlying(inner).k === 'func';
+    return inner !== undefined && this.types.isFuncLike(inner);
   }
 
   /**

@@ -473,7 +473,18 @@ export async function expandProgram(
           const slots = new Map<number, readonly Value[]>(v.env?.slots ?? []);
           bindAt(node, e, target, slots);
           const env: Env = { slots, known: [...(v.env?.known ?? []), target.symbol] };
-          const { node: child, fresh } = nodeFor(target, env, node.depth + 1);
+          // A closure another function made, passed along with nothing of its maker known (the
+          // apiserver's instrumented route function, reached through the warnings wrapper's
+          // parameter): as when reached directly, its maker's calls say what it runs.
+          const elsewhere =
+            target.kind === 'closure' && !isMadeBy(target, node.sym) && env.known.length === 1;
+          const { node: child, fresh } = nodeFor(
+            target,
+            env,
+            node.depth + 1,
+            elsewhere ? MADE : undefined,
+          );
+          if (elsewhere) child.madeElsewhere = true;
           add(child, fresh, kind, hopVia, s.kind === 'param' ? v.by : undefined);
         }
         continue;
