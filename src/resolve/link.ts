@@ -86,6 +86,9 @@ export function startLink(
   rules: readonly FrameworkRule[],
 ): { start: LinkStart; rows: DeclarationRows } {
   const types = new TypeChecker(model, externalTypes(rules, loadStdMethods()));
+  // Which types of unindexed packages are function types is read off the calls first, before any
+  // type is worked out with the set half made (and kept so in the type checker's memo).
+  types.findCalledExternalTypes();
   const flow = new ValueFlow(types);
   flow.collectStores();
   const rows = declarationRows(model, types, flow);

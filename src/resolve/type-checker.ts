@@ -758,19 +758,37 @@ export class TypeChecker {
 
   private calledExternal?: Set<string>;
 
+  /** Reads which named types of unindexed packages are function types (calledExternalTypes). */
+  findCalledExternalTypes(): void {
+    this.calledExternalTypes();
+  }
+
   /** The named types of unindexed packages of the parameters, locals and fields the index calls. */
   private calledExternalTypes(): Set<string> {
     if (this.calledExternal) return this.calledExternal;
     const found = new Set<string>();
     this.calledExternal = found;
+    // Only fields declared with a qualified type (`handler restful.RouteFunction`) can be one:
+    // the receivers of other selector calls (most calls are methods) are not typed for this.
+    const isQualified = (type: string | undefined) => type !== undefined && /^\w+\.\w+$/.test(type);
+    const qualified = new Set<string>();
+    for (const pkg of this.model.packages.values())
+      for (const decl of pkg.types.values())
+        for (const f of decl.fact.fields ?? [])
+          if (f.name && isQualified(f.type)) qualified.add(f.name);
     for (const file of this.model.files) {
+      // Likewise the parameters of this file declared so, and its locals (typed by their values).
+      const named = new Set<string>();
+      for (const f of file.facts.funcs)
+        for (const [name, type] of f.params) if (name && isQualified(type)) named.add(name);
+      for (const l of file.facts.locals) named.add(l.name);
       for (const call of file.facts.calls) {
         const c = call.callee;
         let t: GoType | undefined;
-        if (c[0] === 'i') {
+        if (c[0] === 'i' && named.has(c[1])) {
           const b = this.resolveIdent(c[1], callCtx(file, call));
           if (b?.k === 'param' || b?.k === 'local') t = this.typeOf(c, callCtx(file, call));
-        } else if (c[0] === 's') {
+        } else if (c[0] === 's' && qualified.has(c[2])) {
           const ctx = callCtx(file, call);
           const sel = this.select(this.typeOf(c[1], ctx), c[2]);
           if (sel?.k === 'field') t = sel.type;
