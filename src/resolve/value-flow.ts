@@ -2003,14 +2003,39 @@ function visibleAssigns(
   // not followed.
   const below = (a: SourceRef) =>
     a.ctx.fn === fn && a.ctx.line > use.line && !aroundBoth(loops, use.line, a.ctx.line, declLine);
+  // Nor one in a branch whose `}` the read's branch opens on (`} else {`): control leaves the
+  // first past the second (the apiserver's WithMaxInFlightLimit, in the else of the branch that
+  // builds priority and fairness, wraps only what came before the `if`).
+  const otherBranch = (a: SourceRef) =>
+    a.ctx.fn === fn &&
+    a.at !== undefined &&
+    a.at.endLine < use.line &&
+    elseOf(blocks, a.ctx.line, a.at.endLine, use.line) &&
+    !aroundBoth(loops, a.ctx.line, use.line, declLine);
   const kept = assigns.filter(
     (a) =>
       !own(a) &&
       !below(a) &&
+      !otherBranch(a) &&
       !(straight(a) && a.at!.endLine >= use.line) &&
       !(last && a !== last && a.ctx.fn === fn && a.ctx.line < last.ctx.line),
   );
   return { assigns: kept, initial: !last };
+}
+
+/**
+ * Whether a block around the lines `first`..`last` ends on the line another block opens on (`}
+ * else {`, `} else if c {`), and that block holds `use` while the first does not.
+ */
+function elseOf(blocks: readonly number[], first: number, last: number, use: number): boolean {
+  for (let i = 0; i < blocks.length; i += 2) {
+    const start = blocks[i]!;
+    const end = blocks[i + 1]!;
+    if (start > first || last > end || use <= end) continue;
+    for (let j = 0; j < blocks.length; j += 2)
+      if (blocks[j] === end && j !== i && use <= blocks[j + 1]!) return true;
+  }
+  return false;
 }
 
 /** Whether a loop starts on the line (an assignment there may be its header's). */
