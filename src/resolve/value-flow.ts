@@ -129,8 +129,14 @@ export const MAX_ALTERNATIVES = 40;
  * a local reassigned per filter, a wrapper's result, a conversion).
  */
 const MAX_DEPTH = 9;
-/** Steps a stored type is followed back through: past six, `runtime.Object` funnels mix them. */
-const MAX_STORED_DEPTH = 6;
+/**
+ * Steps a stored type is followed back through: past eight, `runtime.Object` funnels mix them.
+ * Six was enough while every assignment of a local reached every read of it, whose answers (kept
+ * per expression) gave shortcuts; with only the assignments that can reach a read, a
+ * controller-runtime reconciler's client comes from client.New seven steps away (its field, the
+ * manager's and the cluster's GetClient, the cluster's field, NewClient's result, client.New's).
+ */
+const MAX_STORED_DEPTH = 8;
 
 export class ValueFlow {
   readonly model: ProgramModel;
