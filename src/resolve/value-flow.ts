@@ -1959,13 +1959,16 @@ function isMake(e: Expr): boolean {
 }
 
 /**
- * The assignments to a local variable or parameter a use can see. gofmt indents each block one
- * deeper, so an assignment in scope at the depth of the variable's declaration (the function's
- * body for a parameter) stands in the declaration's block, in straight line: one that ends
- * before the use, in the same function, overwrites on every path what came before it (`x =
- * wrap(x)` hands later uses only the wrapper), and one that starts at or after the use cannot
- * reach it (the right-hand side of `x = wrap(x)` sees the old `x`, at any depth). Other
- * assignments in nested blocks and closures may or may not run: they stay. Undefined `initial` when an overwrite hides the
+ * The assignments to a local variable or parameter a use in the same function can see (from a
+ * closure, every one: it may run at any time):
+ * - one that always runs before the use overwrites what came before it (`x = wrap(x)` hands later
+ *   uses only the wrapper): one at the depth of the declaration (gofmt indents each block one
+ *   deeper), or one with the use below it in the innermost block or case clause around it;
+ * - one below the use, or in an `if` branch the use's `else` follows, reaches it only round a
+ *   loop around both that does not hold the declaration (`loops`, `blocks`: first and last
+ *   lines, in pairs);
+ * - the right-hand side of `x = wrap(x)` sees the old `x`, and in such a loop also its own.
+ * What may or may not run before the use stays. `initial` is false when an overwrite hides the
  * declaration's own value (or, for a parameter, what callers pass).
  */
 function visibleAssigns(
@@ -1986,9 +1989,9 @@ function visibleAssigns(
     if (!last || a.ctx.line > last.ctx.line) last = a;
   }
   // Nor any that runs whenever the read does, before it: the read is below it in the innermost
-  // block or case clause around it (the apiserver's `handler = filterlatency.TrackCompleted(handler)`
-  // then `handler = WithPriorityAndFairness(handler, ...)` in the same branch: the second reads
-  // only the first). Not one in a loop's header, which may not run before what follows the loop.
+  // block or case clause around it (the apiserver's `handler = TrackCompleted(handler)` then
+  // `handler = WithPriorityAndFairness(handler, ...)` in the same branch: the second reads only
+  // the first). Not one in a loop's header, which may not run before what follows the loop.
   for (const a of assigns) {
     if (a.ctx.fn !== fn || !a.at || a.ctx.line <= declLine || a.at.endLine >= use.line) continue;
     if ((last && a.ctx.line <= last.ctx.line) || startsLoop(loops, a.ctx.line)) continue;

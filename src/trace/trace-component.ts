@@ -177,9 +177,9 @@ export async function traceComponent(
   // fold of the default view, as the calls into that package are (v1.24 kubectl's
   // `cmd.Flags().BoolVar` on cobra's values took 77 of its 144 rows).
   // In the trace of a program (a component, or `--in` one), a call of a field no indexed code
-  // sets (a hook only tests set), or of a local that holds only nil, folds the same way: nothing runs there in that program, as far
-  // as the index tells. From a library's symbol, the code that sets it may not be indexed at all:
-  // the row stays, with its reason.
+  // sets (a hook only tests set), or of a local that holds only nil, folds the same way: nothing
+  // runs there in that program, as far as the index tells. From a library's symbol, the code that
+  // sets it may not be indexed at all: the row stays, with its reason.
   const listAll = all || Boolean(options.focus);
   const wholeProgram = Boolean(root.program || options.in);
   const shownUnresolved = (u: EdgeRow) => {
