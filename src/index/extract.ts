@@ -53,12 +53,17 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
     recvs: [],
     loops: [],
     blocks: [],
+    clauses: [],
+    switches: [],
+    jumps: [],
+    falls: [],
     errors: [],
     lines: parsed.lines,
   };
   // Spans of the scopes locals are declared in, start and end in pairs (scopeEnds).
   const scopeSpans: number[] = [];
-  const captures = readCaptures(parsed, names, source, scopeSpans);
+  const jumpSpans: number[] = [];
+  const captures = readCaptures(parsed, names, source, scopeSpans, jumpSpans);
   // Leading tabs (or spaces) of the line a node starts on: gofmt indents one per block.
   const indentOf = (startIndex: number): number => {
     let start = startIndex;
@@ -243,7 +248,7 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
   }
   if (anyNode) {
     scopeEnds(facts.locals, localStarts, scopeSpans, anyNode);
-    controlLines(facts, scopeSpans, source, anyNode);
+    controlLines(facts, scopeSpans, jumpSpans, source, anyNode);
     declLines(facts.calls, callStarts, rightSides);
   }
   if (parsed.hasError) facts.errors.push(...parsed.errors);
@@ -381,20 +386,33 @@ function scopeEnds(locals: LocalFact[], starts: number[], spans: number[], lines
 
 /**
  * The first and last lines of each `for` statement among the scopes (the one that starts `for`),
- * and of each block and case clause: what runs straight through once entered.
+ * of each block and case clause (what runs straight through once entered), of each case clause
+ * again and of each switch and select statement (a clause's assignments do not reach its
+ * siblings); and the lines of the jumps: break, continue and goto, and fallthrough apart.
  */
-function controlLines(facts: FileFacts, spans: number[], source: string, lines: Node): void {
+function controlLines(
+  facts: FileFacts,
+  spans: number[],
+  jumps: number[],
+  source: string,
+  lines: Node,
+): void {
   const word = (at: number, w: string) =>
     source.startsWith(w, at) && !/[\w$]/.test(source[at + w.length] ?? '');
   for (let i = 0; i < spans.length; i += 2) {
     const start = spans[i]!;
-    const end = spans[i + 1]!;
-    const into = word(start, 'for')
-      ? facts.loops
-      : source[start] === '{' || word(start, 'case') || word(start, 'default')
-        ? facts.blocks
-        : undefined;
-    into?.push(lines.lineAt(start), lines.lineAt(end - 1));
+    const first = lines.lineAt(start);
+    const last = lines.lineAt(spans[i + 1]! - 1);
+    if (word(start, 'for')) facts.loops.push(first, last);
+    else if (source[start] === '{') facts.blocks.push(first, last);
+    else if (word(start, 'case') || word(start, 'default')) {
+      facts.blocks.push(first, last);
+      facts.clauses.push(first, last);
+    } else if (word(start, 'switch') || word(start, 'select')) facts.switches.push(first, last);
+  }
+  for (let i = 0; i < jumps.length; i += 2) {
+    const start = jumps[i]!;
+    (word(start, 'fallthrough') ? facts.falls : facts.jumps).push(lines.lineAt(start));
   }
 }
 

@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 31;
+export const FACTS_VERSION = 32;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -227,6 +227,19 @@ export interface FileFacts {
    * what follows it in the innermost one around it.
    */
   blocks: number[];
+  /**
+   * The lines of each case clause (also in `blocks`) and of each switch and select statement,
+   * first and last in pairs: what one clause assigns does not reach the clauses beside it.
+   */
+  clauses: number[];
+  switches: number[];
+  /**
+   * The lines of break, continue and goto statements: an assignment below one in a block need not
+   * run after what the block assigned above it.
+   */
+  jumps: number[];
+  /** The lines of fallthrough statements: the clause that ends in one runs into the next. */
+  falls: number[];
   /** Syntax errors tree-sitter recovered from (line numbers). */
   errors: number[];
   lines: number;

@@ -133,19 +133,21 @@ export const walkRules: WalkRules = {
     'definition.var',
     'definition.const',
   ],
-  skipCaptures: ['comment.build', 'package', 'scope'],
+  skipCaptures: ['comment.build', 'package', 'scope', 'jump'],
 };
 
 /**
  * Builds the walked nodes and the captures of one native parse. The `scope` captures (blocks,
- * statements with a header, case clauses: 410,755 of v1.24's 1,488,937) are not made into
- * objects: their start and end offsets go to `scopes`, in pairs, when given.
+ * statements with a header, case clauses: 410,755 of v1.24's 1,488,937) and `jump` captures
+ * (break, continue, goto, fallthrough) are not made into objects: their start and end offsets go
+ * to `scopes` and `jumps`, in pairs, when given.
  */
 export function readCaptures(
   parsed: NativeParse,
   names: NativeNames,
   source: string,
   scopes?: number[],
+  jumps?: number[],
 ): Capture[] {
   const file = new FileNodes(source);
   const { nodes, captures, docs } = parsed;
@@ -166,9 +168,14 @@ export function readCaptures(
   }
   const out: Capture[] = [];
   const scopeId = scopes ? names.captureNames.indexOf('scope') : -1;
+  const jumpId = names.captureNames.indexOf('jump');
   for (let i = 0; i < captures.length; i += 5) {
     if (captures[i] === scopeId) {
       scopes!.push(captures[i + 2]!, captures[i + 3]!);
+      continue;
+    }
+    if (captures[i] === jumpId) {
+      jumps?.push(captures[i + 2]!, captures[i + 3]!);
       continue;
     }
     const index = captures[i + 1]!;

@@ -396,6 +396,10 @@ static const KnownPattern KNOWN[] = {
     {"(default_case) @scope", "default_case", NULL, NULL, NULL, NULL, 0, "scope"},
     {"(type_case) @scope", "type_case", NULL, NULL, NULL, NULL, 0, "scope"},
     {"(communication_case) @scope", "communication_case", NULL, NULL, NULL, NULL, 0, "scope"},
+    {"(break_statement) @jump", "break_statement", NULL, NULL, NULL, NULL, 0, "jump"},
+    {"(continue_statement) @jump", "continue_statement", NULL, NULL, NULL, NULL, 0, "jump"},
+    {"(goto_statement) @jump", "goto_statement", NULL, NULL, NULL, NULL, 0, "jump"},
+    {"(fallthrough_statement) @jump", "fallthrough_statement", NULL, NULL, NULL, NULL, 0, "jump"},
 };
 
 /* Canonical symbol of a node type name, or -1 when the grammar has none. */

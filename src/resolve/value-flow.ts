@@ -12,7 +12,7 @@
  * - Every answer that came through code elsewhere carries the packages it came through
  *   (src/resolve/needs.ts), so a trace keeps it only when those packages are in its program.
  */
-import type { Expr } from '../index/facts.js';
+import type { Expr, FileFacts } from '../index/facts.js';
 import { push } from '../shared/multimap.js';
 import type { FileModel, FuncRef, ProgramModel, TypeDecl } from './model.js';
 import { ALWAYS, both, either, through, type Needs } from './needs.js';
@@ -623,8 +623,7 @@ export class ValueFlow {
           b.local.indent,
           b.local.line,
           ctx,
-          b.file.facts.loops,
-          b.file.facts.blocks,
+          b.file.facts,
         );
         const out: SourceRef[] = [];
         if (initial && b.local.value) {
@@ -645,8 +644,7 @@ export class ValueFlow {
           decl?.indent === undefined ? undefined : decl.indent + 1,
           decl?.line ?? 0,
           ctx,
-          b.file.facts.loops,
-          b.file.facts.blocks,
+          b.file.facts,
         );
         const ref = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
         const fromCalls = initial && ref ? (this.argSources.get(ref.id)?.get(b.index) ?? []) : [];
@@ -1964,9 +1962,14 @@ function isMake(e: Expr): boolean {
  * - one that always runs before the use overwrites what came before it (`x = wrap(x)` hands later
  *   uses only the wrapper): one at the depth of the declaration (gofmt indents each block one
  *   deeper), or one with the use below it in the innermost block or case clause around it;
- * - one below the use, or in an `if` branch the use's `else` follows, reaches it only round a
- *   loop around both that does not hold the declaration (`loops`, `blocks`: first and last
- *   lines, in pairs);
+ * - one that always runs after another and before the use hides that other: below it in the
+ *   innermost block or case clause around both, with no break, continue or goto between
+ *   (`handler = &completed{...}; handler = &priority{next: handler}` in a branch: what follows the
+ *   `if` sees the second only);
+ * - one below the use, in an `if` branch the use's `else` (or a later `else if`) follows, or in a
+ *   case clause before the use's in the same switch (unless it falls through), reaches it only
+ *   round a loop around both that does not hold the declaration (`control`'s `loops`, `blocks`,
+ *   `clauses`, `switches`: first and last lines, in pairs);
  * - the right-hand side of `x = wrap(x)` sees the old `x`, and in such a loop also its own.
  * What may or may not run before the use stays. `initial` is false when an overwrite hides the
  * declaration's own value (or, for a parameter, what callers pass).
@@ -1977,10 +1980,10 @@ function visibleAssigns(
   indent: number | undefined,
   declLine: number,
   use: Ctx,
-  loops: readonly number[],
-  blocks: readonly number[],
+  control: Pick<FileFacts, 'loops' | 'blocks' | 'clauses' | 'switches' | 'jumps' | 'falls'>,
 ): { assigns: readonly SourceRef[]; initial: boolean } {
   if (use.fn !== fn || assigns.length === 0) return { assigns, initial: true };
+  const { loops, blocks } = control;
   const straight = (a: SourceRef) =>
     indent !== undefined && a.ctx.fn === fn && a.at?.indent === indent;
   let last: SourceRef | undefined;
@@ -1998,6 +2001,22 @@ function visibleAssigns(
     const region = regionOf(a, blocks);
     if (region && region[0] <= use.line && use.line <= region[1]) last = a;
   }
+  // Assignments that run before the read, each the last of its block on the way: one that a later
+  // one in the innermost block around both replaces whenever it runs is not (control leaves the
+  // block past the later one, unless a jump between takes it out first).
+  const replaced = (a: SourceRef): boolean => {
+    if (a.ctx.fn !== fn || !a.at || a.at.endLine >= use.line) return false;
+    for (const b of assigns) {
+      if (b === a || b.ctx.fn !== fn || !b.at || b.ctx.line <= a.at.endLine) continue;
+      if (b.at.endLine >= use.line || startsLoop(loops, b.ctx.line)) continue;
+      const region = regionOf(b, blocks);
+      // Strictly inside: what a statement's header (`if x = f(); c {`) assigns runs whether the
+      // block does or not.
+      if (!region || a.ctx.line <= region[0] || region[1] < a.at.endLine) continue;
+      if (!lineWithin(control.jumps, a.at.endLine, b.ctx.line)) return true;
+    }
+    return false;
+  };
   // The right-hand side of an assignment sees the value from before it, and in a loop also its
   // own from the round before (`printer = &Indenter{Inner: printer}` in a `for`).
   const own = (a: SourceRef) =>
@@ -2012,14 +2031,16 @@ function visibleAssigns(
   // not followed.
   const below = (a: SourceRef) =>
     a.ctx.fn === fn && a.ctx.line > use.line && !aroundBoth(loops, use.line, a.ctx.line, declLine);
-  // Nor one in a branch whose `}` the read's branch opens on (`} else {`): control leaves the
-  // first past the second (the apiserver's WithMaxInFlightLimit, in the else of the branch that
-  // builds priority and fairness, wraps only what came before the `if`).
+  // Nor one in a branch the read's branch is an `else` of (`} else {`, `} else if c {`): control
+  // leaves the first past the second (the apiserver's WithMaxInFlightLimit, in the else of the
+  // branch that builds priority and fairness, wraps only what came before the `if`); nor one in
+  // a case clause before the read's, of the same switch.
   const otherBranch = (a: SourceRef) =>
     a.ctx.fn === fn &&
     a.at !== undefined &&
     a.at.endLine < use.line &&
-    elseOf(blocks, a.ctx.line, a.at.endLine, use.line) &&
+    (elseOf(blocks, a.ctx.line, a.at.endLine, use.line) ||
+      otherClause(control, a.ctx.line, a.at.endLine, use.line)) &&
     !aroundBoth(loops, a.ctx.line, use.line, declLine);
   const kept = assigns.filter(
     (a) =>
@@ -2027,23 +2048,76 @@ function visibleAssigns(
       !below(a) &&
       !otherBranch(a) &&
       !(straight(a) && a.at!.endLine >= use.line) &&
-      !(last && a !== last && a.ctx.fn === fn && a.ctx.line < last.ctx.line),
+      !(last && a !== last && a.ctx.fn === fn && a.ctx.line < last.ctx.line) &&
+      !replaced(a),
   );
   return { assigns: kept, initial: !last };
 }
 
 /**
  * Whether a block around the lines `first`..`last` ends on the line another block opens on (`}
- * else {`, `} else if c {`), and that block holds `use` while the first does not.
+ * else {`, `} else if c {`), and that block, or one chained to it so, holds `use` while the
+ * first does not.
  */
 function elseOf(blocks: readonly number[], first: number, last: number, use: number): boolean {
   for (let i = 0; i < blocks.length; i += 2) {
     const start = blocks[i]!;
     const end = blocks[i + 1]!;
     if (start > first || last > end || use <= end) continue;
-    for (let j = 0; j < blocks.length; j += 2)
-      if (blocks[j] === end && j !== i && use <= blocks[j + 1]!) return true;
+    // Down the chain of branches, each opening on the line the one before closes on.
+    for (let at = end, hops = 0; hops < 64; hops++) {
+      let next = -1;
+      for (let j = 0; j < blocks.length; j += 2)
+        if (blocks[j] === at && j !== i && blocks[j + 1]! > at) next = j;
+      if (next < 0) break;
+      if (use <= blocks[next + 1]!) return true;
+      at = blocks[next + 1]!;
+    }
   }
+  return false;
+}
+
+/**
+ * Whether the lines `first`..`last` sit in a case clause and `use` in a later clause of the same
+ * switch or select, and the first clause does not fall through.
+ */
+function otherClause(
+  control: Pick<FileFacts, 'clauses' | 'switches' | 'falls'>,
+  first: number,
+  last: number,
+  use: number,
+): boolean {
+  const { clauses, switches } = control;
+  for (let i = 0; i < clauses.length; i += 2) {
+    const start = clauses[i]!;
+    const end = clauses[i + 1]!;
+    if (start > first || last > end || use <= end) continue;
+    if (lineWithin(control.falls, start, end)) continue;
+    const around = innermostAround(switches, start, end);
+    if (around < 0) continue;
+    for (let j = 0; j < clauses.length; j += 2) {
+      const s = clauses[j]!;
+      const e = clauses[j + 1]!;
+      if (s > end && s <= use && use <= e && innermostAround(switches, s, e) === around)
+        return true;
+    }
+  }
+  return false;
+}
+
+/** The index of the smallest span (pairs) holding the lines `first`..`last`, or -1. */
+function innermostAround(spans: readonly number[], first: number, last: number): number {
+  let best = -1;
+  for (let i = 0; i < spans.length; i += 2) {
+    if (spans[i]! > first || last > spans[i + 1]!) continue;
+    if (best < 0 || spans[i + 1]! - spans[i]! < spans[best + 1]! - spans[best]!) best = i;
+  }
+  return best;
+}
+
+/** Whether one of the lines lies in `first`..`last`. */
+function lineWithin(lines: readonly number[], first: number, last: number): boolean {
+  for (const l of lines) if (first <= l && l <= last) return true;
   return false;
 }
 

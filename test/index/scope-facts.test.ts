@@ -62,3 +62,72 @@ describe('scope facts', () => {
     expect(call('g')?.decl).toBeUndefined();
   });
 });
+
+describe('control facts', () => {
+  const control = factsOfSource(
+    [
+      'package p', //                               1
+      '', //                                        2
+      'func g(xs []int, ch chan int) (n int) {', // 3
+      '\tfor _, x := range xs {', //                4
+      '\t\tif x < 0 {', //                          5
+      '\t\t\tcontinue', //                          6
+      '\t\t} else if x > 9 {', //                   7
+      '\t\t\tbreak', //                             8
+      '\t\t}', //                                   9
+      '\t\tswitch x {', //                          10
+      '\t\tcase 1:', //                             11
+      '\t\t\tn = 1', //                             12
+      '\t\t\tfallthrough', //                       13
+      '\t\tdefault:', //                            14
+      '\t\t\tn++', //                               15
+      '\t\t}', //                                   16
+      '\t}', //                                     17
+      '\tselect {', //                              18
+      '\tcase v := <-ch:', //                       19
+      '\t\tn = v', //                               20
+      '\t\tgoto done', //                           21
+      '\t}', //                                     22
+      'done:', //                                   23
+      '\treturn n', //                              24
+      '}', //                                       25
+      '',
+    ].join('\n'),
+  );
+
+  it('keeps the lines of loops, blocks, case clauses and switches, first and last in pairs', () => {
+    expect(control.loops).toEqual([4, 17]);
+    // The body, the loop's, both branches, the three clauses.
+    expect(pairs(control.blocks)).toEqual(
+      expect.arrayContaining([
+        [3, 25],
+        [4, 17],
+        [5, 7],
+        [7, 9],
+        [11, 13],
+        [14, 15],
+        [19, 21],
+      ]),
+    );
+    expect(pairs(control.clauses)).toEqual([
+      [11, 13],
+      [14, 15],
+      [19, 21],
+    ]);
+    expect(pairs(control.switches)).toEqual([
+      [10, 16],
+      [18, 22],
+    ]);
+  });
+
+  it('keeps the lines of break, continue and goto, and of fallthrough apart', () => {
+    expect(control.jumps).toEqual([6, 8, 21]);
+    expect(control.falls).toEqual([13]);
+  });
+});
+
+function pairs(lines: readonly number[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < lines.length; i += 2) out.push([lines[i]!, lines[i + 1]!]);
+  return out;
+}
