@@ -35,6 +35,8 @@ interface FuncRange {
  */
 const MAX_EXPR_DEPTH = 12;
 const MAX_CHAIN = 80;
+/** Index keys up to this long keep their text (`controllers["replicaset"]`). */
+const MAX_INDEX_KEY = 60;
 
 export function extractFacts(parsed: NativeParse, names: NativeNames, source: string): FileFacts {
   const facts: FileFacts = {
@@ -988,7 +990,8 @@ function toExpr(
       // The key text is kept when short: `controllers["replicaset"] = startReplicaSetController`
       // is how a controller manager names its controllers.
       const index = node.childForFieldName('index');
-      const key = index && index.endIndex - index.startIndex <= 60 ? index.text : undefined;
+      const key =
+        index && index.endIndex - index.startIndex <= MAX_INDEX_KEY ? index.text : undefined;
       return key === undefined
         ? ['x', spine(node.childForFieldName('operand'))]
         : ['x', spine(node.childForFieldName('operand')), key];
@@ -999,6 +1002,8 @@ function toExpr(
         spine(node.childForFieldName('type')),
         node.childForFieldName('type_arguments')?.namedChildren.map((a) => a.text) ?? [],
       ];
+    case 'type_instantiation_expression':
+      return instantiationExpr(node, spine);
     case 'slice_expression':
       return ['sl', toExpr(node.childForFieldName('operand'), lits, d)];
     case 'type_assertion_expression': {
@@ -1024,6 +1029,26 @@ function toExpr(
     default:
       return otherExpr(node);
   }
+}
+
+/**
+ * `m[a.b][c.d]` parses as the type `m[a.b]` (a generic type, `c.d` its argument) instantiated
+ * again: no instantiation is indexed or instantiated twice in Go, so it is an index of an index
+ * (descheduler's `mc.nodes[node.Name][v1.ResourceCPU].SetMilli(...)`). `F[A, B]` used as a value
+ * stays an instantiation.
+ */
+function instantiationExpr(node: Node, spine: ToExpr): Expr {
+  const type = node.childForFieldName('type');
+  const args: string[] = [];
+  for (const c of node.namedChildren) if (c.startIndex !== type?.startIndex) args.push(c.text);
+  let inner = type;
+  while (inner?.type === 'parenthesized_type') inner = inner.firstNamedChild;
+  if (inner?.type !== 'generic_type') return ['g', spine(type), args];
+  let e = spine(inner.childForFieldName('type'));
+  const keys = inner.childForFieldName('type_arguments')?.namedChildren ?? [];
+  for (const key of [...keys.map((k) => k.text), ...args])
+    e = key.length <= MAX_INDEX_KEY ? ['x', e, key] : ['x', e];
+  return e;
 }
 
 /**

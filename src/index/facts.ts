@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 32;
+export const FACTS_VERSION = 33;
 
 /**
  * An expression, reduced to what resolution needs.
