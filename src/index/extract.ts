@@ -59,6 +59,8 @@ export function extractFacts(parsed: NativeParse, names: NativeNames, source: st
     switches: [],
     jumps: [],
     falls: [],
+    elses: [],
+    defaults: [],
     errors: [],
     lines: parsed.lines,
   };
@@ -390,7 +392,8 @@ function scopeEnds(locals: LocalFact[], starts: number[], spans: number[], lines
  * The first and last lines of each `for` statement among the scopes (the one that starts `for`),
  * of each block and case clause (what runs straight through once entered), of each case clause
  * again and of each switch and select statement (a clause's assignments do not reach its
- * siblings); and the lines of the jumps: break, continue and goto, and fallthrough apart.
+ * siblings); the first line of each plain `else` block and `default` clause; and the lines of
+ * the jumps: break, continue and goto, and fallthrough apart.
  */
 function controlLines(
   facts: FileFacts,
@@ -406,16 +409,30 @@ function controlLines(
     const first = lines.lineAt(start);
     const last = lines.lineAt(spans[i + 1]! - 1);
     if (word(start, 'for')) facts.loops.push(first, last);
-    else if (source[start] === '{') facts.blocks.push(first, last);
-    else if (word(start, 'case') || word(start, 'default')) {
+    else if (source[start] === '{') {
+      facts.blocks.push(first, last);
+      if (plainElse(source, start)) facts.elses.push(first);
+    } else if (word(start, 'case') || word(start, 'default')) {
       facts.blocks.push(first, last);
       facts.clauses.push(first, last);
+      if (source[start] === 'd') facts.defaults.push(first);
     } else if (word(start, 'switch') || word(start, 'select')) facts.switches.push(first, last);
   }
   for (let i = 0; i < jumps.length; i += 2) {
     const start = jumps[i]!;
     (word(start, 'fallthrough') ? facts.falls : facts.jumps).push(lines.lineAt(start));
   }
+}
+
+/** Whether the block opening at `start` is an `else` with no `if` of its own (`} else {`). */
+function plainElse(source: string, start: number): boolean {
+  let at = start - 1;
+  while (at >= 0 && (source[at] === ' ' || source[at] === '\t')) at--;
+  if (at < 4 || source.slice(at - 3, at + 1) !== 'else' || /[\w$]/.test(source[at - 4]!))
+    return false;
+  at -= 4;
+  while (at >= 0 && (source[at] === ' ' || source[at] === '\t')) at--;
+  return source[at] === '}';
 }
 
 /** Marks each call in a declaration's right-hand side with the declaration's line. */

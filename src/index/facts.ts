@@ -8,7 +8,7 @@
  */
 
 /** Bump when the shape of facts (or what the extractor puts in them) changes. */
-export const FACTS_VERSION = 33;
+export const FACTS_VERSION = 34;
 
 /**
  * An expression, reduced to what resolution needs.
@@ -240,6 +240,13 @@ export interface FileFacts {
   jumps: number[];
   /** The lines of fallthrough statements: the clause that ends in one runs into the next. */
   falls: number[];
+  /**
+   * The first line of each block that is a plain `else` (`} else {`, not `} else if c {`): an
+   * if-else chain that ends in one runs one of its branches whatever the conditions.
+   */
+  elses: number[];
+  /** The first line of each `default` clause: a switch or select with one runs a clause. */
+  defaults: number[];
   /** Syntax errors tree-sitter recovered from (line numbers). */
   errors: number[];
   lines: number;

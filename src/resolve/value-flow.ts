@@ -1965,7 +1965,8 @@ function isMake(e: Expr): boolean {
  * - one that always runs after another and before the use hides that other: below it in the
  *   innermost block or case clause around both, with no break, continue or goto between
  *   (`handler = &completed{...}; handler = &priority{next: handler}` in a branch: what follows the
- *   `if` sees the second only);
+ *   `if` sees the second only); so does an if-else chain ending in a plain `else` whose every
+ *   branch assigns on its way through;
  * - one below the use, in an `if` branch the use's `else` (or a later `else if`) follows, or in a
  *   case clause before the use's in the same switch (unless it falls through), reaches it only
  *   round a loop around both that does not hold the declaration (`control`'s `loops`, `blocks`,
@@ -1980,7 +1981,7 @@ function visibleAssigns(
   indent: number | undefined,
   declLine: number,
   use: Ctx,
-  control: Pick<FileFacts, 'loops' | 'blocks' | 'clauses' | 'switches' | 'jumps' | 'falls'>,
+  control: Control,
 ): { assigns: readonly SourceRef[]; initial: boolean } {
   if (use.fn !== fn || assigns.length === 0) return { assigns, initial: true };
   const { loops, blocks } = control;
@@ -2015,8 +2016,29 @@ function visibleAssigns(
       if (!region || a.ctx.line <= region[0] || region[1] < a.at.endLine) continue;
       if (!lineWithin(control.jumps, a.at.endLine, b.ctx.line)) return true;
     }
+    // Or an if-else chain that ends in a plain `else`, each branch of which assigns on its way
+    // through (the handler chain's `TrackStarted` before the flow-control `if`, whose two
+    // branches each wrap it again).
+    for (const chain of chainsOf(control)) {
+      if (chain.first <= a.at.endLine || chain.last >= use.line || !chain.region) continue;
+      const [r0, r1] = chain.region;
+      if (a.ctx.line <= r0 || r1 < a.at.endLine) continue;
+      if (lineWithin(control.jumps, a.at.endLine, chain.first)) continue;
+      if (chain.branches.every((branch) => assignsThrough(branch))) return true;
+    }
     return false;
   };
+  // An assignment that runs whenever the branch does: the branch is the innermost block around
+  // it, and no jump comes first.
+  const assignsThrough = ([first, last]: readonly [number, number]): boolean =>
+    assigns.some((b) => {
+      // A clause's last line is its last statement's (a block's, its `}`).
+      if (b.ctx.fn !== fn || !b.at || b.ctx.line <= first || b.at.endLine > last) return false;
+      const region = regionOf(b, blocks);
+      return (
+        region?.[0] === first && region[1] === last && !lineWithin(control.jumps, first, b.ctx.line)
+      );
+    });
   // The right-hand side of an assignment sees the value from before it, and in a loop also its
   // own from the round before (`printer = &Indenter{Inner: printer}` in a `for`).
   const own = (a: SourceRef) =>
@@ -2054,6 +2076,90 @@ function visibleAssigns(
   return { assigns: kept, initial: !last };
 }
 
+/** The facts visibleAssigns reads of a function's control: lines of loops, blocks, jumps. */
+type Control = Pick<
+  FileFacts,
+  'loops' | 'blocks' | 'clauses' | 'switches' | 'jumps' | 'falls' | 'elses' | 'defaults'
+>;
+
+/**
+ * An if-else chain that ends in a plain `else`, or a switch or select with a `default` clause:
+ * one of its branches always runs.
+ */
+interface Chain {
+  first: number;
+  last: number;
+  branches: (readonly [number, number])[];
+  /** The innermost block around the whole chain. */
+  region: readonly [number, number] | undefined;
+}
+
+const chainMemo = new WeakMap<Control, Chain[]>();
+
+/**
+ * The file's if-else chains that end in a plain `else`, each followed back from it, and its
+ * switches and selects with a `default` clause, each clause a branch.
+ */
+function chainsOf(control: Control): Chain[] {
+  const known = chainMemo.get(control);
+  if (known) return known;
+  const found: Chain[] = [];
+  const { blocks, elses, clauses, switches } = control;
+  const chain = (first: number, last: number, branches: (readonly [number, number])[]) => {
+    const around = innermostAround(blocks, first, last, (s, e) => s < first || e > last);
+    found.push({
+      first,
+      last,
+      branches,
+      region: around < 0 ? undefined : [blocks[around]!, blocks[around + 1]!],
+    });
+  };
+  // Each clause under the innermost switch around it.
+  const bySwitch = new Map<
+    number,
+    { branches: (readonly [number, number])[]; otherwise: boolean }
+  >();
+  for (let j = 0; j < clauses.length; j += 2) {
+    const start = clauses[j]!;
+    const at = innermostAround(switches, start, clauses[j + 1]!);
+    if (at < 0) continue;
+    let entry = bySwitch.get(at);
+    if (!entry) bySwitch.set(at, (entry = { branches: [], otherwise: false }));
+    entry.branches.push([start, clauses[j + 1]!]);
+    if (control.defaults.includes(start)) entry.otherwise = true;
+  }
+  for (const [at, { branches, otherwise }] of bySwitch)
+    if (otherwise) chain(switches[at]!, switches[at + 1]!, branches);
+  for (const start of elses) {
+    const branches: (readonly [number, number])[] = [];
+    let at = blockStarting(blocks, start, -1);
+    // Back along `} else if c {` to the `if`: each branch opens on the line the one before closes.
+    for (let hops = 0; at >= 0 && hops < 64; hops++) {
+      const first = blocks[at]!;
+      branches.unshift([first, blocks[at + 1]!]);
+      at = blockEnding(blocks, first, at);
+    }
+    if (branches.length < 2) continue;
+    chain(branches[0]![0], branches[branches.length - 1]![1], branches);
+  }
+  chainMemo.set(control, found);
+  return found;
+}
+
+/** The index of the block (pairs) that opens on `line` and ends below it, other than `not`. */
+function blockStarting(blocks: readonly number[], line: number, not: number): number {
+  for (let i = 0; i < blocks.length; i += 2)
+    if (i !== not && blocks[i] === line && blocks[i + 1]! > line) return i;
+  return -1;
+}
+
+/** The index of the block (pairs) that closes on `line` and opens above it, other than `not`. */
+function blockEnding(blocks: readonly number[], line: number, not: number): number {
+  for (let i = 0; i < blocks.length; i += 2)
+    if (i !== not && blocks[i + 1] === line && blocks[i]! < line) return i;
+  return -1;
+}
+
 /**
  * Whether a block around the lines `first`..`last` ends on the line another block opens on (`}
  * else {`, `} else if c {`), and that block, or one chained to it so, holds `use` while the
@@ -2081,12 +2187,7 @@ function elseOf(blocks: readonly number[], first: number, last: number, use: num
  * Whether the lines `first`..`last` sit in a case clause and `use` in a later clause of the same
  * switch or select, and the first clause does not fall through.
  */
-function otherClause(
-  control: Pick<FileFacts, 'clauses' | 'switches' | 'falls'>,
-  first: number,
-  last: number,
-  use: number,
-): boolean {
+function otherClause(control: Control, first: number, last: number, use: number): boolean {
   const { clauses, switches } = control;
   for (let i = 0; i < clauses.length; i += 2) {
     const start = clauses[i]!;
@@ -2105,11 +2206,20 @@ function otherClause(
   return false;
 }
 
-/** The index of the smallest span (pairs) holding the lines `first`..`last`, or -1. */
-function innermostAround(spans: readonly number[], first: number, last: number): number {
+/**
+ * The index of the smallest span (pairs) holding the lines `first`..`last` (and passing `keep`),
+ * or -1.
+ */
+function innermostAround(
+  spans: readonly number[],
+  first: number,
+  last: number,
+  keep?: (start: number, end: number) => boolean,
+): number {
   let best = -1;
   for (let i = 0; i < spans.length; i += 2) {
     if (spans[i]! > first || last > spans[i + 1]!) continue;
+    if (keep && !keep(spans[i]!, spans[i + 1]!)) continue;
     if (best < 0 || spans[i + 1]! - spans[i]! < spans[best + 1]! - spans[best]!) best = i;
   }
   return best;

@@ -55,6 +55,10 @@ describe('scope facts', () => {
     expect(local('h', 20)?.end).toBe(26);
   });
 
+  it('keeps the first line of each plain else, not of an else if', () => {
+    expect(facts.elses).toEqual([7]);
+  });
+
   it("marks a call in a declaration's right-hand side with the declaration's line", () => {
     expect(call('wrap')?.decl).toBe(20);
     // Inside a closure that is a declaration's value: the declaration's names are not in scope.
@@ -123,6 +127,8 @@ describe('control facts', () => {
   it('keeps the lines of break, continue and goto, and of fallthrough apart', () => {
     expect(control.jumps).toEqual([6, 8, 21]);
     expect(control.falls).toEqual([13]);
+    expect(control.elses).toEqual([]); // line 7 is an else if
+    expect(control.defaults).toEqual([14]);
   });
 });
 
