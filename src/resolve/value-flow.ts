@@ -1971,7 +1971,9 @@ function isMake(e: Expr): boolean {
  *   case clause before the use's in the same switch (unless it falls through), reaches it only
  *   round a loop around both that does not hold the declaration (`control`'s `loops`, `blocks`,
  *   `clauses`, `switches`: first and last lines, in pairs);
- * - the right-hand side of `x = wrap(x)` sees the old `x`, and in such a loop also its own.
+ * - the right-hand side of `x = wrap(x)` sees the old `x`, and in such a loop also its own;
+ *   but what a loop carries back passes again the assignment that hides those before the use,
+ *   where every loop around both holds the block it runs in.
  * What may or may not run before the use stays. `initial` is false when an overwrite hides the
  * declaration's own value (or, for a parameter, what callers pass).
  */
@@ -2064,6 +2066,25 @@ function visibleAssigns(
     (elseOf(blocks, a.ctx.line, a.at.endLine, use.line) ||
       otherClause(control, a.ctx.line, a.at.endLine, use.line)) &&
     !aroundBoth(loops, a.ctx.line, use.line, declLine);
+  // What a loop carries back to the read (its own assignment, one below it) passes `last` again
+  // on the way, when every loop around both holds the block `last` runs in (kubectl's printers
+  // wrapped in a round: the second wrapper reads the first, not itself from the round before).
+  const lastRegion = last ? regionOf(last, blocks) : undefined;
+  const carriedPastLast = (a: SourceRef): boolean => {
+    if (!lastRegion || a === last || a.ctx.fn !== fn) return false;
+    // Only what reaches the read round a loop: below it, or the read's own assignment.
+    const aEnd = a.at?.endLine ?? a.ctx.line;
+    if (aEnd < use.line) return false;
+    const first = Math.min(use.line, a.ctx.line);
+    const end = Math.max(use.line, aEnd);
+    for (let i = 0; i < loops.length; i += 2) {
+      const start = loops[i]!;
+      const stop = loops[i + 1]!;
+      if (start > first || end > stop || (start <= declLine && declLine <= stop)) continue;
+      if (start > lastRegion[0] || lastRegion[1] > stop) return false;
+    }
+    return true;
+  };
   const kept = assigns.filter(
     (a) =>
       !own(a) &&
@@ -2071,7 +2092,8 @@ function visibleAssigns(
       !otherBranch(a) &&
       !(straight(a) && a.at!.endLine >= use.line) &&
       !(last && a !== last && a.ctx.fn === fn && a.ctx.line < last.ctx.line) &&
-      !replaced(a),
+      !replaced(a) &&
+      !carriedPastLast(a),
   );
   return { assigns: kept, initial: !last };
 }
