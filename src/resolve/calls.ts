@@ -41,6 +41,8 @@ export type CallResolution =
       neverStored?: boolean;
       /** A local or named result that holds nil wherever the index says where it comes from. */
       nilOnly?: boolean;
+      /** A value ranged over a package's list that no code of the index fills. */
+      neverFilled?: boolean;
     }
   | { k: 'none' };
 
@@ -100,6 +102,12 @@ export function resolveCall(
           const sel = types.select(types.typeOf(x, declCtx(ctx.file, local)), field);
           if (sel?.k === 'field' && flow.fieldNeverStored(sel.owner, field))
             return { k: 'unresolved', neverStored: true };
+        }
+        // `for _, fn := range serializerExtensions { fn(scheme) }` over a list nothing fills.
+        if (local?.range && local.index === 1 && local.value?.[0] === 'i') {
+          const list = types.resolveIdent(local.value[1], declCtx(ctx.file, local));
+          if (list?.k === 'value' && flow.valueNeverFilled(list.decl))
+            return { k: 'unresolved', neverFilled: true };
         }
         // `var cleanupAction func()` given only nil, here or by what returns it.
         if (

@@ -7,7 +7,13 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { CallFact, Expr } from '../index/facts.js';
 import { ALWAYS } from './needs.js';
-import { externalVia, NEVER_STORED, NIL_ONLY, NO_IMPLEMENTATION } from '../shared/edge-via.js';
+import {
+  externalVia,
+  NEVER_FILLED,
+  NEVER_STORED,
+  NIL_ONLY,
+  NO_IMPLEMENTATION,
+} from '../shared/edge-via.js';
 import type { EdgeInsert, EdgeSink, SymbolInsert } from '../store/index-store.js';
 import {
   exprText,
@@ -241,7 +247,9 @@ function linkFile(
             ? NEVER_STORED
             : res.nilOnly
               ? NIL_ONLY
-              : null,
+              : res.neverFilled
+                ? NEVER_FILLED
+                : null,
         expr: exprText(call.callee),
       });
     } else if (res.k === 'external') {

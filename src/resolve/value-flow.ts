@@ -14,7 +14,7 @@
  */
 import type { Expr, FileFacts } from '../index/facts.js';
 import { push } from '../shared/multimap.js';
-import type { FileModel, FuncRef, ProgramModel, TypeDecl } from './model.js';
+import type { FileModel, FuncRef, ProgramModel, TypeDecl, ValueDecl } from './model.js';
 import { ALWAYS, both, either, through, type Needs } from './needs.js';
 import { isTestDouble } from '../shared/go-symbol.js';
 import {
@@ -309,6 +309,20 @@ export class ValueFlow {
     if (seen.has(key)) return true;
     seen.add(key);
     return (this.fieldSources.get(key) ?? []).every((s) => this.givesNothing(s, seen));
+  }
+
+  /**
+   * Whether no code of the index puts anything in a package's list: unexported, declared with no
+   * value or an empty literal, never assigned nor given elements, its address taken nowhere in
+   * its package (apimachinery's `serializerExtensions`, which files built in elsewhere append to).
+   */
+  valueNeverFilled(decl: ValueDecl): boolean {
+    const { symbol, fact } = decl;
+    if (!/^[a-z_]/.test(fact.name)) return false;
+    if (this.valueSources.has(symbol) || this.valueElementAssigns.has(symbol)) return false;
+    const v = fact.value;
+    if (v && !(v[0] === 'l' && v[2].length === 0 && !v[3]?.length)) return false;
+    return !decl.pkg.files.some((f) => addressTaken(f, fact.name));
   }
 
   /**

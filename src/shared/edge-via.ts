@@ -19,6 +19,13 @@ export const NEVER_STORED = 'never stored';
  */
 export const NIL_ONLY = 'nil only';
 
+/**
+ * The `via` of an unresolved call of a value ranged over a package's list that no code of the
+ * index fills (apimachinery's `serializerExtensions`, filled by files built in elsewhere): the
+ * loop never runs. Views fold it as NEVER_STORED.
+ */
+export const NEVER_FILLED = 'never filled';
+
 const EXTERNAL = 'external:';
 
 /** The `via` of an unresolved call on a value of the unindexed package `pkg`. */
@@ -36,10 +43,11 @@ export function unresolvedReason(via: string | null | undefined): string | undef
   const pkg = externalPackageOf(via);
   if (pkg) return `a value from ${pkg}, not indexed`;
   if (via === NIL_ONLY) return 'nil wherever indexed code sets it';
+  if (via === NEVER_FILLED) return 'from a list no indexed code fills';
   return via === NEVER_STORED ? 'a field no indexed code sets' : undefined;
 }
 
 /** Whether an unresolved call's `via` says nothing runs there, as far as the index tells. */
 export function runsNothing(via: string | null | undefined): boolean {
-  return via === NEVER_STORED || via === NIL_ONLY;
+  return via === NEVER_STORED || via === NIL_ONLY || via === NEVER_FILLED;
 }

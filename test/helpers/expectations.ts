@@ -5,7 +5,8 @@
  *   edge at all where it is called: a conversion), `// want <callee> -> unresolved`
  *   (`unresolved <package>`: and named as a call into that unindexed package; `unresolved ?`:
  *   into no package, and nothing else known of it; `unresolved unset`: a call of a field no
- *   code of the fixture stores a value into; `unresolved nil`: of a local that holds only nil),
+ *   code of the fixture stores a value into; `unresolved nil`: of a local that holds only nil;
+ *   `unresolved unfilled`: of a value ranged over a package's list nothing fills),
  *   `// want <callee> -> <symbol> <kind> from <root>` (in the trace of `<root>`: a component or a
  *   symbol, whose program and call path decide what a function value is), `// def <symbol>`.
  * A trailing comment speaks of its own line; a comment alone on its line, of the nearest code

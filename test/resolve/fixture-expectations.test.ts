@@ -11,7 +11,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NEVER_STORED, NIL_ONLY } from '../../src/shared/edge-via.js';
+import { NEVER_FILLED, NEVER_STORED, NIL_ONLY } from '../../src/shared/edge-via.js';
 import { loadComponentRules } from '../../src/trace/rules-data.js';
 import { createStoreGraph } from '../../src/trace/store-graph.js';
 import { traceComponent } from '../../src/trace/trace-component.js';
@@ -166,9 +166,11 @@ describe.each(features)('fixtures/go/%s', (feature) => {
             ? ', a field nothing sets'
             : e.pkg === 'nil'
               ? ', a value that is only ever nil'
-              : e.pkg
-                ? ` in ${e.pkg}`
-                : '';
+              : e.pkg === 'unfilled'
+                ? ', a value from a list nothing fills'
+                : e.pkg
+                  ? ` in ${e.pkg}`
+                  : '';
       it(`reports ${e.callee} at ${where} as unresolved${said}`, () => {
         const here = index.edges.filter(
           (x) => x.file === e.file && x.line === e.line && x.callee === null,
@@ -181,6 +183,8 @@ describe.each(features)('fixtures/go/%s', (feature) => {
           expect(named.map((x) => x.via)).toEqual(named.map(() => NEVER_STORED));
         else if (e.pkg === 'nil')
           expect(named.map((x) => x.via)).toEqual(named.map(() => NIL_ONLY));
+        else if (e.pkg === 'unfilled')
+          expect(named.map((x) => x.via)).toEqual(named.map(() => NEVER_FILLED));
         else if (e.pkg)
           expect(named.map((x) => x.via)).toEqual(named.map(() => `external:${e.pkg}`));
       });

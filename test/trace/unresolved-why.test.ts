@@ -100,3 +100,30 @@ describe('a local that holds only nil', () => {
     ]);
   });
 });
+
+describe('a value ranged over a list nothing fills', () => {
+  const mod = 'example.com/unfilled-package-list/pkg/runtime/serializer';
+  let index: IndexedFixture;
+  beforeAll(async () => {
+    index = await indexFixture(path.join(projectRoot, 'fixtures', 'go', 'unfilled-package-list'));
+  });
+  afterAll(() => index?.close());
+
+  const trace = (all: boolean, from = 'kube-proxy'): Promise<Trace> => {
+    const components = loadComponentRules();
+    const graph = createStoreGraph(index.store, index.tree, { components });
+    return traceComponent(graph, from, { all, depth: 40, components });
+  };
+  const listed = (t: Trace) => t.unresolved.map((u) => `${u.expr} ${u.why ?? '-'}`).sort();
+
+  it('gives the reason with --all and from the library function', async () => {
+    expect(listed(await trace(true))).toEqual([
+      'fn -',
+      'fn -',
+      'fn from a list no indexed code fills',
+    ]);
+    expect(listed(await trace(false, `${mod}.NewSerializers`))).toContain(
+      'fn from a list no indexed code fills',
+    );
+  });
+});
