@@ -4,7 +4,8 @@
  * in the default view, counted in the caller's fold; `--all` lists them and says why. Traced from
  * a library's method, the unset field keeps its row, with its reason: a program outside the index
  * may set it; traced from a component's main by its symbol, it folds as in the component's trace.
- * A call nothing is known of keeps its row, with no reason.
+ * A call nothing is known of keeps its row, with no reason. A local that holds only nil and a
+ * value ranged over a list nothing fills are told the same way.
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,22 +18,34 @@ import type { Trace } from '../../src/trace/types.js';
 import { indexFixture, type IndexedFixture } from '../helpers/index-fixture.js';
 import { projectRoot } from '../helpers/run-cli.js';
 
+/**
+ * Indexes fixtures/go/<name> for the enclosing describe block; `trace` traces a component or a
+ * symbol of it (depth 40), `listed` names each unresolved row with its reason (`-`: none).
+ */
+function tracedFixture(name: string) {
+  let index: IndexedFixture;
+  beforeAll(async () => {
+    index = await indexFixture(path.join(projectRoot, 'fixtures', 'go', name));
+  });
+  afterAll(() => index?.close());
+  return {
+    trace: (from: string, all: boolean, includeStd = false): Promise<Trace> => {
+      const components = loadComponentRules();
+      const graph = createStoreGraph(index.store, index.tree, { components });
+      return traceComponent(graph, from, { all, depth: 40, components, includeStd });
+    },
+    listed: (t: Trace) => t.unresolved.map((u) => `${u.expr} ${u.why ?? '-'}`).sort(),
+  };
+}
+
 const mod = 'example.com/field-set-by-no-code/cmd/kubeadm';
 const runner = `(*${mod}.Runner).Run`;
 
 describe('unresolved calls the index knows something of', () => {
-  let index: IndexedFixture;
-  beforeAll(async () => {
-    index = await indexFixture(path.join(projectRoot, 'fixtures', 'go', 'field-set-by-no-code'));
-  });
-  afterAll(() => index?.close());
-
-  const trace = (all: boolean, includeStd = false, from = 'kubeadm'): Promise<Trace> => {
-    const components = loadComponentRules();
-    const graph = createStoreGraph(index.store, index.tree, { components });
-    return traceComponent(graph, from, { all, depth: 40, components, includeStd });
-  };
-  const listed = (t: Trace) => t.unresolved.map((u) => `${u.expr} ${u.why ?? '-'}`).sort();
+  const fixture = tracedFixture('field-set-by-no-code');
+  const trace = (all: boolean, includeStd = false, from = 'kubeadm') =>
+    fixture.trace(from, all, includeStd);
+  const listed = fixture.listed;
 
   it('folds a field nothing sets in the default view, and keeps a call nothing is known of', async () => {
     const t = await trace(false);
@@ -74,18 +87,9 @@ describe('unresolved calls the index knows something of', () => {
 describe('a local that holds only nil', () => {
   const nilMod = 'example.com/cleanup-only-nil/pkg/kubelet/kuberuntime';
   const start = `(*${nilMod}.Manager).StartContainer`;
-  let index: IndexedFixture;
-  beforeAll(async () => {
-    index = await indexFixture(path.join(projectRoot, 'fixtures', 'go', 'cleanup-only-nil'));
-  });
-  afterAll(() => index?.close());
-
-  const trace = (all: boolean, from = 'kubelet'): Promise<Trace> => {
-    const components = loadComponentRules();
-    const graph = createStoreGraph(index.store, index.tree, { components });
-    return traceComponent(graph, from, { all, depth: 40, components });
-  };
-  const listed = (t: Trace) => t.unresolved.map((u) => `${u.expr} ${u.why ?? '-'}`).sort();
+  const fixture = tracedFixture('cleanup-only-nil');
+  const trace = (all: boolean, from = 'kubelet') => fixture.trace(from, all);
+  const listed = fixture.listed;
 
   it("folds the kubelet's deferred cleanup in its trace, and lists it with --all", async () => {
     const t = await trace(false);
@@ -103,18 +107,9 @@ describe('a local that holds only nil', () => {
 
 describe('a value ranged over a list nothing fills', () => {
   const mod = 'example.com/unfilled-package-list/pkg/runtime/serializer';
-  let index: IndexedFixture;
-  beforeAll(async () => {
-    index = await indexFixture(path.join(projectRoot, 'fixtures', 'go', 'unfilled-package-list'));
-  });
-  afterAll(() => index?.close());
-
-  const trace = (all: boolean, from = 'kube-proxy'): Promise<Trace> => {
-    const components = loadComponentRules();
-    const graph = createStoreGraph(index.store, index.tree, { components });
-    return traceComponent(graph, from, { all, depth: 40, components });
-  };
-  const listed = (t: Trace) => t.unresolved.map((u) => `${u.expr} ${u.why ?? '-'}`).sort();
+  const fixture = tracedFixture('unfilled-package-list');
+  const trace = (all: boolean, from = 'kube-proxy') => fixture.trace(from, all);
+  const listed = fixture.listed;
 
   it('gives the reason with --all and from the library function', async () => {
     expect(listed(await trace(true))).toEqual([
