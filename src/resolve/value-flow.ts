@@ -2045,8 +2045,9 @@ function visibleAssigns(
     return false;
   };
   // An assignment that runs whenever the branch does: the branch is the innermost block around
-  // it, and no jump comes first.
-  const assignsThrough = ([first, last]: readonly [number, number]): boolean =>
+  // it, and no jump comes first. Or a chain of its own that always assigns
+  // (`if a { if b { x = p } else { x = q } } else { x = r }`).
+  const assignsThrough = ([first, last]: readonly [number, number], depth = 0): boolean =>
     assigns.some((b) => {
       // A clause's last line is its last statement's (a block's, its `}`).
       if (b.ctx.fn !== fn || !b.at || b.ctx.line <= first || b.at.endLine > last) return false;
@@ -2054,7 +2055,16 @@ function visibleAssigns(
       return (
         region?.[0] === first && region[1] === last && !lineWithin(control.jumps, first, b.ctx.line)
       );
-    });
+    }) ||
+    (depth < 8 &&
+      chainsOf(control).some(
+        (chain) =>
+          chain.region?.[0] === first &&
+          chain.region[1] === last &&
+          chain.first > first &&
+          !lineWithin(control.jumps, first, chain.first) &&
+          chain.branches.every((branch) => assignsThrough(branch, depth + 1)),
+      ));
   // The right-hand side of an assignment sees the value from before it, and in a loop also its
   // own from the round before (`printer = &Indenter{Inner: printer}` in a `for`).
   const own = (a: SourceRef) =>
