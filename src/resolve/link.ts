@@ -234,8 +234,8 @@ function linkFile(
     else if (res.k === 'unresolved') {
       // A call on a value of unknown type that comes from an unindexed package names the package
       // (`via: external:<path>`), so views can fold it with that package's calls; a call of a
-      // field nothing stores into says so (NEVER_STORED), as does a local that holds only nil
-      // (NIL_ONLY).
+      // field nothing stores into says so (NEVER_STORED), as do a local that holds only nil
+      // (NIL_ONLY) and a value ranged over a list nothing fills (NEVER_FILLED).
       if (res.externalPackage) counts.external!++;
       else counts.unresolved!++;
       out.add(caller, null, 'unresolved', {

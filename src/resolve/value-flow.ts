@@ -2218,9 +2218,7 @@ function elseOf(blocks: readonly number[], first: number, last: number, use: num
     if (start > first || last > end || use <= end) continue;
     // Down the chain of branches, each opening on the line the one before closes on.
     for (let at = end, hops = 0; hops < 64; hops++) {
-      let next = -1;
-      for (let j = 0; j < blocks.length; j += 2)
-        if (blocks[j] === at && j !== i && blocks[j + 1]! > at) next = j;
+      const next = blockStarting(blocks, at, i);
       if (next < 0) break;
       if (use <= blocks[next + 1]!) return true;
       at = blocks[next + 1]!;
@@ -2295,17 +2293,11 @@ function regionOf(a: SourceRef, blocks: readonly number[]): readonly [number, nu
   if (hit !== undefined) return hit ?? undefined;
   const first = a.ctx.line;
   const last = a.at?.endLine ?? first;
-  let best: readonly [number, number] | null = null;
-  for (let i = 0; i < blocks.length; i += 2) {
-    const start = blocks[i]!;
-    const end = blocks[i + 1]!;
-    if (start === first && end <= last) {
-      best = null;
-      break;
-    }
-    if (start <= first && last <= end && (!best || end - start < best[1] - best[0]))
-      best = [start, end];
-  }
+  let oneLine = false;
+  for (let i = 0; i < blocks.length && !oneLine; i += 2)
+    oneLine = blocks[i] === first && blocks[i + 1]! <= last;
+  const at = oneLine ? -1 : innermostAround(blocks, first, last);
+  const best = at < 0 ? null : ([blocks[at]!, blocks[at + 1]!] as const);
   regions.set(a, best);
   return best ?? undefined;
 }
