@@ -295,6 +295,7 @@ function linkFile(
         if (!slot) {
           bindArguments(link, slotsOf, caller, t.target as FuncRef, call.args, ctx, at);
           bindReceiver(link, caller, t.target as FuncRef, call, ctx);
+          bindReceiverElements(link, caller, t.target as FuncRef, call, ctx);
           if (t.rank === 0 && (t.kind === 'static' || t.kind === 'interface'))
             bindFields(link, fieldsOf, caller, t.target as FuncRef, call, ctx);
         }
@@ -453,6 +454,27 @@ function bindReceiver(
   const slot: Slot = { fn: callee, index: RECEIVER, elem: false };
   for (const v of link.flow.receiverTargets(c[1], ctx, recv))
     link.out.bind(caller, call.line, call.col, callee, slot, v.k === 'fn' ? v.fn : v.slot, v.needs);
+}
+
+/**
+ * Binds the elements of a method's receiver, a slice of functions, to the functions the value it
+ * is called on holds (`core.AddToScheme(scheme)`, the method value of core's own builder: the
+ * functions registered into that builder, not into every one).
+ */
+function bindReceiverElements(
+  link: LinkContext,
+  caller: FuncRef,
+  callee: FuncRef,
+  call: CallFact,
+  ctx: Ctx,
+): void {
+  const { flow, out } = link;
+  if (!flow.receiverElements(callee)) return;
+  const on = flow.receiverOperand(call.callee, ctx);
+  if (!on) return;
+  const slot: Slot = { fn: callee, index: RECEIVER, elem: true };
+  for (const v of flow.elementTargets(['u', '...', on.expr], on.ctx))
+    out.bind(caller, call.line, call.col, callee, slot, v.k === 'fn' ? v.fn : v.slot, v.needs);
 }
 
 /** The function-typed parameters of a function (and the elements of a variadic one), as slots. */

@@ -18,6 +18,7 @@ import type { FileModel, FuncRef, ProgramModel, TypeDecl, ValueDecl } from './mo
 import { ALWAYS, both, either, through, type Needs } from './needs.js';
 import { isTestDouble } from '../shared/go-symbol.js';
 import {
+  callCtx,
   declCtx,
   type Binding,
   type Ctx,
@@ -149,6 +150,8 @@ export class ValueFlow {
   private readonly storedActive = new Set<object>();
   private originMemo = new WeakMap<object, ChannelOrigin[]>();
   private elementMemo = new WeakMap<object, SourceRef[]>();
+  /** receiverElements's answers, by function id. */
+  private readonly elementsMemo = new Map<number, boolean>();
   /** funcReceiver's answers, by function id. */
   private readonly receiverMemo = new Map<number, string | undefined>();
   /** `struct symbol.field` -> what is stored into it (assignments and keyed literals). */
@@ -287,6 +290,90 @@ export class ValueFlow {
         this.addElements(send.ch, { expr: v, ctx }, ctx);
       }
     }
+    this.collectReceiverAppends();
+  }
+
+  /**
+   * `localSchemeBuilder.Register(addDefaultingFuncs)`, where `Register` does `*sb = append(*sb, f)`
+   * for each `f` of its arguments: those arguments are elements of what the call's receiver names
+   * (a package variable, through a pointer variable set to its address; a local), not of every
+   * value of the receiver's type: each API group's builder holds its own functions.
+   */
+  private collectReceiverAppends(): void {
+    const t = this.types;
+    // Methods that append to their own receiver: function id -> parameters whose values (each
+    // element, for `each`) are appended.
+    const appenders = new Map<number, { index: number; each: boolean }[]>();
+    const names = new Set<string>();
+    for (const file of this.model.files) {
+      for (const a of file.facts.assigns) {
+        if (a.lhs[0] !== 'u' || a.lhs[1] !== '*' || a.lhs[2][0] !== 'i') continue;
+        const ctx: Ctx = { file, fn: a.fn, line: a.line };
+        const recv = a.lhs[2][1];
+        if (t.resolveIdent(recv, ctx)?.k !== 'recv') continue;
+        const args = this.appendArgs(a.rhs, ctx);
+        const first = args?.[0];
+        if (!args || !first || first[0] !== 'u' || first[1] !== '*') continue;
+        if (first[2][0] !== 'i' || first[2][1] !== recv) continue;
+        const fn = this.model.funcs[file.funcIds[a.fn] ?? -1];
+        if (!fn?.fact.recv) continue;
+        const found: { index: number; each: boolean }[] = [];
+        for (const x of args.slice(1)) {
+          const spread = spreadOf(x);
+          const v = spread ?? x;
+          if (v[0] !== 'i') continue;
+          const b = t.resolveIdent(v[1], ctx);
+          const variadic = (index: number) =>
+            fn.fact.variadic === true && index === fn.fact.params.length - 1;
+          if (b?.k === 'param' && b.index >= 0) {
+            if (spread) found.push({ index: b.index, each: true });
+            else if (!variadic(b.index)) found.push({ index: b.index, each: false });
+          } else if (b?.k === 'local' && b.local.range && b.local.index === 1 && !spread) {
+            // `for _, f := range funcs { *sb = append(*sb, f) }` over a variadic parameter.
+            const over = b.local.value;
+            const p =
+              over?.[0] === 'i' ? t.resolveIdent(over[1], declCtx(file, b.local)) : undefined;
+            if (p?.k === 'param' && variadic(p.index)) found.push({ index: p.index, each: true });
+          }
+        }
+        if (found.length === 0) continue;
+        appenders.set(fn.id, [...(appenders.get(fn.id) ?? []), ...found]);
+        names.add(fn.fact.name);
+      }
+    }
+    if (appenders.size === 0) return;
+    for (const file of this.model.files) {
+      for (const call of file.facts.calls) {
+        const c = call.callee;
+        if (c[0] !== 's' || !names.has(c[2]) || call.args.length === 0) continue;
+        const ctx = callCtx(file, call);
+        const sel = t.select(t.typeOf(c[1], ctx), c[2]);
+        const params = sel?.k === 'method' ? appenders.get(sel.fn.id) : undefined;
+        if (!params) continue;
+        const into = this.addressed(c[1], ctx);
+        for (const { index, each } of params) {
+          for (const arg of each ? call.args.slice(index) : call.args.slice(index, index + 1))
+            this.addElements(into.expr, { expr: arg, ctx }, into.ctx);
+        }
+      }
+    }
+  }
+
+  /**
+   * The variable a pointer names, where that is known: `&v`'s v, and a package variable set only
+   * to `&v` (`localSchemeBuilder = &SchemeBuilder`, `= &v1.SchemeBuilder`); else the expression
+   * itself.
+   */
+  private addressed(x: Expr, ctx: Ctx): SourceRef {
+    const named = (e: Expr) => e[0] === 'i' || e[0] === 's';
+    if (x[0] === 'u' && x[1] === '&' && named(x[2])) return { expr: x[2], ctx };
+    if (x[0] !== 'i') return { expr: x, ctx };
+    const b = this.types.resolveIdent(x[1], ctx);
+    const v = b?.k === 'value' ? b.decl.fact.value : undefined;
+    if (b?.k !== 'value' || !v || this.valueSources.has(b.decl.symbol)) return { expr: x, ctx };
+    // (`&v1.SchemeBuilder`: another package's builder, which this package's init fills too.)
+    if (v[0] !== 'u' || v[1] !== '&' || !named(v[2])) return { expr: x, ctx };
+    return { expr: v[2], ctx: { file: b.decl.file, fn: -1, line: b.decl.fact.line } };
   }
 
   /**
@@ -704,19 +791,24 @@ export class ValueFlow {
     return [];
   }
 
-  /** Values stored as elements of a slice or map: literal entries and `m[k] = v` assignments. */
-  elementSources(expr: Expr, ctx: Ctx, depth = 0): SourceRef[] {
+  /**
+   * Values stored as elements of a slice or map: literal entries and `m[k] = v` assignments.
+   * `bound`: the call whose result is asked for, when `expr` is in the function it calls: its
+   * variadic parameter holds that call's arguments, not every caller's.
+   */
+  elementSources(expr: Expr, ctx: Ctx, depth = 0, bound?: ArgBinding): SourceRef[] {
     // Memoized per expression, as funcTargets is: without it a chain of maps handed through
     // parameters, fields and returns is walked again from every step (exponential past a few).
-    const hit = this.elementMemo.get(expr);
+    // (Not for one call's answer, which differs from call to call.)
+    const hit = bound ? undefined : this.elementMemo.get(expr);
     if (hit) return hit;
     // sourcesOf and elementSources call each other (`m[k]` of a map of maps): one bound for both.
     if (depth > 10 || this.elementDepth > 12 || this.elementActive.has(expr)) return [];
     this.elementDepth++;
     this.elementActive.add(expr);
     try {
-      const result = this.elementSourcesUnguarded(expr, ctx, depth);
-      this.elementMemo.set(expr, result);
+      const result = this.elementSourcesUnguarded(expr, ctx, depth, bound);
+      if (!bound) this.elementMemo.set(expr, result);
       return result;
     } finally {
       this.elementDepth--;
@@ -728,24 +820,40 @@ export class ValueFlow {
    * Element stores as read: a spread stored (`copy(dst, src)`, `root.AddCommand(subs...)`) gives
    * its own elements.
    */
-  private storedElements(list: readonly SourceRef[] | undefined, depth: number): SourceRef[] {
+  private storedElements(
+    list: readonly SourceRef[] | undefined,
+    depth: number,
+    bound?: ArgBinding,
+  ): SourceRef[] {
     const out: SourceRef[] = [];
     for (const s of list ?? []) {
       const spread = spreadOf(s.expr);
-      if (spread) out.push(...this.elementSources(spread, s.ctx, depth + 1));
+      const inBound =
+        bound && s.ctx.file === bound.file && s.ctx.fn === bound.fn ? bound : undefined;
+      if (spread) out.push(...this.elementSources(spread, s.ctx, depth + 1, inBound));
       else out.push(s);
     }
     return out;
   }
 
-  private elementSourcesUnguarded(expr: Expr, ctx: Ctx, depth: number): SourceRef[] {
+  private elementSourcesUnguarded(
+    expr: Expr,
+    ctx: Ctx,
+    depth: number,
+    bound?: ArgBinding,
+  ): SourceRef[] {
     if (expr[0] === 'l') return (expr[3] ?? []).map((e) => ({ expr: e, ctx }));
+    // `&v`, `*p`: what v holds (a builder's functions, read through the pointer its method has).
+    if (expr[0] === 'u' && (expr[1] === '&' || expr[1] === '*'))
+      return this.elementSources(expr[2], ctx, depth + 1, bound);
     const t = this.types;
     const out: SourceRef[] = [];
     if (expr[0] === 'i') {
       const b = t.resolveIdent(expr[1], ctx);
       if (b && (b.k === 'local' || b.k === 'param'))
-        out.push(...this.storedElements(this.elementAssigns.get(b.file)?.get(localKey(b)), depth));
+        out.push(
+          ...this.storedElements(this.elementAssigns.get(b.file)?.get(localKey(b)), depth, bound),
+        );
       if (b?.k === 'value')
         out.push(...this.storedElements(this.valueElementAssigns.get(b.decl.symbol), depth));
       if (b?.k === 'param') {
@@ -754,7 +862,11 @@ export class ValueFlow {
         const f = b.file.facts.funcs[b.fn];
         const ref = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
         if (f?.variadic && ref && b.index === f.params.length - 1) {
-          for (const arg of this.argSources.get(ref.id)?.get(b.index) ?? []) {
+          const passed =
+            bound && bound.file === b.file && bound.fn === b.fn
+              ? bound.args.slice(b.index).map((a) => ({ expr: a, ctx: bound.ctx }))
+              : (this.argSources.get(ref.id)?.get(b.index) ?? []);
+          for (const arg of passed) {
             const spread = spreadOf(arg.expr);
             if (spread) out.push(...this.elementSources(spread, arg.ctx, depth + 1));
             else out.push(arg);
@@ -786,11 +898,17 @@ export class ValueFlow {
     if (expr[0] === 'c') {
       // A function returning a map or slice (`initializersFunc(loopMode)` too): the elements of
       // what it returns.
+      const args = this.argsOf(expr, ctx);
       for (const { fn: callee, needs } of this.calledFunctions(expr[1], ctx)) {
+        // Its variadic parameter holds this call's arguments (`NewSchemeBuilder(addKnownTypes)`).
+        const inner: ArgBinding | undefined =
+          args.length > 0 && callee.fact.variadic
+            ? { file: callee.file, fn: callee.index, args, ctx }
+            : undefined;
         for (const ret of callee.file.facts.returns) {
           if (ret.fn !== callee.index || !ret.values[0]) continue;
           const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
-          for (const s of this.elementSources(ret.values[0], at, depth + 1))
+          for (const s of this.elementSources(ret.values[0], at, depth + 1, inner))
             out.push(needs === ALWAYS ? s : { ...s, needs: both(s.needs ?? ALWAYS, needs) });
         }
       }
@@ -1263,8 +1381,15 @@ export class ValueFlow {
 
   /** The element slot of `x` when it is a variadic parameter of the function chain at ctx. */
   private elementSlot(x: Expr, ctx: Ctx): Slot | undefined {
+    // `range *sb` in a method of a slice of functions (the scheme builder's AddToScheme): the
+    // receiver's elements, bound per call to what the value it is called on holds.
+    if (x[0] === 'u' && x[1] === '*') x = x[2];
     if (x[0] !== 'i') return undefined;
     const b = this.types.resolveIdent(x[1], ctx);
+    if (b?.k === 'recv') {
+      const fn = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
+      return fn && this.receiverElements(fn) ? { fn, index: RECEIVER, elem: true } : undefined;
+    }
     if (b?.k !== 'param' || b.index < 0) return undefined;
     const f = b.file.facts.funcs[b.fn];
     const fn = this.model.funcs[b.file.funcIds[b.fn] ?? -1];
@@ -1278,6 +1403,44 @@ export class ValueFlow {
     const t = this.types.parse(text, this.types.scopeFor(ctx));
     const inner = elem ? (t.k === 'slice' ? t.elem : undefined) : t;
     return inner !== undefined && this.types.isFuncLike(inner);
+  }
+
+  /**
+   * The value a method is called on, for a call of `callee`: `x` of `x.M(...)`; for a package
+   * variable holding a method value (`AddToScheme = localSchemeBuilder.AddToScheme`, called as
+   * `AddToScheme(s)` or `core.AddToScheme(s)`), the value the method was taken from, when that is
+   * the variable's only value.
+   */
+  receiverOperand(callee: Expr, ctx: Ctx): SourceRef | undefined {
+    const t = this.types;
+    let decl: ValueDecl | undefined;
+    if (callee[0] === 'i') {
+      const b = t.resolveIdent(callee[1], ctx);
+      if (b?.k !== 'value') return undefined;
+      decl = b.decl;
+    } else if (callee[0] === 's') {
+      const x = callee[1];
+      const b = x[0] === 'i' ? t.resolveIdent(x[1], ctx) : undefined;
+      if (b?.k !== 'import') return t.asType(x, ctx) ? undefined : { expr: x, ctx };
+      decl = this.model.packages.get(b.path)?.values.get(callee[2]);
+    }
+    const v = decl?.fact.value;
+    if (!decl || !v || v[0] !== 's' || this.valueSources.has(decl.symbol)) return undefined;
+    return { expr: v[1], ctx: { file: decl.file, fn: -1, line: decl.fact.line } };
+  }
+
+  /** Whether a method's receiver is a slice of functions (or a pointer to one). */
+  receiverElements(fn: FuncRef): boolean {
+    const recv = fn.fact.recv;
+    if (!recv) return false;
+    let known = this.elementsMemo.get(fn.id);
+    if (known === undefined) {
+      const t = this.types.parse(recv.type, this.types.scopeFor(this.types.funcCtx(fn)));
+      const u = this.types.underlying(deref(t));
+      known = u.k === 'slice' && this.types.isFuncLike(u.elem);
+      this.elementsMemo.set(fn.id, known);
+    }
+    return known;
   }
 
   /**
@@ -1549,7 +1712,15 @@ export class ValueFlow {
     const sources = this.sourcesOf(expr, ctx);
     const ranged = expr[0] === 'i' && this.isRangeValue(expr[1], ctx);
     for (const s of sources.slice(0, ranged ? MAX_SOURCES * 4 : MAX_SOURCES)) {
-      if (s.index !== undefined && s.index > 0) continue;
+      if (s.index !== undefined && s.index > 0) {
+        // `_, handler := eviction.NewManager()`: what the callee returns in that place.
+        if (s.expr[0] !== 'c') continue;
+        const callees = this.calledFunctions(s.expr[1], s.ctx, { depth: depth + 1, seen });
+        for (const r of this.returnedTypes(s.expr, s.ctx, callees, depth, seen, s.index))
+          if (!s.holds || this.canHold(s.holds, r.type))
+            addStored(byType, { type: r.type, needs: step(r.needs, s.ctx, ctx) });
+        continue;
+      }
       for (const r of this.storedTypes(s.expr, s.ctx, depth + 1, seen))
         if (!s.holds || this.canHold(s.holds, r.type))
           addStored(byType, { type: r.type, needs: step(r.needs, s.ctx, ctx) });
@@ -1558,29 +1729,34 @@ export class ValueFlow {
     return [...byType.values()];
   }
 
-  /** The stored types of what `callees` return at the call `expr`, with each callee's needs. */
+  /**
+   * The stored types of what `callees` return at the call `expr` (the result at `index`), with
+   * each callee's needs.
+   */
   private returnedTypes(
     expr: Extract<Expr, { 0: 'c' }>,
     ctx: Ctx,
     callees: readonly { fn: FuncRef; needs: Needs }[],
     depth: number,
     seen: Set<object>,
+    index = 0,
   ): StoredType[] {
     const out: StoredType[] = [];
     let args: readonly Expr[] | undefined;
     for (const { fn: callee, needs } of callees) {
       for (const ret of callee.file.facts.returns) {
-        if (ret.fn !== callee.index || !ret.values[0]) continue;
+        const value = ret.values[index];
+        if (ret.fn !== callee.index || !value) continue;
         const at: Ctx = { file: callee.file, fn: ret.fn, line: ret.line };
         // `return delegate, err`: what this call passes, not what every caller passes.
-        const passed = this.passedThrough(ret.values[0], at, callee);
+        const passed = this.passedThrough(value, at, callee);
         let found: StoredType[];
         if (passed !== undefined) {
           args ??= this.types.callFactAt(expr, ctx)?.args ?? expr[2];
           const arg = args[passed];
           if (!arg) continue;
           found = this.storedTypes(arg, ctx, depth + 1, seen);
-        } else found = this.storedTypes(ret.values[0], at, depth + 1, seen);
+        } else found = this.storedTypes(value, at, depth + 1, seen);
         for (const r of found)
           out.push(needs === ALWAYS ? r : { ...r, needs: both(r.needs, needs) });
       }
