@@ -581,10 +581,18 @@ function runningParts(
       if (!parent.has(h.to) && h.to !== rootId) parent.set(h.to, id);
     }
   }
+  // A goroutine or loop that running code starts too (the pod workers' UpdatePod, from the
+  // kubelet's dispatch, and from run-once's admission, whose eviction kills a pod through them)
+  // is entered where it runs: the set-up code's way to it is not the way to running code.
+  const startedInside = new Set<number>();
+  for (const id of inside)
+    for (const h of program.hops.get(id) ?? [])
+      if (runs(h)) startedInside.add(program.nodes[h.to]!.sym.id);
   const entries = new Set<number>();
   for (const id of order) {
     if (inside.has(id) || !expandable(id)) continue;
-    for (const h of program.hops.get(id) ?? []) if (runs(h)) entries.add(h.to);
+    for (const h of program.hops.get(id) ?? [])
+      if (runs(h) && !startedInside.has(program.nodes[h.to]!.sym.id)) entries.add(h.to);
   }
   const path = new Set<number>([rootId, ...entries]);
   for (const id of entries) {

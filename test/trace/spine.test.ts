@@ -26,11 +26,13 @@ function program(calls: Calls): {
     ]),
   ];
   const id = (name: string) => names.indexOf(name);
+  // `name@2`: another node of the same function, reached with other bindings.
+  const base = (name: string) => name.replace(/@\d+$/, '');
   const nodes: PNode[] = names.map((name, i) => {
     const sym: DefinitionRow = {
-      id: i,
-      symbol: `example.com/kubelet.${name}`,
-      name,
+      id: names.indexOf(base(name)) >= 0 ? names.indexOf(base(name)) : i,
+      symbol: `example.com/kubelet.${base(name)}`,
+      name: base(name),
       kind: 'func',
       file: 'kubelet.go',
       line: i * 100 + 1,
@@ -135,6 +137,52 @@ describe('chooseSpine', () => {
     const hop = hopOf(graph, id);
     expect(shown.has(hop('HandlePodCleanups', 'UpdatePod'))).toBe(true);
     expect(shown.has(hop('dispatchWork', 'UpdatePod'))).toBe(false);
+  });
+});
+
+/**
+ * The kubelet's run-once mode admits pods before it runs them: the critical-pod handler's eviction
+ * kills a pod through the pod workers (`killPodNow`), whose `UpdatePod` starts their goroutine, as
+ * the sync loop's dispatch does. Reached with other bindings, the two are two nodes of one function.
+ */
+const runOnceAndLoop: Calls = {
+  main: [
+    ['runOnce', 'static'],
+    ['run', 'goroutine'],
+  ],
+  runOnce: [['canAdmitPod', 'static']],
+  canAdmitPod: [['Admit', 'interface']],
+  Admit: [['HandleAdmissionFailure', 'interface']],
+  HandleAdmissionFailure: [['evictPodsToFreeRequests', 'static']],
+  evictPodsToFreeRequests: [['killPodNow', 'funcvalue']],
+  killPodNow: [['UpdatePod@2', 'interface']],
+  'UpdatePod@2': [['managePodLoop@2', 'goroutine']],
+  'managePodLoop@2': [['syncPod@2', 'funcvalue']],
+  run: [['syncLoop', 'static']],
+  syncLoop: [['syncLoopIteration', 'static']],
+  syncLoopIteration: [['HandlePodAdditions', 'interface']],
+  HandlePodAdditions: [['dispatchWork', 'static']],
+  dispatchWork: [['UpdatePod', 'interface']],
+  UpdatePod: [['managePodLoop', 'goroutine']],
+  managePodLoop: [['syncPod', 'funcvalue']],
+};
+
+describe('chooseSpine, a goroutine set-up code starts too', () => {
+  it('reaches it where running code starts it, not through the set-up code', () => {
+    const { graph, id } = program(runOnceAndLoop);
+    const shown = chooseSpine(id('main'), graph, () => true, { budget: 12, maxChildren: 5 });
+    const hop = hopOf(graph, id);
+    expect(shown.has(hop('dispatchWork', 'UpdatePod'))).toBe(true);
+    expect(shown.has(hop('UpdatePod', 'managePodLoop'))).toBe(true);
+    expect(shown.has(hop('killPodNow', 'UpdatePod@2'))).toBe(false);
+  });
+
+  it('goes through the set-up code when nothing running starts it', () => {
+    const { graph, id } = program({ ...runOnceAndLoop, dispatchWork: [] });
+    const shown = chooseSpine(id('main'), graph, () => true, { budget: 12, maxChildren: 5 });
+    const hop = hopOf(graph, id);
+    expect(shown.has(hop('killPodNow', 'UpdatePod@2'))).toBe(true);
+    expect(shown.has(hop('UpdatePod@2', 'managePodLoop@2'))).toBe(true);
   });
 });
 
