@@ -35,6 +35,7 @@ import {
   RECEIVER,
   ValueFlow,
   type FieldSlot,
+  type FuncTarget,
   type Slot,
   type SourceRef,
 } from './value-flow.js';
@@ -295,7 +296,6 @@ function linkFile(
         if (!slot) {
           bindArguments(link, slotsOf, caller, t.target as FuncRef, call.args, ctx, at);
           bindReceiver(link, caller, t.target as FuncRef, call, ctx);
-          bindReceiverElements(link, caller, t.target as FuncRef, call, ctx);
           if (t.rank === 0 && (t.kind === 'static' || t.kind === 'interface'))
             bindFields(link, fieldsOf, caller, t.target as FuncRef, call, ctx);
         }
@@ -436,9 +436,12 @@ function bindFields(
 }
 
 /**
- * Binds the receiver of a method of a function type (`(RequestFunc).AuthenticateRequest`) to what
- * the value it is called on holds: the function converted to that type, also when the call goes
- * through an interface that holds it (`a.authenticator.AuthenticateRequest(req)`).
+ * Binds what a method runs through its receiver to what the value it is called on holds: for a
+ * method of a function type (`(RequestFunc).AuthenticateRequest`), the function converted to that
+ * type, also when the call goes through an interface that holds it
+ * (`a.authenticator.AuthenticateRequest(req)`); for a method of a slice of functions, its elements
+ * (`core.AddToScheme(scheme)`, the method value of core's own builder: the functions registered
+ * into that builder, not into every one).
  */
 function bindReceiver(
   link: LinkContext,
@@ -447,34 +450,18 @@ function bindReceiver(
   call: CallFact,
   ctx: Ctx,
 ): void {
-  const c = call.callee;
-  if (c[0] !== 's') return;
-  const recv = link.flow.funcReceiver(callee);
-  if (!recv) return;
-  const slot: Slot = { fn: callee, index: RECEIVER, elem: false };
-  for (const v of link.flow.receiverTargets(c[1], ctx, recv))
-    link.out.bind(caller, call.line, call.col, callee, slot, v.k === 'fn' ? v.fn : v.slot, v.needs);
-}
-
-/**
- * Binds the elements of a method's receiver, a slice of functions, to the functions the value it
- * is called on holds (`core.AddToScheme(scheme)`, the method value of core's own builder: the
- * functions registered into that builder, not into every one).
- */
-function bindReceiverElements(
-  link: LinkContext,
-  caller: FuncRef,
-  callee: FuncRef,
-  call: CallFact,
-  ctx: Ctx,
-): void {
   const { flow, out } = link;
+  const bind = (elem: boolean, values: readonly FuncTarget[]) => {
+    const slot: Slot = { fn: callee, index: RECEIVER, elem };
+    for (const v of values)
+      out.bind(caller, call.line, call.col, callee, slot, v.k === 'fn' ? v.fn : v.slot, v.needs);
+  };
+  const c = call.callee;
+  const recv = c[0] === 's' ? flow.funcReceiver(callee) : undefined;
+  if (c[0] === 's' && recv) bind(false, flow.receiverTargets(c[1], ctx, recv));
   if (!flow.receiverElements(callee)) return;
-  const on = flow.receiverOperand(call.callee, ctx);
-  if (!on) return;
-  const slot: Slot = { fn: callee, index: RECEIVER, elem: true };
-  for (const v of flow.elementTargets(['u', '...', on.expr], on.ctx))
-    out.bind(caller, call.line, call.col, callee, slot, v.k === 'fn' ? v.fn : v.slot, v.needs);
+  const on = flow.receiverOperand(c, ctx);
+  if (on) bind(true, flow.elementTargets(['u', '...', on.expr], on.ctx));
 }
 
 /** The function-typed parameters of a function (and the elements of a variadic one), as slots. */
