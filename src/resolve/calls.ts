@@ -257,7 +257,9 @@ export function resolveCall(
       const root = externalRoot(types, x, ctx, 0, true);
       return root ? { k: 'unresolved', externalPackage: root } : { k: 'unresolved' };
     }
-    // `hooks[i]()`: an element of a slice or map of functions.
+    // `hooks[i]()`: an element of a slice or map of functions; `v.(Func)()`, what v was given
+    // converted to Func.
+    case 'a':
     case 'c':
     case 'x': {
       const found = values(flow.funcTargets(callee, ctx), () => 'funcvalue');

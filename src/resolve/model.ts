@@ -332,6 +332,17 @@ export function defaultImportName(path: string): string {
     .replace(/[-.]/g, '_');
 }
 
+/** Names a package of this path may have besides defaultImportName's: joined, or without `-go`. */
+function otherImportNames(path: string): string[] {
+  const base = defaultImportName(path);
+  const out = new Set<string>();
+  if (base.includes('_')) out.add(base.replace(/_/g, ''));
+  const trimmed = /^(.+)_go$/.exec(base)?.[1];
+  if (trimmed) out.add(trimmed);
+  out.delete(base);
+  return [...out].filter((n) => /^[A-Za-z][A-Za-z0-9_]*$/.test(n));
+}
+
 /**
  * Where an import's package is indexed, its package clause is its default name. A file whose
  * guesses were wrong has its names made again, all at once: a guess can have hidden another import
@@ -345,13 +356,22 @@ export function fixImportNames(model: ProgramModel): void {
       const pkg = model.packages.get(imp.path);
       return pkg !== undefined && pkg.name !== defaultImportName(imp.path);
     });
-    if (!wrong) continue;
-    file.imports.clear();
-    nameImports(
-      file.imports,
-      file.facts,
-      (path) => model.packages.get(path)?.name ?? defaultImportName(path),
-    );
+    if (wrong) {
+      file.imports.clear();
+      nameImports(
+        file.imports,
+        file.facts,
+        (path) => model.packages.get(path)?.name ?? defaultImportName(path),
+      );
+    }
+    // A package the index does not hold may be named otherwise than its path says
+    // (`github.com/evanphx/json-patch` is `jsonpatch`, `gettext-go` is `gettext`): those names
+    // too, where nothing else in the file is called so.
+    for (const imp of file.facts.imports) {
+      if (imp.alias || model.packages.has(imp.path)) continue;
+      for (const name of otherImportNames(imp.path))
+        if (!file.imports.has(name)) file.imports.set(name, imp.path);
+    }
   }
 }
 

@@ -1139,6 +1139,23 @@ export class ValueFlow {
         return expr[1] === '...' ? [] : this.funcTargets(expr[2], ctx, local, depth + 1, seen);
       case 'g':
         return this.funcTargets(expr[1], ctx, local, depth + 1, seen);
+      case 'a': {
+        // `event.Object.(functionFakeRuntimeObject)()`: the functions converted to that type
+        // where a value was stored there (the broadcaster's queued `functionFakeRuntimeObject(func()
+        // {...})` among every event's object). Asserted to any other type, no function.
+        const as = expr[2] ? t.parse(expr[2], t.scopeFor(ctx)) : undefined;
+        if (!as || as.k !== 'named' || !t.isFuncLike(as)) return [];
+        const out: FuncTarget[] = [];
+        for (const s of this.sourcesOf(expr[1], ctx)) {
+          const e = s.expr;
+          if (e[0] !== 'c' || !e[2][0]) continue;
+          const to = t.asType(e[1], s.ctx);
+          if (!to || to.k !== 'named' || typeKey(to) !== typeKey(as)) continue;
+          for (const r of this.funcTargets(e[2][0], s.ctx, false, depth + 1, seen))
+            out.push({ ...r, needs: step(r.needs, s.ctx, ctx) });
+        }
+        return mergeTargets(out);
+      }
       case 'x':
         // `F[T]`: one type argument reads like an index; the value is the generic function F.
         if (expr[2] !== undefined && t.genericFunc(expr[1], ctx))
