@@ -1,2 +1,2 @@
 /** Bump when resolution changes what it produces, so unchanged trees are re-linked. */
-export const LINK_VERSION = 101;
+export const LINK_VERSION = 102;

@@ -508,6 +508,15 @@ function bindArguments(
       for (const v of values) {
         link.out.bind(caller, at.line, at.col, callee, slot, v.k === 'fn' ? v.fn : v.slot, v.needs);
       }
+      // A function the index cannot follow (one of an unindexed package's): the slot bound to
+      // itself by another function says so (by the function itself, it passes its own on), and a
+      // trace does not take the slot for one nothing is passed to.
+      const unknown =
+        values.length === 0 &&
+        !slot.elem &&
+        caller !== callee &&
+        !link.flow.givesNothing({ expr: arg, ctx });
+      if (unknown) link.out.bind(caller, at.line, at.col, callee, slot, slot, ALWAYS);
     }
   }
 }

@@ -142,6 +142,14 @@ export async function expandProgram(
   const standings = new Map<number, number>();
   /** Per slot: the functions every call of its function passes there (madeValues). */
   const passedInto = new Map<number, Value[]>();
+  /**
+   * Slots into which the index binds values, each of another program (passed by code outside it,
+   * or needing packages it lacks), and no call of this program a function the index cannot
+   * follow: in this program nothing is passed there, and a call through one runs nothing (the
+   * informers' `tweakListOptions`, which only kube-proxy's and the kubelet's factories set, in
+   * kube-controller-manager).
+   */
+  const passedNothing = new Set<number>();
   /** Maker calls makerEnv is reading (node id, line): a call passed its own result stops there. */
   const making = new Set<string>();
   let cut = 0;
@@ -333,22 +341,41 @@ export async function expandProgram(
         ),
       ];
     }
+    // Whether every value the program passes is known: no slot without bindings or past the
+    // rounds read, no field, no function the index could not follow (a slot bound to itself).
+    let whole = true;
     const valuesOf = (slot: number, seen: Set<number>): Value[] => {
       if (seen.has(slot)) return [];
       seen.add(slot);
-      return (rowsBySlot.get(slot) ?? []).flatMap((b): Value[] => {
+      const rows = rowsBySlot.get(slot) ?? [];
+      if (rows.length === 0) whole = false;
+      return rows.flatMap((b): Value[] => {
         const caller = symbols.get(b.caller);
         const value = symbols.get(b.value);
+        if (!caller || !value) whole = false;
         if (!caller || !value || !inProgram(caller) || !scope.satisfies(b.needs)) return [];
+        if (unfollowed(b) || value.kind === 'field') whole = false;
+        if (unfollowed(b)) return [];
         if (value.kind === 'param') return valuesOf(value.id, seen);
         if (value.kind === 'field' || !inProgram(value)) return [];
         return [{ fn: value.id, env: null, by: b.caller }];
       });
     };
     for (const id of wanted) {
+      whole = true;
       const values = dedupe(valuesOf(id, new Set()));
       passedInto.set(id, values.length <= MAX_MADE_VALUES ? values : []);
+      if (values.length === 0 && whole) passedNothing.add(id);
     }
+  }
+
+  /**
+   * A parameter's slot bound to itself by another function: what that call passes is a function
+   * the index could not follow (the link's bindArguments). A field bound to itself, or a slot by
+   * its own function, passes on what the path holds.
+   */
+  function unfollowed(b: BindingRow): boolean {
+    return b.value === b.slot && b.caller !== b.callee && symbols.get(b.slot)?.kind === 'param';
   }
 
   /**
@@ -457,6 +484,9 @@ export async function expandProgram(
         let hopVia = via;
         if (s.kind === 'param' && !knows(node.env, slotOwner(s.symbol))) {
           values = madeSlot(node, s) ? (passedInto.get(s.id) ?? []) : [];
+          // Passed nothing in this program: the call runs nothing here, as on a path that
+          // passes nothing.
+          if (values.length === 0 && madeSlot(node, s) && passedNothing.has(s.id)) continue;
           if (values.length === 0) {
             const { node: child, fresh } = nodeFor(s, null, node.depth + 1);
             add(child, fresh, kind, via);
@@ -641,7 +671,7 @@ export async function expandProgram(
     slots: Map<number, readonly Value[]>,
   ): void {
     for (const b of bindingsBy.get(`${node.sym.id}:${e.line}:${e.col}:${s.id}`) ?? []) {
-      if (!scope.satisfies(b.needs)) continue;
+      if (!scope.satisfies(b.needs) || unfollowed(b)) continue;
       const v = symbols.get(b.value);
       if (!v) continue;
       const into = [...(slots.get(b.slot) ?? [])];
