@@ -457,8 +457,10 @@ function bindReceiver(
       out.bind(caller, call.line, call.col, callee, slot, v.k === 'fn' ? v.fn : v.slot, v.needs);
   };
   const c = call.callee;
-  const recv = c[0] === 's' ? flow.funcReceiver(callee) : undefined;
-  if (c[0] === 's' && recv) bind(false, flow.receiverTargets(c[1], ctx, recv));
+  if (c[0] === 's') {
+    const recv = flow.funcReceiver(callee);
+    if (recv) bind(false, flow.receiverTargets(c[1], ctx, recv));
+  }
   if (!flow.receiverElements(callee)) return;
   const on = flow.receiverOperand(c, ctx);
   if (on) bind(true, flow.elementTargets(['u', '...', on.expr], on.ctx));

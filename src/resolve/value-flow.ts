@@ -317,14 +317,14 @@ export class ValueFlow {
         if (first[2][0] !== 'i' || first[2][1] !== recv) continue;
         const fn = this.model.funcs[file.funcIds[a.fn] ?? -1];
         if (!fn?.fact.recv) continue;
+        const variadic = (index: number) =>
+          fn.fact.variadic === true && index === fn.fact.params.length - 1;
         const found: { index: number; each: boolean }[] = [];
         for (const x of args.slice(1)) {
           const spread = spreadOf(x);
           const v = spread ?? x;
           if (v[0] !== 'i') continue;
           const b = t.resolveIdent(v[1], ctx);
-          const variadic = (index: number) =>
-            fn.fact.variadic === true && index === fn.fact.params.length - 1;
           if (b?.k === 'param' && b.index >= 0) {
             if (spread) found.push({ index: b.index, each: true });
             else if (!variadic(b.index)) found.push({ index: b.index, each: false });

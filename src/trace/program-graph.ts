@@ -352,13 +352,14 @@ export async function expandProgram(
       return rows.flatMap((b): Value[] => {
         const caller = symbols.get(b.caller);
         const value = symbols.get(b.value);
-        if (!caller || !value) whole = false;
-        if (!caller || !value || !inProgram(caller) || !scope.satisfies(b.needs)) return [];
-        if (unfollowed(b) || value.kind === 'field') whole = false;
-        if (unfollowed(b)) return [];
+        if (!caller || !value || unfollowed(b) || value.kind === 'field') {
+          // What the program may pass here is not known, if this call is the program's.
+          if (!caller || !value || (inProgram(caller) && scope.satisfies(b.needs))) whole = false;
+          return [];
+        }
+        if (!inProgram(caller) || !scope.satisfies(b.needs)) return [];
         if (value.kind === 'param') return valuesOf(value.id, seen);
-        if (value.kind === 'field' || !inProgram(value)) return [];
-        return [{ fn: value.id, env: null, by: b.caller }];
+        return inProgram(value) ? [{ fn: value.id, env: null, by: b.caller }] : [];
       });
     };
     for (const id of wanted) {

@@ -5,33 +5,17 @@
  * into an unknown value: nothing is passed there here. Where a call of this program passes a
  * function the index cannot follow, the call stays, with nothing known of what it runs.
  */
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadComponentRules } from '../../src/trace/rules-data.js';
-import { createStoreGraph } from '../../src/trace/store-graph.js';
-import { traceComponent } from '../../src/trace/trace-component.js';
+import { describe, expect, it } from 'vitest';
 import type { Trace } from '../../src/trace/types.js';
-import { indexFixture, type IndexedFixture } from '../helpers/index-fixture.js';
-import { projectRoot } from '../helpers/run-cli.js';
+import { tracedFixture } from '../helpers/traced-fixture.js';
 
 const mod = 'example.com/tweak-passed-by-other-program';
 const listFunc = `${mod}/informers.NewFilteredInformer$1`;
 const tweakSlot = `${mod}/informers.NewFilteredInformer#tweak`;
 
 describe('a hook only other programs pass', () => {
-  let index: IndexedFixture;
-  beforeAll(async () => {
-    index = await indexFixture(
-      path.join(projectRoot, 'fixtures', 'go', 'tweak-passed-by-other-program'),
-    );
-  });
-  afterAll(() => index?.close());
-
-  const trace = async (root: string, tablesOnly = false): Promise<Trace> => {
-    const components = loadComponentRules();
-    const graph = createStoreGraph(index.store, index.tree, { components, tablesOnly });
-    return traceComponent(graph, root, { all: true, depth: 40, components });
-  };
+  const traceOf = tracedFixture('tweak-passed-by-other-program');
+  const trace = (root: string, tablesOnly = false): Promise<Trace> => traceOf(root, { tablesOnly });
   const callees = (t: Trace) =>
     t.edges
       .filter((e) => e.caller === listFunc)

@@ -7,33 +7,21 @@
  * A call nothing is known of keeps its row, with no reason. A local that holds only nil and a
  * value ranged over a list nothing fills are told the same way.
  */
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderTree } from '../../src/export/tree.js';
 import { defaultRenderOptions } from '../../src/export/types.js';
-import { loadComponentRules } from '../../src/trace/rules-data.js';
-import { createStoreGraph } from '../../src/trace/store-graph.js';
-import { traceComponent } from '../../src/trace/trace-component.js';
 import type { Trace } from '../../src/trace/types.js';
-import { indexFixture, type IndexedFixture } from '../helpers/index-fixture.js';
-import { projectRoot } from '../helpers/run-cli.js';
+import { tracedFixture as indexed } from '../helpers/traced-fixture.js';
 
 /**
- * Indexes fixtures/go/<name> for the enclosing describe block; `trace` traces a component or a
- * symbol of it (depth 40), `listed` names each unresolved row with its reason (`-`: none).
+ * fixtures/go/<name> for the enclosing describe block; `trace` traces a component or a symbol of
+ * it (depth 40), `listed` names each unresolved row with its reason (`-`: none).
  */
 function tracedFixture(name: string) {
-  let index: IndexedFixture;
-  beforeAll(async () => {
-    index = await indexFixture(path.join(projectRoot, 'fixtures', 'go', name));
-  });
-  afterAll(() => index?.close());
+  const traceOf = indexed(name);
   return {
-    trace: (from: string, all: boolean, includeStd = false): Promise<Trace> => {
-      const components = loadComponentRules();
-      const graph = createStoreGraph(index.store, index.tree, { components });
-      return traceComponent(graph, from, { all, depth: 40, components, includeStd });
-    },
+    trace: (from: string, all: boolean, includeStd = false): Promise<Trace> =>
+      traceOf(from, { all, includeStd }),
     listed: (t: Trace) => t.unresolved.map((u) => `${u.expr} ${u.why ?? '-'}`).sort(),
   };
 }
